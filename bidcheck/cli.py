@@ -1,0 +1,167 @@
+"""The ``bidcheck`` command line: ``check`` and ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from collections.abc import Sequence
+from enum import IntEnum
+from pathlib import Path
+from typing import TextIO
+
+from bidcheck.config import Settings, SettingsError, load_settings
+from bidcheck.model import CheckResult
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.progress import Cancelled, ProgressFn, no_progress
+from bidcheck.report import write_json, write_xlsx
+from bidcheck.report.xlsx import LEVEL_NAMES
+
+__all__ = ["ExitStatus", "main", "run"]
+
+SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample"
+
+
+class ExitStatus(IntEnum):
+    """Exit codes of the ``bidcheck`` command."""
+
+    SUCCESS = 0
+    SOME_FILES_UNREADABLE = 1
+    USAGE = 2
+    INTERRUPTED = 130
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="bidcheck", description="围标串标检查：找出同一标段投标文件之间招标文件以外的共同文字。"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    chk = commands.add_parser("check", help="检查一个标段的投标文件")
+    chk.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="投标文件或文件夹")
+    chk.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE", help="招标文件")
+    chk.add_argument("--template", action="append", type=Path, default=[], metavar="FILE", help="模板文件")
+    _output_options(chk)
+    demo = commands.add_parser("demo", help="在自带的示例标段上运行检查")
+    demo.add_argument("--out", type=Path, default=Path("bidcheck-demo"), metavar="DIR", help="报告输出目录")
+    demo.add_argument("--workers", type=int, default=None, metavar="N")
+    demo.add_argument("--quiet", action="store_true")
+    return parser
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--xlsx", type=Path, metavar="OUT.xlsx", help="Excel 报告路径")
+    parser.add_argument("--json", type=Path, metavar="OUT.json", help="JSON 结果路径")
+    parser.add_argument("--workers", type=int, default=None, metavar="N", help="并行进程数")
+    parser.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")
+    parser.add_argument("--quiet", action="store_true", help="不显示进度")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings(args.settings) if getattr(args, "settings", None) else Settings()
+    if args.workers is not None:
+        settings = settings.with_changes(workers=args.workers)
+    return settings
+
+
+def _progress_bar(stream: TextIO) -> ProgressFn:
+    def show(fraction: float, message: str) -> None:
+        filled = int(fraction * 30)
+        stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {fraction:4.0%} {message[:40]:<40}")
+        if fraction >= 1.0:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _summary(result: CheckResult, stream: TextIO) -> None:
+    names = {d.id: d.name for d in result.documents}
+    for doc in result.documents:
+        if not doc.ok:
+            stream.write(f"无法读取 {doc.name}：{doc.error}\n")
+    for pair in result.pairs:
+        if pair.level != "none":
+            stream.write(
+                f"{LEVEL_NAMES[pair.level]}  {names[pair.a]} ↔ {names[pair.b]}  "
+                f"相似度 {pair.similarity:.1%}  {pair.reason}\n"
+            )
+    counts = {lv: sum(1 for p in result.pairs if p.level == lv) for lv in LEVEL_NAMES}
+    stream.write(
+        f"{len(result.bids)} 份投标文件，{len(result.pairs)} 对：一级预警 {counts['high']}，"
+        f"二级观察 {counts['watch']}，无 {counts['none']}；用时 {result.elapsed_s:.1f} 秒\n"
+    )
+
+
+def _run_check(
+    inputs: CheckInputs,
+    settings: Settings,
+    args: argparse.Namespace,
+    section: str,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> ExitStatus:
+    progress = no_progress if args.quiet else _progress_bar(stderr)
+    result = check(inputs, settings, progress, threading.Event())
+    if args.json:
+        write_json(result, args.json)
+    if args.xlsx:
+        write_xlsx(result, args.xlsx, section)
+    _summary(result, stdout)
+    for label, path in (("Excel 报告", args.xlsx), ("JSON 结果", args.json)):
+        if path:
+            stdout.write(f"{label}：{path}\n")
+    unreadable = any(not d.ok for d in result.documents)
+    return ExitStatus.SOME_FILES_UNREADABLE if unreadable else ExitStatus.SUCCESS
+
+
+def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    for path in [*args.tender, *args.template]:
+        if not path.is_file():
+            raise _UsageError(f"找不到文件：{path}")
+    inputs = CheckInputs(tuple(args.paths), tuple(args.tender), tuple(args.template))
+    section = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
+    return _run_check(inputs, _settings(args), args, section, stdout, stderr)
+
+
+def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    bids, tender = SAMPLE / "bids", SAMPLE / "tender"
+    if not bids.is_dir():
+        raise _UsageError(f"找不到示例标段：{bids}")
+    args.xlsx, args.json = args.out / "bidcheck-demo.xlsx", args.out / "bidcheck-demo.json"
+    inputs = CheckInputs((bids,), tuple(sorted(tender.glob("*.docx"))))
+    return _run_check(inputs, _settings(args), args, "示例标段", stdout, stderr)
+
+
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> ExitStatus:
+    """Run the command line; returns the exit status instead of exiting."""
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    try:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as exc:  # --help and --version
+            return ExitStatus.SUCCESS if not exc.code else ExitStatus.USAGE
+        if args.command == "check":
+            return _check_command(args, stdout, stderr)
+        return _demo_command(args, stdout, stderr)
+    except (_UsageError, SettingsError) as exc:
+        stderr.write(f"bidcheck: {exc}\n")
+        return ExitStatus.USAGE
+    except (KeyboardInterrupt, Cancelled):
+        stderr.write("\nbidcheck: 已中断\n")
+        return ExitStatus.INTERRUPTED
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

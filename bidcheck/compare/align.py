@@ -1,0 +1,254 @@
+"""Verification: candidate windows become passages with exact, aligned spans on both sides.
+
+1. *Seeds*: equal k-gram hashes of the two comparable texts, inside the candidate regions.
+2. *Chains*: seeds close together in A whose B positions stay within a local neighbourhood (so
+   sentences reordered inside a paragraph stay one passage; a moved paragraph becomes its own).
+3. *Segments*: each chain is cut at A's sentence ends; every segment is aligned (Indel/LCS) against
+   the part of B its seeds point at. Runs of segments that align form a passage, bridging one
+   unmatched segment (a deleted or inserted sentence).
+4. The passage's similarity is ``2M / (|a| + |b|)`` with ``M`` the aligned characters.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
+
+from bidcheck.config import Settings
+
+__all__ = ["AlignInput", "RawPassage", "align_pair", "find_seeds", "passage_from_marks"]
+
+Span = tuple[int, int]
+_MAX_OCCURRENCES = 4
+_SEGMENT_CHARS = 120
+_SEGMENT_MIN_RATIO = 0.5
+
+
+@dataclass(frozen=True, eq=False)
+class AlignInput:
+    """What verification needs of one document."""
+
+    norm: str
+    kgrams: npt.NDArray[np.uint64]
+    sentence_starts: npt.NDArray[np.int32]
+    window_starts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RawPassage:
+    """A verified passage in comparable-text coordinates, with the aligned sub-spans on both sides."""
+
+    a: Span
+    b: Span
+    matched: int
+    marks: tuple[tuple[Span, Span], ...]  # aligned (A part, B part) pairs, in A's order
+
+    @property
+    def similarity(self) -> float:
+        """``2M / (|a| + |b|)``."""
+        return 2 * self.matched / ((self.a[1] - self.a[0]) + (self.b[1] - self.b[0]))
+
+    @property
+    def marks_a(self) -> tuple[Span, ...]:
+        """The aligned sub-spans of A, in order."""
+        return tuple(a for a, _ in self.marks)
+
+    @property
+    def marks_b(self) -> tuple[Span, ...]:
+        """The aligned sub-spans of B, in order."""
+        return tuple(sorted(b for _, b in self.marks))
+
+    def restricted(self, lo: int, hi: int) -> RawPassage | None:
+        """The part of this passage whose A side lies in ``lo..hi``, or ``None`` if nothing aligns there."""
+        return passage_from_marks([m for m in self.marks if lo <= m[0][0] and m[0][1] <= hi])
+
+
+def passage_from_marks(marks: list[tuple[Span, Span]]) -> RawPassage | None:
+    """The passage spanned by aligned (A part, B part) pairs."""
+    if not marks:
+        return None
+    span_a = (min(a[0] for a, _ in marks), max(a[1] for a, _ in marks))
+    span_b = (min(b[0] for _, b in marks), max(b[1] for _, b in marks))
+    return RawPassage(span_a, span_b, sum(a[1] - a[0] for a, _ in marks), tuple(marks))
+
+
+@dataclass
+class _Chain:
+    a_lo: int
+    a_hi: int
+    b_lo: int
+    b_hi: int
+    last_b: int
+    seeds: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _region_mask(length: int, starts: tuple[int, ...], windows: set[int], settings: Settings) -> np.ndarray:
+    mask = np.zeros(max(length, 0), dtype=bool)
+    reach = settings.window_stride
+    for w in windows:
+        lo = max(starts[w] - reach, 0)
+        mask[lo : starts[w] + settings.window_chars + reach] = True
+    return mask
+
+
+def find_seeds(
+    a: AlignInput, b: AlignInput, window_pairs: list[tuple[int, int]], settings: Settings
+) -> npt.NDArray[np.int64]:
+    """Seed pairs ``(pos_a, pos_b)`` of equal k-grams inside the candidate regions, sorted by A."""
+    mask_a = _region_mask(len(a.kgrams), a.window_starts, {w for w, _ in window_pairs}, settings)
+    mask_b = _region_mask(len(b.kgrams), b.window_starts, {w for _, w in window_pairs}, settings)
+    idx_a = np.flatnonzero(mask_a)
+    idx_b = np.flatnonzero(mask_b)
+    hb = b.kgrams[idx_b]
+    order = np.argsort(hb, kind="stable")
+    sorted_hb = hb[order]
+    ha = a.kgrams[idx_a]
+    left = np.searchsorted(sorted_hb, ha, "left")
+    counts = np.searchsorted(sorted_hb, ha, "right") - left
+    keep = (counts > 0) & (counts <= _MAX_OCCURRENCES)
+    idx_a, left, counts = idx_a[keep], left[keep], counts[keep]
+    if not len(idx_a):
+        return np.zeros((0, 2), dtype=np.int64)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    pos_b = idx_b[order[np.repeat(left, counts) + offsets]]
+    return np.stack([np.repeat(idx_a, counts), pos_b], axis=1).astype(np.int64)
+
+
+def _chain_seeds(seeds: npt.NDArray[np.int64], settings: Settings) -> list[_Chain]:
+    """Group seeds into chains: near in A, and within a local neighbourhood in B."""
+    k, gap, jump = settings.seed_chars, settings.max_gap_chars, settings.max_jump_chars
+    chains: list[_Chain] = []
+    open_chains: list[_Chain] = []
+    for pa, pb in seeds.tolist():
+        open_chains = [c for c in open_chains if pa <= c.a_hi + gap]
+        near = [c for c in open_chains if c.b_lo - jump <= pb <= c.b_hi + jump]
+        if near:
+            chain = min(near, key=lambda c: abs(pb - c.last_b))
+            chain.a_hi = max(chain.a_hi, pa + k)
+            chain.b_lo, chain.b_hi = min(chain.b_lo, pb), max(chain.b_hi, pb + k)
+        else:
+            chain = _Chain(pa, pa + k, pb, pb + k, pb)
+            chains.append(chain)
+            open_chains.append(chain)
+        chain.last_b = pb
+        chain.seeds.append((pa, pb))
+    return chains
+
+
+def _segments(lo: int, hi: int, sentence_starts: npt.NDArray[np.int32]) -> list[Span]:
+    """A's span cut at sentence starts, long sentences cut further, tiny pieces merged forward."""
+    cuts = [lo, *[int(s) for s in sentence_starts if lo < s < hi], hi]
+    spans: list[Span] = []
+    for s, e in itertools.pairwise(cuts):
+        pieces = max(1, round((e - s) / _SEGMENT_CHARS))
+        bounds = [s + (e - s) * i // pieces for i in range(pieces + 1)]
+        spans.extend(itertools.pairwise(bounds))
+    merged: list[Span] = []
+    for span in spans:
+        if merged and merged[-1][1] - merged[-1][0] < 6:
+            merged[-1] = (merged[-1][0], span[1])
+        else:
+            merged.append(span)
+    return merged
+
+
+@dataclass(frozen=True)
+class _SegmentMatch:
+    a: Span
+    matched: int
+    marks: tuple[tuple[Span, Span], ...]
+
+    @property
+    def good(self) -> bool:
+        return self.matched >= _SEGMENT_MIN_RATIO * (self.a[1] - self.a[0])
+
+
+def _align_segment(seg: Span, a: AlignInput, b: AlignInput, targets: list[int], k: int) -> _SegmentMatch:
+    """Align one A segment against the part of B that its seeds point at."""
+    if not targets:
+        return _SegmentMatch(seg, 0, ())
+    size = seg[1] - seg[0]
+    lo = max(min(targets) - size, 0)
+    hi = min(max(targets) + k + size, len(b.norm))
+    text_a = a.norm[seg[0] : seg[1]]
+    found = fuzz.partial_ratio_alignment(text_a, b.norm[lo:hi])
+    if found is None:
+        return _SegmentMatch(seg, 0, ())
+    dest = (lo + found.dest_start, lo + found.dest_end)
+    marks = tuple(
+        ((seg[0] + op.src_start, seg[0] + op.src_end), (dest[0] + op.dest_start, dest[0] + op.dest_end))
+        for op in Indel.opcodes(text_a, b.norm[dest[0] : dest[1]])
+        if op.tag == "equal"
+    )
+    return _SegmentMatch(seg, sum(a[1] - a[0] for a, _ in marks), marks)
+
+
+def _segment_runs(matches: list[_SegmentMatch], max_gap: int) -> list[list[_SegmentMatch]]:
+    """Runs of well-aligned segments; one poorly aligned segment up to ``max_gap`` chars is bridged."""
+    runs: list[list[_SegmentMatch]] = []
+    current: list[_SegmentMatch] = []
+    pending: _SegmentMatch | None = None
+    for match in matches:
+        if match.good:
+            if pending is not None and current:
+                current.append(pending)
+            pending = None
+            current.append(match)
+        elif pending is None and current and match.a[1] - match.a[0] <= max_gap:
+            pending = match
+        else:
+            if current:
+                runs.append(current)
+            current, pending = [], None
+    if current:
+        runs.append(current)
+    return runs
+
+
+def _chain_passages(chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings) -> list[RawPassage]:
+    seeds_a = np.asarray([s[0] for s in chain.seeds])
+    seeds_b = np.asarray([s[1] for s in chain.seeds])
+    matches = []
+    for seg in _segments(chain.a_lo, chain.a_hi, a.sentence_starts):
+        inside = (seeds_a >= seg[0]) & (seeds_a < seg[1])
+        matches.append(_align_segment(seg, a, b, seeds_b[inside].tolist(), settings.seed_chars))
+    passages = [
+        passage_from_marks([m for seg in run for m in seg.marks])
+        for run in _segment_runs(matches, settings.max_gap_chars)
+    ]
+    return [p for p in passages if p is not None and _passes(p, settings)]
+
+
+def _passes(p: RawPassage, settings: Settings) -> bool:
+    shortest = min(p.a[1] - p.a[0], p.b[1] - p.b[0])
+    return shortest >= settings.min_passage_chars and p.similarity >= settings.min_passage_similarity
+
+
+def _overlaps(x: Span, y: Span) -> bool:
+    return x[0] < y[1] and y[0] < x[1]
+
+
+def _non_overlapping(passages: list[RawPassage]) -> list[RawPassage]:
+    """Keep the best-aligned passages so that no two overlap on either side."""
+    kept: list[RawPassage] = []
+    for p in sorted(passages, key=lambda p: (-p.matched, p.a, p.b)):
+        if not any(_overlaps(p.a, q.a) or _overlaps(p.b, q.b) for q in kept):
+            kept.append(p)
+    return sorted(kept, key=lambda p: (p.a, p.b))
+
+
+def align_pair(
+    a: AlignInput, b: AlignInput, window_pairs: list[tuple[int, int]], settings: Settings
+) -> list[RawPassage]:
+    """All passages shared by A and B, found from their candidate window pairs."""
+    seeds = find_seeds(a, b, window_pairs, settings)
+    passages: list[RawPassage] = []
+    for chain in _chain_seeds(seeds, settings):
+        if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
+            passages.extend(_chain_passages(chain, a, b, settings))
+    return _non_overlapping(passages)

@@ -1,0 +1,135 @@
+"""Settings: every threshold and size of a check, validated, with defaults in one place."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SETTINGS_VERSION", "Settings", "SettingsError", "load_settings"]
+
+SETTINGS_VERSION = 1
+
+
+class SettingsError(ValueError):
+    """A settings value or file that cannot be used."""
+
+
+def _default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of a check. ``validate()`` runs on construction."""
+
+    # fingerprinting
+    window_chars: int = 300
+    window_stride: int = 250
+    shingle_chars: int = 3
+    num_perm: int = 128
+    seed: int = 1
+    lsh_threshold: float = 0.15
+    # verification
+    seed_chars: int = 5
+    max_gap_chars: int = 60
+    max_jump_chars: int = 240
+    min_passage_chars: int = 50
+    min_passage_similarity: float = 0.7
+    # judgement
+    template_share: float = 0.5
+    common_min_bids: int = 3
+    common_share: float = 0.6
+    high_similarity: float = 0.3
+    high_chars: int = 3000
+    watch_similarity: float = 0.05
+    watch_chars: int = 300
+    # running and reporting
+    workers: int = 0  # 0 = choose from the number of cores
+    max_file_mb: int = 300
+    max_passages_per_pair: int = 200
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise ``SettingsError`` naming the first value out of range."""
+        for name in (
+            "window_chars",
+            "window_stride",
+            "shingle_chars",
+            "num_perm",
+            "seed_chars",
+            "min_passage_chars",
+            "common_min_bids",
+            "max_passages_per_pair",
+            "max_file_mb",
+        ):
+            _require(getattr(self, name) >= 1, name, "must be at least 1")
+        for name in (
+            "lsh_threshold",
+            "min_passage_similarity",
+            "template_share",
+            "common_share",
+            "high_similarity",
+            "watch_similarity",
+        ):
+            _require(0.0 < getattr(self, name) <= 1.0, name, "must be in (0, 1]")
+        _require(self.window_stride <= self.window_chars, "window_stride", "must not exceed window_chars")
+        _require(self.shingle_chars < self.window_chars, "shingle_chars", "must be below window_chars")
+        _require(self.max_gap_chars >= 0 and self.max_jump_chars >= 0, "max_gap_chars", "must be >= 0")
+        _require(self.watch_similarity <= self.high_similarity, "watch_similarity", "must not exceed high")
+        _require(self.watch_chars <= self.high_chars, "watch_chars", "must not exceed high_chars")
+        _require(self.workers >= 0, "workers", "must be >= 0")
+
+    @property
+    def worker_count(self) -> int:
+        """The number of worker processes to use."""
+        return self.workers or _default_workers()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a plain dict (for the report and the JSON result)."""
+        return {"version": SETTINGS_VERSION, **asdict(self)}
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some values changed (validated)."""
+        return replace(self, **changes)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Build settings from a dict, rejecting unknown keys and wrong types."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "version":
+                continue
+            if key not in known:
+                raise SettingsError(f"unknown setting {key!r}")
+            values[key] = _coerce(key, value, type(getattr(cls(), key)))
+        return cls(**values)
+
+
+def _require(ok: bool, name: str, message: str) -> None:
+    if not ok:
+        raise SettingsError(f"setting {name!r} {message}")
+
+
+def _coerce(key: str, value: Any, kind: type) -> Any:
+    if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise SettingsError(f"setting {key!r} must be a {kind.__name__}, not {value!r}")
+
+
+def load_settings(path: Path) -> Settings:
+    """Read settings from a JSON file; missing keys keep their defaults."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SettingsError(f"cannot read settings file {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(f"settings file {path} must hold a JSON object")
+    return Settings.from_dict(data)

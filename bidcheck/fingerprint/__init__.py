@@ -1,0 +1,14 @@
+"""Fingerprints computed once per document: SimHash, window MinHash and seed k-gram hashes."""
+
+from bidcheck.fingerprint.document import Fingerprint, fingerprint_text
+from bidcheck.fingerprint.minhash import window_minhashes, window_starts
+from bidcheck.fingerprint.simhash import build_simhash, simhash_similarity
+
+__all__ = [
+    "Fingerprint",
+    "build_simhash",
+    "fingerprint_text",
+    "simhash_similarity",
+    "window_minhashes",
+    "window_starts",
+]

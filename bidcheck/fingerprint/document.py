@@ -1,0 +1,40 @@
+"""Everything computed once per document and reused by every pair it is in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from datasketch import LeanMinHash
+
+from bidcheck.config import Settings
+from bidcheck.fingerprint.kgrams import kgram_hashes
+from bidcheck.fingerprint.minhash import window_minhashes, window_starts
+from bidcheck.fingerprint.simhash import build_simhash
+
+__all__ = ["Fingerprint", "fingerprint_text"]
+
+
+@dataclass(frozen=True, eq=False)
+class Fingerprint:
+    """A document's SimHash, window MinHashes (with their start offsets) and seed k-gram hashes."""
+
+    simhash: int
+    window_starts: tuple[int, ...]
+    windows: tuple[LeanMinHash, ...]
+    kgrams: npt.NDArray[np.uint64]
+
+
+def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
+    """Fingerprint a comparable text with the sizes from the settings."""
+    starts = window_starts(len(norm), settings.window_chars, settings.window_stride)
+    windows = window_minhashes(
+        norm, starts, settings.window_chars, settings.shingle_chars, settings.num_perm, settings.seed
+    )
+    return Fingerprint(
+        build_simhash(norm, settings.seed),
+        tuple(starts),
+        tuple(windows),
+        kgram_hashes(norm, settings.seed_chars),
+    )

@@ -1,0 +1,212 @@
+"""Word ``.docx``: body paragraphs, table cells and text boxes in reading order, with pages.
+
+Pages come from explicit page breaks, ``pageBreakBefore``, section breaks and Word's
+``w:lastRenderedPageBreak`` markers (a rendered marker right after an explicit break is the same page
+break and is not counted twice).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from bidcheck.ingest.errors import ReadError
+from bidcheck.model import Block, BlockKind, Document
+
+__all__ = ["read_docx"]
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+_NS = {"w": W}
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+
+
+def _q(tag: str) -> str:
+    return f"{{{W}}}{tag}"
+
+
+@dataclass
+class _Walk:
+    """State while walking the body: the current page and the blocks found so far."""
+
+    page: int = 1
+    fresh_page: bool = True  # a page break was just counted and no text followed yet
+    blocks: list[Block] = field(default_factory=list)
+
+    def new_page(self) -> None:
+        self.page += 1
+        self.fresh_page = True
+
+    def rendered_break(self) -> None:
+        if not self.fresh_page:
+            self.new_page()
+
+    def add(self, text: str, kind: BlockKind) -> None:
+        text = text.strip()
+        if text:
+            self.blocks.append(Block(text, kind, self.page, 0))
+            self.fresh_page = False
+
+
+def read_docx(path: Path, doc_id: str, name: str) -> Document:
+    """Read a ``.docx`` file into blocks with pages, plus its document properties."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            body_xml = archive.read("word/document.xml")
+            parts = {
+                n: archive.read(n)
+                for n in archive.namelist()
+                if n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml")
+            }
+    except zipfile.BadZipFile as exc:
+        raise ReadError("Word 文件已损坏（不是有效的 docx 压缩包）") from exc
+    except KeyError as exc:
+        raise ReadError("Word 文件已损坏（缺少正文 document.xml）") from exc
+    root = etree.fromstring(body_xml, _PARSER)
+    walk = _Walk()
+    body = root.find(_q("body"))
+    if body is None:
+        raise ReadError("Word 文件已损坏（缺少正文）")
+    _walk_body(body, walk, _section_starts_new_page(body))
+    blocks = walk.blocks + _header_footer_blocks(parts)
+    return Document(
+        id=doc_id,
+        path=str(path),
+        name=name,
+        format="docx",
+        pages=walk.page,
+        blocks=tuple(blocks),
+        metadata=_properties(parts),
+    )
+
+
+def _section_starts_new_page(body: etree._Element) -> list[bool]:
+    """For each section break in order: whether the following section starts on a new page."""
+    sects = body.findall(".//w:pPr/w:sectPr", _NS) + body.findall("w:sectPr", _NS)
+    starts = []
+    for following in sects[1:]:
+        kind = following.find("w:type", _NS)
+        starts.append(kind is None or kind.get(_q("val")) != "continuous")
+    return starts
+
+
+def _walk_body(container: etree._Element, walk: _Walk, section_breaks: list[bool]) -> None:
+    for child in container:
+        if child.tag == _q("p"):
+            _walk_paragraph(child, walk, "body")
+            ends_section = child.find("w:pPr/w:sectPr", _NS) is not None and section_breaks
+            if ends_section and section_breaks.pop(0):
+                walk.new_page()
+        elif child.tag == _q("tbl"):
+            _walk_table(child, walk)
+        elif child.tag == _q("sdt"):
+            content = child.find(_q("sdtContent"))
+            if content is not None:
+                _walk_body(content, walk, section_breaks)
+
+
+def _walk_table(table: etree._Element, walk: _Walk) -> None:
+    for cell in table.iterfind("w:tr/w:tc", _NS):
+        for child in cell:
+            if child.tag == _q("p"):
+                _walk_paragraph(child, walk, "table")
+            elif child.tag == _q("tbl"):
+                _walk_table(child, walk)
+
+
+def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
+    """Collect a paragraph's text, counting the page breaks inside it, then its text boxes."""
+    if para.find("w:pPr/w:pageBreakBefore", _NS) is not None and walk.blocks:
+        walk.new_page()
+    pieces: list[str] = []
+    boxes: list[etree._Element] = []
+    for node in para.iter():
+        tag = node.tag
+        if tag == _q("t"):
+            pieces.append(node.text or "")
+        elif tag == _q("tab"):
+            pieces.append("\t")
+        elif tag in (_q("br"), _q("cr")):
+            _walk_break(node, pieces, walk, kind)
+        elif tag == _q("lastRenderedPageBreak"):
+            _flush(pieces, walk, kind)
+            walk.rendered_break()
+        elif tag == _q("txbxContent") and not _inside_fallback(node):
+            boxes.append(node)
+    _flush(pieces, walk, kind)
+    for box in boxes:
+        for box_para in box.iterfind(".//w:p", _NS):
+            walk.add("".join(t.text or "" for t in box_para.iterfind(".//w:t", _NS)), "textbox")
+
+
+def _walk_break(node: etree._Element, pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
+    if node.get(_q("type")) == "page":
+        _flush(pieces, walk, kind)
+        walk.new_page()
+    else:
+        pieces.append("\n")
+
+
+def _flush(pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
+    """Emit the text gathered so far as a block (a page break splits a paragraph in two)."""
+    walk.add("".join(pieces), kind)
+    pieces.clear()
+
+
+def _inside_fallback(node: etree._Element) -> bool:
+    parent = node.getparent()
+    while parent is not None:
+        if parent.tag == f"{{{MC}}}Fallback":
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def _header_footer_blocks(parts: dict[str, bytes]) -> list[Block]:
+    blocks: list[Block] = []
+    seen: set[tuple[str, str]] = set()
+    for part_name in sorted(parts):
+        if not part_name.startswith(("word/header", "word/footer")):
+            continue
+        kind: BlockKind = "header" if part_name.startswith("word/header") else "footer"
+        root = etree.fromstring(parts[part_name], _PARSER)
+        for para in root.iterfind(".//w:p", _NS):
+            text = "".join(t.text or "" for t in para.iterfind(".//w:t", _NS)).strip()
+            if text and (kind, text) not in seen:
+                seen.add((kind, text))
+                blocks.append(Block(text, kind, 1, 0))
+    return blocks
+
+
+_CORE_FIELDS = {
+    "creator": "author",
+    "lastModifiedBy": "last_modified_by",
+    "created": "created",
+    "modified": "modified",
+    "revision": "revision",
+    "title": "title",
+    "lastPrinted": "last_printed",
+}
+_APP_FIELDS = {
+    "Application": "application",
+    "AppVersion": "app_version",
+    "Company": "company",
+    "TotalTime": "total_edit_minutes",
+    "Template": "template",
+}
+
+
+def _properties(parts: dict[str, bytes]) -> dict[str, str]:
+    """Document properties from ``docProps/core.xml`` and ``docProps/app.xml``."""
+    meta: dict[str, str] = {}
+    for part_name, fields in (("docProps/core.xml", _CORE_FIELDS), ("docProps/app.xml", _APP_FIELDS)):
+        if part_name not in parts:
+            continue
+        for node in etree.fromstring(parts[part_name], _PARSER):
+            local = etree.QName(node).localname
+            if local in fields and (node.text or "").strip():
+                meta[fields[local]] = node.text.strip()
+    return meta

@@ -1,0 +1,165 @@
+"""Sniffs a file's real format from its bytes and dispatches to the reader for it."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from bidcheck.ingest.docx import read_docx
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.pdf import read_pdf
+from bidcheck.ingest.plain import read_plain
+from bidcheck.model import Document
+
+__all__ = ["SUPPORTED_SUFFIXES", "collect_paths", "read_document", "sniff_format"]
+
+SUPPORTED_SUFFIXES = frozenset({".docx", ".pdf", ".txt", ".md"})
+Reader = Callable[[Path, str, str], Document]
+_READERS: dict[str, Reader] = {"docx": read_docx, "pdf": read_pdf, "txt": read_plain}
+_UNSUPPORTED = {
+    "doc": "旧版 Word/WPS 文件（.doc/.wps）暂不支持，请另存为 .docx 后再添加",
+    "rtf": "RTF 文件暂不支持，请另存为 .docx 后再添加",
+    "image": "图片文件需要 OCR 识别，当前版本暂不支持",
+    "ofd": "OFD 文件暂不支持",
+    "zip": "压缩包或未知的 Office 文件，无法识别其中的文档",
+    "binary": "无法识别的文件类型",
+}
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\xd0\xcf\x11\xe0", "doc"),
+    (b"{\\rtf", "rtf"),
+    (b"\x89PNG", "image"),
+    (b"\xff\xd8\xff", "image"),
+    (b"II*\x00", "image"),
+    (b"MM\x00*", "image"),
+    (b"GIF8", "image"),
+    (b"BM", "image"),
+)
+
+
+def sniff_format(path: Path, head: bytes) -> str:
+    """The format of a file judged from its first bytes (the suffix is only a tie-breaker)."""
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        return _sniff_zip(path)
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    return "txt" if _looks_like_text(head) else "binary"
+
+
+def _sniff_zip(path: Path) -> str:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return "docx" if path.suffix.lower() == ".docx" else "zip"
+    if "word/document.xml" in names:
+        return "docx"
+    return "ofd" if "OFD.xml" in names else "zip"
+
+
+def _looks_like_text(head: bytes) -> bool:
+    if not head or b"\x00" in head:
+        return False
+    for encoding in ("utf-8", "gb18030"):
+        try:
+            head.decode(encoding)
+            return True
+        except UnicodeDecodeError as exc:
+            if encoding == "utf-8" and exc.start >= len(head) - 3:
+                return True  # a multi-byte character cut off by the sniff window
+    return False
+
+
+def read_document(path: Path, doc_id: str) -> Document:
+    """Read one file; any failure becomes a document with ``status="error"`` and a plain message."""
+    name = path.name
+    try:
+        head = _read_head(path)
+        kind = sniff_format(path, head)
+        reader = _READERS.get(kind)
+        if reader is None:
+            raise ReadError(_unsupported_message(path, kind))
+        doc = reader(path, doc_id, name)
+    except ReadError as exc:
+        return error_document(path, doc_id, str(exc))
+    except Exception as exc:  # a reader library failing on a malformed file must not stop the batch
+        return error_document(path, doc_id, f"文件已损坏或格式无法解析（{type(exc).__name__}）")
+    if not any(b.text.strip() for b in doc.compared_blocks()):
+        return _without_text(doc)
+    return doc
+
+
+def _unsupported_message(path: Path, kind: str) -> str:
+    if kind == "doc" and _is_encrypted_office(path):
+        return "Office 文件已加密，需要密码才能打开"
+    return _UNSUPPORTED[kind]
+
+
+def _is_encrypted_office(path: Path) -> bool:
+    """An encrypted .docx/.xlsx is an OLE container holding an ``EncryptedPackage`` stream."""
+    with path.open("rb") as handle:
+        data = handle.read(8 << 20)
+    return "EncryptedPackage".encode("utf-16-le") in data
+
+
+def _read_head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except FileNotFoundError as exc:
+        raise ReadError("文件不存在") from exc
+    except IsADirectoryError as exc:
+        raise ReadError("这是一个文件夹，不是文件") from exc
+    except PermissionError as exc:
+        raise ReadError("没有读取该文件的权限") from exc
+    except OSError as exc:
+        raise ReadError(f"无法读取文件：{exc.strerror or exc}") from exc
+    if not head:
+        raise ReadError("文件为空（0 字节）")
+    return head
+
+
+def _without_text(doc: Document) -> Document:
+    if doc.pages_without_text:
+        message = f"没有文字层（共 {len(doc.pages_without_text)} 页为扫描图像，需要 OCR 识别）"
+    else:
+        message = "文件中没有可比较的文字"
+    return Document(
+        id=doc.id,
+        path=doc.path,
+        name=doc.name,
+        format=doc.format,
+        pages=doc.pages,
+        metadata=doc.metadata,
+        status="error",
+        error=message,
+        pages_without_text=doc.pages_without_text,
+    )
+
+
+def error_document(path: Path, doc_id: str, message: str) -> Document:
+    """A document that could not be read, carrying a message a user understands."""
+    fmt = path.suffix.lower().lstrip(".") or "unknown"
+    return Document(id=doc_id, path=str(path), name=path.name, format=fmt, status="error", error=message)
+
+
+def collect_paths(paths: Iterable[Path]) -> list[Path]:
+    """Expand folders into the supported files inside them (sorted); files are kept as given."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(
+                sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.is_file()
+                    and p.suffix.lower() in SUPPORTED_SUFFIXES
+                    and not p.name.startswith(("~$", "."))
+                )
+            )
+        else:
+            out.append(path)
+    return out

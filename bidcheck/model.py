@@ -1,0 +1,268 @@
+"""Data passed between the stages of a check, and its JSON form (``bidcheck.result/1``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "SCHEMA",
+    "Block",
+    "BlockKind",
+    "CheckResult",
+    "Document",
+    "Group",
+    "Level",
+    "PairResult",
+    "Passage",
+    "Role",
+    "Side",
+    "load_result",
+    "result_from_dict",
+    "result_to_dict",
+]
+
+SCHEMA = "bidcheck.result/1"
+BlockKind = Literal["body", "table", "textbox", "header", "footer"]
+Level = Literal["high", "watch", "none"]
+Role = Literal["bid", "tender", "template"]
+COMPARED_KINDS: frozenset[str] = frozenset({"body", "table", "textbox"})
+
+
+@dataclass(frozen=True)
+class Block:
+    """One paragraph, table cell, text box or header/footer line of a document."""
+
+    text: str
+    kind: BlockKind = "body"
+    page: int = 1
+    paragraph: int = 0
+
+
+@dataclass(frozen=True)
+class Document:
+    """A file of the section as read: its blocks, metadata and whether it could be read."""
+
+    id: str
+    path: str
+    name: str
+    format: str
+    pages: int = 0
+    chars: int = 0
+    blocks: tuple[Block, ...] = ()
+    metadata: dict[str, str] = field(default_factory=dict)
+    status: Literal["ok", "error"] = "ok"
+    error: str | None = None
+    ocr_pages: int = 0
+    pages_without_text: tuple[int, ...] = ()
+    role: Role = "bid"
+
+    @property
+    def ok(self) -> bool:
+        """Whether the document was read and has text to compare."""
+        return self.status == "ok"
+
+    def compared_blocks(self) -> list[Block]:
+        """The blocks whose text is compared (body, tables, text boxes)."""
+        return [b for b in self.blocks if b.kind in COMPARED_KINDS]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a passage, located in its document's cleaned text."""
+
+    page: int
+    paragraph: int
+    start: int
+    end: int
+    text: str
+    marks: tuple[tuple[int, int], ...] = ()  # matched sub-spans, offsets relative to ``start``
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Text shared by two documents."""
+
+    a: Side
+    b: Side
+    similarity: float
+    chars: int
+    template: bool = False
+    common: bool = False
+
+    @property
+    def live(self) -> bool:
+        """Whether the passage counts as evidence (neither template nor common text)."""
+        return not (self.template or self.common)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The judgement on one pair of documents."""
+
+    a: str
+    b: str
+    similarity: float
+    coverage_a: float
+    coverage_b: float
+    simhash_similarity: float
+    level: Level
+    reason: str
+    passages: tuple[Passage, ...] = ()
+    passages_omitted: int = 0
+
+
+@dataclass(frozen=True)
+class Group:
+    """Bidders linked by shared live passages: a suspected ring."""
+
+    members: tuple[str, ...]
+    passages: int
+    chars: int
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Everything one check found."""
+
+    settings: dict[str, Any]
+    elapsed_s: float
+    documents: tuple[Document, ...]
+    pairs: tuple[PairResult, ...]
+    groups: tuple[Group, ...] = ()
+
+    def document(self, doc_id: str) -> Document:
+        """The document with this id."""
+        return next(d for d in self.documents if d.id == doc_id)
+
+    @property
+    def bids(self) -> list[Document]:
+        """The bid documents (not the tender or templates)."""
+        return [d for d in self.documents if d.role == "bid"]
+
+
+def _document_to_dict(doc: Document) -> dict[str, Any]:
+    return {
+        "id": doc.id,
+        "name": doc.name,
+        "path": doc.path,
+        "format": doc.format,
+        "role": doc.role,
+        "pages": doc.pages,
+        "chars": doc.chars,
+        "ocr_pages": doc.ocr_pages,
+        "status": doc.status,
+        "error": doc.error,
+        "metadata": dict(doc.metadata),
+    }
+
+
+def _side_to_dict(side: Side) -> dict[str, Any]:
+    out = asdict(side)
+    out["marks"] = [list(m) for m in side.marks]
+    return out
+
+
+def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
+    out = {k: v for k, v in asdict(pair).items() if k != "passages"}
+    out["passages"] = [
+        {
+            "a": _side_to_dict(p.a),
+            "b": _side_to_dict(p.b),
+            "similarity": p.similarity,
+            "chars": p.chars,
+            "template": p.template,
+            "common": p.common,
+        }
+        for p in pair.passages
+    ]
+    return out
+
+
+def result_to_dict(result: CheckResult) -> dict[str, Any]:
+    """The result as the ``bidcheck.result/1`` JSON object."""
+    return {
+        "schema": SCHEMA,
+        "settings": result.settings,
+        "elapsed_s": round(result.elapsed_s, 3),
+        "documents": [_document_to_dict(d) for d in result.documents],
+        "pairs": [_pair_to_dict(p) for p in result.pairs],
+        "groups": [
+            {"members": list(g.members), "passages": g.passages, "chars": g.chars} for g in result.groups
+        ],
+    }
+
+
+def _side_from_dict(data: dict[str, Any]) -> Side:
+    marks = tuple((int(s), int(e)) for s, e in data.get("marks", ()))
+    return Side(
+        int(data["page"]),
+        int(data["paragraph"]),
+        int(data["start"]),
+        int(data["end"]),
+        str(data["text"]),
+        marks,
+    )
+
+
+def _pair_from_dict(data: dict[str, Any]) -> PairResult:
+    passages = tuple(
+        Passage(
+            _side_from_dict(p["a"]),
+            _side_from_dict(p["b"]),
+            float(p["similarity"]),
+            int(p["chars"]),
+            bool(p["template"]),
+            bool(p["common"]),
+        )
+        for p in data["passages"]
+    )
+    return PairResult(
+        data["a"],
+        data["b"],
+        float(data["similarity"]),
+        float(data["coverage_a"]),
+        float(data["coverage_b"]),
+        float(data["simhash_similarity"]),
+        data["level"],
+        str(data["reason"]),
+        passages,
+        int(data.get("passages_omitted", 0)),
+    )
+
+
+def _document_from_dict(data: dict[str, Any]) -> Document:
+    return Document(
+        id=data["id"],
+        path=data["path"],
+        name=data["name"],
+        format=data["format"],
+        pages=int(data["pages"]),
+        chars=int(data.get("chars", 0)),
+        metadata=dict(data.get("metadata") or {}),
+        status=data["status"],
+        error=data.get("error"),
+        ocr_pages=int(data.get("ocr_pages", 0)),
+        role=data.get("role", "bid"),
+    )
+
+
+def result_from_dict(data: dict[str, Any]) -> CheckResult:
+    """Rebuild a result from its JSON object (documents come back without their blocks)."""
+    if data.get("schema") != SCHEMA:
+        raise ValueError(f"not a bidcheck result (schema {data.get('schema')!r}, expected {SCHEMA!r})")
+    groups = tuple(Group(tuple(g["members"]), int(g["passages"]), int(g["chars"])) for g in data["groups"])
+    return CheckResult(
+        dict(data["settings"]),
+        float(data["elapsed_s"]),
+        tuple(_document_from_dict(d) for d in data["documents"]),
+        tuple(_pair_from_dict(p) for p in data["pairs"]),
+        groups,
+    )
+
+
+def load_result(path: Path) -> CheckResult:
+    """Read a result JSON file written by ``bidcheck check --json``."""
+    return result_from_dict(json.loads(path.read_text(encoding="utf-8")))

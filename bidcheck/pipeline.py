@@ -1,0 +1,124 @@
+"""The one entry point: ``check(inputs, settings, progress, cancel) -> CheckResult``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from bidcheck.compare import candidate_window_pairs, compare_pairs
+from bidcheck.config import Settings
+from bidcheck.evidence import find_groups
+from bidcheck.ingest import collect_paths
+from bidcheck.ingest.registry import error_document
+from bidcheck.judge import judge_all
+from bidcheck.model import CheckResult, Document, Role
+from bidcheck.prepare import Prepared, prepare_document
+from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+
+__all__ = ["CheckInputs", "check"]
+
+
+@dataclass(frozen=True)
+class CheckInputs:
+    """The files of one tender section: bids (files or folders), tender documents and templates."""
+
+    bids: Sequence[Path]
+    tenders: Sequence[Path] = field(default_factory=tuple)
+    templates: Sequence[Path] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class _Job:
+    path: Path
+    doc_id: str
+    role: Role
+
+
+def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
+    """One job per distinct file; a file given twice becomes an error document the second time."""
+    jobs: list[_Job] = []
+    duplicates: list[Document] = []
+    seen: dict[Path, str] = {}
+    groups: tuple[tuple[Sequence[Path], Role], ...] = (
+        (inputs.bids, "bid"),
+        (inputs.tenders, "tender"),
+        (inputs.templates, "template"),
+    )
+    for paths, role in groups:
+        for path in collect_paths(paths):
+            doc_id = f"d{len(jobs) + len(duplicates) + 1}"
+            key = path.resolve() if path.exists() else path.absolute()
+            if key in seen:
+                first = next(j.path.name for j in jobs if j.doc_id == seen[key])
+                duplicates.append(
+                    replace(error_document(path, doc_id, f"重复添加：与 {first} 是同一个文件"), role=role)
+                )
+                continue
+            seen[key] = doc_id
+            jobs.append(_Job(path, doc_id, role))
+    return jobs, duplicates
+
+
+def _prepare_all(
+    jobs: list[_Job], settings: Settings, progress: ProgressFn, cancel: CancelFlag | None
+) -> list[Prepared]:
+    if settings.worker_count <= 1 or len(jobs) < 3:
+        out = []
+        for done, job in enumerate(jobs, start=1):
+            check_cancel(cancel)
+            out.append(prepare_document(job.path, job.doc_id, job.role, settings))
+            progress(done / len(jobs), f"读取 {job.path.name}")
+        return out
+    with ProcessPoolExecutor(min(settings.worker_count, len(jobs))) as pool:
+        futures = [pool.submit(prepare_document, j.path, j.doc_id, j.role, settings) for j in jobs]
+        out = []
+        try:
+            for done, (job, future) in enumerate(zip(jobs, futures, strict=True), start=1):
+                check_cancel(cancel)
+                out.append(future.result())
+                progress(done / len(jobs), f"读取 {job.path.name}")
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        return out
+
+
+def check(
+    inputs: CheckInputs,
+    settings: Settings | None = None,
+    progress: ProgressFn = no_progress,
+    cancel: CancelFlag | None = None,
+) -> CheckResult:
+    """Check one tender section: read every file, compare every pair of bids, judge and group them."""
+    settings = settings or Settings()
+    started = time.perf_counter()
+    jobs, duplicates = _jobs(inputs)
+    prepared = _prepare_all(jobs, settings, slice_progress(progress, 0.0, 0.6), cancel)
+    ready = [p.ready for p in prepared if p.ready is not None]
+    bids = [r for r in ready if r.doc.role == "bid"]
+    templates = [r for r in ready if r.doc.role != "bid"]
+    check_cancel(cancel)
+    progress(0.6, "建立候选索引")
+    candidates = candidate_window_pairs(
+        [b.fingerprint.windows for b in bids],
+        settings.lsh_threshold,
+        settings.num_perm,
+    )
+    found = compare_pairs(
+        [b.align_input() for b in bids], candidates, settings, slice_progress(progress, 0.62, 0.95), cancel
+    )
+    check_cancel(cancel)
+    progress(0.95, "判定与分组")
+    pairs = judge_all(bids, templates, found, settings)
+    documents = sorted([p.doc for p in prepared] + duplicates, key=lambda d: int(d.id[1:]))
+    progress(1.0, "完成")
+    return CheckResult(
+        settings.to_dict(),
+        time.perf_counter() - started,
+        tuple(documents),
+        tuple(pairs),
+        tuple(find_groups(pairs)),
+    )

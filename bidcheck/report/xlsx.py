@@ -1,0 +1,282 @@
+"""The Excel workbook an evaluation panel can file: summary, matrix, ranked pairs, passages, files."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from openpyxl.cell.text import InlineFont
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
+from bidcheck.report.files import write_atomically
+
+__all__ = ["LEVEL_NAMES", "write_xlsx"]
+
+LEVEL_NAMES = {"high": "一级预警", "watch": "二级观察", "none": "无"}
+_LEVEL_FILLS = {"high": "F8696B", "watch": "FFD966", "none": "E2EFDA"}
+_HEADER_FONT = Font(bold=True, color="FFFFFF")
+_HEADER_FILL = PatternFill("solid", fgColor="305496")
+_GREY = Font(color="808080")
+_MARK = InlineFont(color="C00000", b=True)
+_PLAIN = InlineFont()
+_GREY_INLINE = InlineFont(color="808080")
+_WRAP = Alignment(wrap_text=True, vertical="top")
+_CELL_LIMIT = 32000
+
+
+def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
+    """Write the workbook for a check result to ``path`` (atomically)."""
+    book = Workbook()
+    names = {d.id: d.name for d in result.documents}
+    _summary(book.active, result, section)
+    _matrix(book.create_sheet("相似度矩阵"), result)
+    _pairs(book.create_sheet("文件对排名"), result.pairs, names)
+    _passages(book.create_sheet("共同段落"), result.pairs, names)
+    _groups(book.create_sheet("疑似串标组"), result, names)
+    _documents(book.create_sheet("文件清单"), result.documents)
+    write_atomically(path, lambda temp: book.save(temp))
+
+
+def _header(sheet: Worksheet, titles: Sequence[str], widths: Sequence[int]) -> None:
+    sheet.append(list(titles))
+    for col, width in enumerate(widths, start=1):
+        cell = sheet.cell(row=1, column=col)
+        cell.font, cell.fill = _HEADER_FONT, _HEADER_FILL
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+        sheet.column_dimensions[get_column_letter(col)].width = width
+    sheet.freeze_panes = "A2"
+
+
+def _finish_table(sheet: Worksheet) -> None:
+    if sheet.max_row > 1:
+        sheet.auto_filter.ref = sheet.dimensions
+
+
+def _summary(sheet: Worksheet, result: CheckResult, section: str) -> None:
+    sheet.title = "概要"
+    levels = Counter(p.level for p in result.pairs)
+    bids = result.bids
+    rows: list[tuple[str, Any]] = [
+        ("标段", section or "（未命名）"),
+        ("报告生成时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),
+        ("检查用时（秒）", round(result.elapsed_s, 1)),
+        ("投标文件数", len(bids)),
+        ("无法读取的文件数", sum(1 for d in result.documents if not d.ok)),
+        ("招标文件/模板", "、".join(d.name for d in result.documents if d.role != "bid") or "（未提供）"),
+        ("比对的文件对数", len(result.pairs)),
+        ("一级预警", levels["high"]),
+        ("二级观察", levels["watch"]),
+        ("无", levels["none"]),
+        ("疑似串标组数", len(result.groups)),
+    ]
+    _header(sheet, ("项目", "内容"), (22, 80))
+    for row in rows:
+        sheet.append(list(row))
+    sheet.append([])
+    sheet.append(["设置", "值"])
+    for key, value in result.settings.items():
+        sheet.append([key, value])
+
+
+def _heat(value: float) -> PatternFill:
+    """White through yellow to red as the similarity rises."""
+    v = min(max(value, 0.0), 1.0)
+    green = int(255 - 155 * min(v / 0.3, 1.0))
+    blue = int(255 - 255 * min(v / 0.1, 1.0))
+    red = 255 if v < 0.3 else int(255 - 55 * min((v - 0.3) / 0.7, 1.0))
+    return PatternFill("solid", fgColor=f"{red:02X}{green:02X}{blue:02X}")
+
+
+def _matrix(sheet: Worksheet, result: CheckResult) -> None:
+    bids = [d for d in result.bids if d.ok]
+    lookup = {(p.a, p.b): p.similarity for p in result.pairs}
+    lookup.update({(p.b, p.a): p.similarity for p in result.pairs})
+    _header(sheet, ["文件", *[d.name for d in bids]], [28] + [14] * len(bids))
+    sheet.freeze_panes = "B2"
+    for row, doc in enumerate(bids, start=2):
+        sheet.cell(row=row, column=1, value=doc.name).font = Font(bold=True)
+        for col, other in enumerate(bids, start=2):
+            cell = sheet.cell(row=row, column=col)
+            if doc.id != other.id:
+                value = lookup.get((doc.id, other.id), 0.0)
+                cell.value, cell.fill, cell.number_format = value, _heat(value), "0.0%"
+            else:
+                cell.value = "—"
+
+
+def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
+    _header(
+        sheet,
+        (
+            "排名",
+            "文件A",
+            "文件B",
+            "等级",
+            "相似度",
+            "A覆盖率",
+            "B覆盖率",
+            "SimHash相似度（粗筛）",
+            "证据段落数",
+            "证据字数",
+            "全部共同段落数",
+            "原因",
+        ),
+        (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70),
+    )
+    for rank, pair in enumerate(pairs, start=1):
+        live = [p for p in pair.passages if p.live]
+        sheet.append(
+            [
+                rank,
+                names[pair.a],
+                names[pair.b],
+                LEVEL_NAMES[pair.level],
+                pair.similarity,
+                pair.coverage_a,
+                pair.coverage_b,
+                pair.simhash_similarity,
+                len(live),
+                sum(p.chars for p in live),
+                len(pair.passages) + pair.passages_omitted,
+                pair.reason,
+            ]
+        )
+        row = sheet.max_row
+        sheet.cell(row=row, column=4).fill = PatternFill("solid", fgColor=_LEVEL_FILLS[pair.level])
+        for col in (5, 6, 7, 8):
+            sheet.cell(row=row, column=col).number_format = "0.0%"
+    _finish_table(sheet)
+
+
+def _rich(side: Side, grey: bool) -> CellRichText | str:
+    """The passage text with its aligned characters highlighted (greyed for template/common text)."""
+    text = side.text[:_CELL_LIMIT]
+    if grey or not side.marks:
+        return CellRichText([TextBlock(_GREY_INLINE if grey else _PLAIN, text)]) if text else ""
+    parts: list[str | TextBlock] = []
+    position = 0
+    for start, end in side.marks:
+        start, end = min(start, len(text)), min(end, len(text))
+        if start > position:
+            parts.append(TextBlock(_PLAIN, text[position:start]))
+        if end > start:
+            parts.append(TextBlock(_MARK, text[start:end]))
+        position = max(position, end)
+    if position < len(text):
+        parts.append(TextBlock(_PLAIN, text[position:]))
+    return CellRichText(parts)
+
+
+def _kind(passage: Passage) -> str:
+    if passage.template:
+        return "招标文件/模板"
+    return "多家共有" if passage.common else "证据"
+
+
+def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
+    _header(
+        sheet,
+        ("文件A", "文件B", "序号", "类别", "相似度", "字数", "A页", "A段", "A原文", "B页", "B段", "B原文"),
+        (22, 22, 6, 12, 8, 7, 6, 6, 60, 6, 6, 60),
+    )
+    for pair in pairs:
+        for number, passage in enumerate(pair.passages, start=1):
+            grey = not passage.live
+            sheet.append(
+                [
+                    names[pair.a],
+                    names[pair.b],
+                    number,
+                    _kind(passage),
+                    passage.similarity,
+                    passage.chars,
+                    passage.a.page,
+                    passage.a.paragraph,
+                    _rich(passage.a, grey),
+                    passage.b.page,
+                    passage.b.paragraph,
+                    _rich(passage.b, grey),
+                ]
+            )
+            row = sheet.max_row
+            sheet.cell(row=row, column=5).number_format = "0.0%"
+            for col in range(1, 13):
+                cell = sheet.cell(row=row, column=col)
+                cell.alignment = _WRAP
+                if grey and col not in (9, 12):
+                    cell.font = _GREY
+    _finish_table(sheet)
+
+
+def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
+    _header(sheet, ("组", "成员", "成员数", "证据段落数", "证据字数"), (6, 80, 8, 12, 12))
+    for number, group in enumerate(result.groups, start=1):
+        sheet.append(
+            [
+                number,
+                "、".join(names[m] for m in group.members),
+                len(group.members),
+                group.passages,
+                group.chars,
+            ]
+        )
+    _finish_table(sheet)
+
+
+def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
+    _header(
+        sheet,
+        (
+            "编号",
+            "文件名",
+            "角色",
+            "格式",
+            "页数",
+            "字数",
+            "OCR页数",
+            "状态",
+            "错误",
+            "作者",
+            "最后修改者",
+            "单位",
+            "创建时间",
+            "修改时间",
+            "生成程序",
+            "路径",
+        ),
+        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50),
+    )
+    roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
+    for doc in documents:
+        meta = doc.metadata
+        sheet.append(
+            [
+                doc.id,
+                doc.name,
+                roles[doc.role],
+                doc.format,
+                doc.pages,
+                doc.chars,
+                doc.ocr_pages,
+                "正常" if doc.ok else "错误",
+                doc.error or "",
+                meta.get("author", ""),
+                meta.get("last_modified_by", ""),
+                meta.get("company", ""),
+                meta.get("created", ""),
+                meta.get("modified", ""),
+                meta.get("application", meta.get("producer", "")),
+                doc.path,
+            ]
+        )
+        if not doc.ok:
+            sheet.cell(row=sheet.max_row, column=8).font = Font(color="C00000", bold=True)
+    _finish_table(sheet)

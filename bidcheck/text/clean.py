@@ -1,0 +1,87 @@
+"""Noise removal: running headers/footers and page-number lines leave the compared text."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from bidcheck.model import COMPARED_KINDS, Block, BlockKind, Document
+
+__all__ = ["clean_document", "is_page_number"]
+
+_PAGE_NUMBER = re.compile(
+    r"(?:第\s*\d+\s*页(?:\s*[,，/／]?\s*共\s*\d+\s*页)?"
+    r"|共\s*\d+\s*页\s*第\s*\d+\s*页"
+    r"|[-—–－]\s*\d+\s*[-—–－]"
+    r"|(?:page\s*)?\d+\s*(?:of|/|／)\s*\d+"
+    r"|page\s*\d+"
+    r"|\d{1,4})",
+    re.IGNORECASE,
+)
+_ZONE = 2  # how many blocks at the top and at the bottom of a page may be running lines
+
+
+def is_page_number(text: str) -> bool:
+    """Whether a line is only a page number such as ``第 3 页 共 40 页``, ``- 3 -`` or ``Page 3 of 40``."""
+    return _PAGE_NUMBER.fullmatch(text.strip()) is not None
+
+
+def clean_document(doc: Document) -> Document:
+    """Mark running headers/footers and page numbers, then number the compared paragraphs."""
+    if not doc.ok:
+        return doc
+    blocks = _mark_page_numbers(list(doc.blocks))
+    blocks = _mark_running_lines(blocks, doc.pages)
+    return replace(doc, blocks=tuple(_number_paragraphs(blocks)))
+
+
+def _mark_page_numbers(blocks: list[Block]) -> list[Block]:
+    return [
+        replace(b, kind="footer") if b.kind in COMPARED_KINDS and is_page_number(b.text) else b
+        for b in blocks
+    ]
+
+
+def _running_key(text: str) -> str:
+    return re.sub(r"\d+", "#", re.sub(r"\s+", "", text))
+
+
+def _page_zones(blocks: list[Block]) -> dict[int, list[int]]:
+    """Indexes of the compared blocks on each page, in order."""
+    pages: dict[int, list[int]] = {}
+    for index, block in enumerate(blocks):
+        if block.kind in COMPARED_KINDS:
+            pages.setdefault(block.page, []).append(index)
+    return pages
+
+
+def _mark_running_lines(blocks: list[Block], page_count: int) -> list[Block]:
+    """Lines repeated at the top (or bottom) of at least half of the pages are headers (footers)."""
+    pages = _page_zones(blocks)
+    if len(pages) < 3:
+        return blocks
+    needed = max(3, (page_count or len(pages)) // 2)
+    zones: tuple[tuple[str, BlockKind], ...] = (("top", "header"), ("bottom", "footer"))
+    for zone, kind in zones:
+        members = {p: idx[:_ZONE] if zone == "top" else idx[-_ZONE:] for p, idx in pages.items()}
+        counts = Counter(
+            key for idx in members.values() for key in {_running_key(blocks[i].text) for i in idx}
+        )
+        for idx in members.values():
+            for i in idx:
+                if counts[_running_key(blocks[i].text)] >= needed and blocks[i].kind in COMPARED_KINDS:
+                    blocks[i] = replace(blocks[i], kind=kind)
+    return blocks
+
+
+def _number_paragraphs(blocks: list[Block]) -> list[Block]:
+    out: list[Block] = []
+    number = 0
+    for block in blocks:
+        if block.kind in COMPARED_KINDS:
+            number += 1
+            out.append(replace(block, paragraph=number))
+        else:
+            out.append(block)
+    return out

@@ -1,0 +1,92 @@
+"""Normalisation with an offset map.
+
+The *clean text* of a document is its compared blocks joined by newlines, in the document's own
+wording: passages are reported as offsets into it. The *comparable text* keeps only letters, digits
+and CJK characters, full-width folded to half-width and lower-cased, so punctuation, spacing and width
+changes cannot hide a copy. ``norm_map[i]`` is the clean-text offset of comparable character ``i``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.model import Document
+
+__all__ = ["CleanText", "build_clean_text", "normalize"]
+
+_FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_FOLD.update({0x3000: 0x20, **{code: code + 32 for code in range(ord("A"), ord("Z") + 1)}})
+_KEEP = re.compile(r"[^\W_]+")
+_SENTENCE_END = re.compile(r"[。！？；!?;\n]")
+
+
+@dataclass(frozen=True, eq=False)
+class CleanText:
+    """A document's clean text, its comparable form and the maps between them and to the blocks."""
+
+    text: str
+    block_starts: tuple[int, ...]
+    block_pages: tuple[int, ...]
+    block_paragraphs: tuple[int, ...]
+    norm: str
+    norm_map: npt.NDArray[np.int32]
+    sentence_starts: npt.NDArray[np.int32]
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        """The (page, paragraph) holding a clean-text offset."""
+        index = max(bisect.bisect_right(self.block_starts, offset) - 1, 0)
+        if not self.block_pages:
+            return (1, 0)
+        return self.block_pages[index], self.block_paragraphs[index]
+
+    def clean_span(self, start: int, end: int) -> tuple[int, int]:
+        """The clean-text span covering comparable characters ``start..end`` (end exclusive)."""
+        return int(self.norm_map[start]), int(self.norm_map[end - 1]) + 1
+
+
+def normalize(text: str) -> tuple[str, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Comparable form of ``text``: (string, offset of each kept char, indexes where sentences start)."""
+    folded = text.translate(_FOLD)
+    runs = [(m.start(), m.end()) for m in _KEEP.finditer(folded)]
+    if not runs:
+        empty = np.zeros(0, dtype=np.int32)
+        return "", empty, empty
+    norm = "".join(folded[s:e] for s, e in runs).lower()
+    offsets = np.concatenate([np.arange(s, e, dtype=np.int32) for s, e in runs])
+    if len(norm) != len(offsets):  # a rare character whose lower case is longer: keep it as it was
+        norm = "".join(folded[s:e] for s, e in runs)
+    starts = [0]
+    position = 0
+    previous_end = 0
+    for s, e in runs:
+        if position and _SENTENCE_END.search(folded, previous_end, s):
+            starts.append(position)
+        position += e - s
+        previous_end = e
+    return norm, offsets, np.asarray(starts, dtype=np.int32)
+
+
+def build_clean_text(doc: Document) -> CleanText:
+    """Join a document's compared blocks and normalise them."""
+    blocks = doc.compared_blocks()
+    starts: list[int] = []
+    offset = 0
+    for block in blocks:
+        starts.append(offset)
+        offset += len(block.text) + 1
+    text = "\n".join(b.text for b in blocks)
+    norm, norm_map, sentences = normalize(text)
+    return CleanText(
+        text,
+        tuple(starts),
+        tuple(b.page for b in blocks),
+        tuple(b.paragraph for b in blocks),
+        norm,
+        norm_map,
+        sentences,
+    )

@@ -1,0 +1,29 @@
+"""Shared fixtures: real documents built once per session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.builders import make_docx, make_pdf, paragraphs
+
+
+@pytest.fixture(scope="session")
+def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A small section: a tender, a copied pair (docx and pdf), and two bids sharing only tender text."""
+    root = tmp_path_factory.mktemp("section")
+    tender_text = paragraphs(100, 4)
+    own = {name: paragraphs(seed, 8) for name, seed in (("a", 1), ("b", 2), ("c", 3), ("d", 4))}
+    copied = own["a"][:5] + own["b"][5:]  # bidder B copied five paragraphs of A
+    bids = root / "bids"
+    bids.mkdir()
+    files = {
+        "tender": make_docx(root / "招标文件.docx", [tender_text]),
+        "a": make_docx(bids / "01-甲.docx", [tender_text[:2], own["a"][:4], own["a"][4:]], header="甲公司投标文件"),
+        "b": make_pdf(bids / "02-乙.pdf", [tender_text[:2], copied[:4], copied[4:]], header="乙公司投标文件"),
+        "c": make_docx(bids / "03-丙.docx", [tender_text[1:3], own["c"]]),
+        "d": make_pdf(bids / "04-丁.pdf", [tender_text[2:4], own["d"]]),
+    }
+    files["bids"] = bids
+    return files
