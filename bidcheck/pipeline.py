@@ -104,6 +104,8 @@ def check(
     progress(0.6, "建立候选索引")
     candidates = candidate_window_pairs(
         [b.fingerprint.windows for b in bids],
+        [b.fingerprint.kgrams for b in bids],
+        settings.window_stride,
         settings.lsh_threshold,
         settings.num_perm,
     )

@@ -17,13 +17,15 @@ pdfmetrics.registerFont(UnicodeCIDFont(FONT))
 
 # Common characters of construction bids; words are drawn from them at random so that two texts made
 # from different seeds share no run of five characters by chance, as two independently written bids.
-_CHARS = ("工程施工质量安全管理技术措施材料设备人员组织计划进度控制检查验收标准规范要求现场临时用电"
-          "排水管道路基层面沥青混凝土钢筋模板支撑沟槽开挖回填压实测量放线交通导改环境保护文明节能"
-          "监理建设单位项目经理部负责制度责任落实培训教育交底记录资料档案整理报送审批变更签证协调"
-          "机械车辆运输堆放仓库采购进场复试见证取样试验检测合格不合格整改复查考核奖罚预案应急演练"
-          "雨季冬季夜间高温防汛防台风降水井点边坡稳定监测沉降位移观测数据分析报告会议例会周月年度"
-          "分包劳务班组工人实名工资支付保险医疗急救消防器材灭火通道围挡警示标志照明噪声扬尘洒水覆盖"
-          "清扫垃圾弃土外运车辆冲洗污水沉淀循环利用绿化恢复原状移交保修回访服务承诺优良一次通过")
+_CHARS = (
+    "工程施工质量安全管理技术措施材料设备人员组织计划进度控制检查验收标准规范要求现场临时用电"
+    "排水管道路基层面沥青混凝土钢筋模板支撑沟槽开挖回填压实测量放线交通导改环境保护文明节能"
+    "监理建设单位项目经理部负责制度责任落实培训教育交底记录资料档案整理报送审批变更签证协调"
+    "机械车辆运输堆放仓库采购进场复试见证取样试验检测合格不合格整改复查考核奖罚预案应急演练"
+    "雨季冬季夜间高温防汛防台风降水井点边坡稳定监测沉降位移观测数据分析报告会议例会周月年度"
+    "分包劳务班组工人实名工资支付保险医疗急救消防器材灭火通道围挡警示标志照明噪声扬尘洒水覆盖"
+    "清扫垃圾弃土外运车辆冲洗污水沉淀循环利用绿化恢复原状移交保修回访服务承诺优良一次通过"
+)
 
 
 def _word(rng: random.Random) -> str:
@@ -66,15 +68,23 @@ def make_docx(path: Path, pages: list[list[str]], *, header: str | None = None, 
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    return [text[i:i + width] for i in range(0, len(text), width)] or [""]
+    return [text[i : i + width] for i in range(0, len(text), width)] or [""]
 
 
-def make_pdf(path: Path, pages: list[list[str]], *, header: str | None = None, numbers: bool = True,
-             author: str = "", password: str | None = None) -> Path:
-    """A text PDF: each page's paragraphs wrapped at 38 characters, with an optional header and page numbers."""
+def make_pdf(
+    path: Path,
+    pages: list[list[str]],
+    *,
+    header: str | None = None,
+    numbers: bool = True,
+    author: str = "",
+    password: str | None = None,
+) -> Path:
+    """A text PDF: paragraphs wrapped at 38 characters, an optional header and page numbers."""
     encrypt = None
     if password:
         from reportlab.lib.pdfencrypt import StandardEncryption
+
         encrypt = StandardEncryption(password, canPrint=1)
     canvas = Canvas(str(path), pagesize=A4, invariant=1, encrypt=encrypt)
     canvas.setAuthor(author)

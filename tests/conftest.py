@@ -20,7 +20,9 @@ def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     bids.mkdir()
     files = {
         "tender": make_docx(root / "招标文件.docx", [tender_text]),
-        "a": make_docx(bids / "01-甲.docx", [tender_text[:2], own["a"][:4], own["a"][4:]], header="甲公司投标文件"),
+        "a": make_docx(
+            bids / "01-甲.docx", [tender_text[:2], own["a"][:4], own["a"][4:]], header="甲公司投标文件"
+        ),
         "b": make_pdf(bids / "02-乙.pdf", [tender_text[:2], copied[:4], copied[4:]], header="乙公司投标文件"),
         "c": make_docx(bids / "03-丙.docx", [tender_text[1:3], own["c"]]),
         "d": make_pdf(bids / "04-丁.pdf", [tender_text[2:4], own["d"]]),

@@ -48,7 +48,7 @@ def common_sharers(span: Span, counts: npt.NDArray[np.int32]) -> int:
 
 
 def template_runs(span: Span, mask: npt.NDArray[np.bool_], min_chars: int) -> list[tuple[Span, bool]]:
-    """A span cut into runs of template and non-template text; runs under ``min_chars`` join the one before."""
+    """A span cut into runs of template and other text; runs under ``min_chars`` join the one before."""
     s, e = span
     values = mask[s:e]
     cuts = [0, *(np.flatnonzero(values[1:] != values[:-1]) + 1).tolist(), len(values)]

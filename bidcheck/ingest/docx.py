@@ -123,23 +123,32 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
         walk.new_page()
     pieces: list[str] = []
     boxes: list[etree._Element] = []
-    for node in para.iter():
-        tag = node.tag
-        if tag == _q("t"):
-            pieces.append(node.text or "")
-        elif tag == _q("tab"):
-            pieces.append("\t")
-        elif tag in (_q("br"), _q("cr")):
-            _walk_break(node, pieces, walk, kind)
-        elif tag == _q("lastRenderedPageBreak"):
-            _flush(pieces, walk, kind)
-            walk.rendered_break()
-        elif tag == _q("txbxContent") and not _inside_fallback(node):
-            boxes.append(node)
+    _walk_runs(para, pieces, boxes, walk, kind)
     _flush(pieces, walk, kind)
     for box in boxes:
         for box_para in box.iterfind(".//w:p", _NS):
             walk.add("".join(t.text or "" for t in box_para.iterfind(".//w:t", _NS)), "textbox")
+
+
+def _walk_runs(
+    node: etree._Element, pieces: list[str], boxes: list[etree._Element], walk: _Walk, kind: BlockKind
+) -> None:
+    """The paragraph's own text in order; text boxes are set aside, VML fallback copies skipped."""
+    for child in node:
+        tag = child.tag
+        if tag == _q("t"):
+            pieces.append(child.text or "")
+        elif tag == _q("tab"):
+            pieces.append("\t")
+        elif tag in (_q("br"), _q("cr")):
+            _walk_break(child, pieces, walk, kind)
+        elif tag == _q("lastRenderedPageBreak"):
+            _flush(pieces, walk, kind)
+            walk.rendered_break()
+        elif tag == _q("txbxContent"):
+            boxes.append(child)
+        elif tag != f"{{{MC}}}Fallback" and isinstance(tag, str):
+            _walk_runs(child, pieces, boxes, walk, kind)
 
 
 def _walk_break(node: etree._Element, pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
@@ -154,15 +163,6 @@ def _flush(pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
     """Emit the text gathered so far as a block (a page break splits a paragraph in two)."""
     walk.add("".join(pieces), kind)
     pieces.clear()
-
-
-def _inside_fallback(node: etree._Element) -> bool:
-    parent = node.getparent()
-    while parent is not None:
-        if parent.tag == f"{{{MC}}}Fallback":
-            return True
-        parent = parent.getparent()
-    return False
 
 
 def _header_footer_blocks(parts: dict[str, bytes]) -> list[Block]:

@@ -20,6 +20,7 @@ _PAGE_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _ZONE = 2  # how many blocks at the top and at the bottom of a page may be running lines
+_RUNNING_MAX_CHARS = 80  # running headers and footers are short; body paragraphs are left alone
 
 
 def is_page_number(text: str) -> bool:
@@ -48,10 +49,10 @@ def _running_key(text: str) -> str:
 
 
 def _page_zones(blocks: list[Block]) -> dict[int, list[int]]:
-    """Indexes of the compared blocks on each page, in order."""
+    """Indexes of the short compared blocks on each page, in order."""
     pages: dict[int, list[int]] = {}
     for index, block in enumerate(blocks):
-        if block.kind in COMPARED_KINDS:
+        if block.kind in COMPARED_KINDS and len(block.text) <= _RUNNING_MAX_CHARS:
             pages.setdefault(block.page, []).append(index)
     return pages
 
@@ -59,9 +60,9 @@ def _page_zones(blocks: list[Block]) -> dict[int, list[int]]:
 def _mark_running_lines(blocks: list[Block], page_count: int) -> list[Block]:
     """Lines repeated at the top (or bottom) of at least half of the pages are headers (footers)."""
     pages = _page_zones(blocks)
-    if len(pages) < 3:
+    if len(pages) < 2:
         return blocks
-    needed = max(3, (page_count or len(pages)) // 2)
+    needed = max(2, -(-max(page_count, len(pages)) // 2))
     zones: tuple[tuple[str, BlockKind], ...] = (("top", "header"), ("bottom", "footer"))
     for zone, kind in zones:
         members = {p: idx[:_ZONE] if zone == "top" else idx[-_ZONE:] for p, idx in pages.items()}

@@ -1,0 +1,119 @@
+"""Verification finds copied text through the edits colluders make, and nothing in unrelated text."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+
+import pytest
+
+from bidcheck.compare import AlignInput, RawPassage, align_pair, candidate_window_pairs
+from bidcheck.config import Settings
+from bidcheck.fingerprint import fingerprint_text
+from bidcheck.text import normalize
+from tests.builders import paragraphs, sentence
+
+SETTINGS = Settings()
+
+
+def _input(text: str) -> AlignInput:
+    norm, _, sentences = normalize(text)
+    fp = fingerprint_text(norm, SETTINGS)
+    return AlignInput(norm, fp.kgrams, sentences, fp.window_starts)
+
+
+def shared(text_a: str, text_b: str) -> tuple[list[RawPassage], AlignInput]:
+    a, b = _input(text_a), _input(text_b)
+    prints = [fingerprint_text(x.norm, SETTINGS) for x in (a, b)]
+    candidates = candidate_window_pairs(
+        [p.windows for p in prints],
+        [p.kgrams for p in prints],
+        SETTINGS.window_stride,
+        SETTINGS.lsh_threshold,
+        SETTINGS.num_perm,
+    )
+    return align_pair(a, b, candidates.get((0, 1), []), SETTINGS), a
+
+
+def _swap_words(text: str, share: float, rng: random.Random) -> str:
+    """Replace about ``share`` of the two-character words by other words (as a synonym list would)."""
+    out = list(text)
+    for i in range(0, len(out) - 2, 2):
+        if rng.random() < share and all(c not in "，。" for c in out[i : i + 2]):
+            out[i : i + 2] = list(sentence(rng)[:2])
+    return "".join(out)
+
+
+def _split_sentences(paragraph: str) -> list[str]:
+    return [s + "。" for s in paragraph.split("。") if s]
+
+
+def _punctuation(paras: list[str], rng: random.Random) -> list[str]:
+    return [p.replace("，", "；").replace("。", "！ ") for p in paras]
+
+
+def _synonyms(paras: list[str], rng: random.Random) -> list[str]:
+    return [_swap_words(p, 0.15, rng) for p in paras]
+
+
+def _reorder_sentences(paras: list[str], rng: random.Random) -> list[str]:
+    out = []
+    for p in paras:
+        parts = _split_sentences(p)
+        rng.shuffle(parts)
+        out.append("".join(parts))
+    return out
+
+
+def _insert_and_delete(paras: list[str], rng: random.Random) -> list[str]:
+    first = _split_sentences(paras[0])
+    first.insert(2, sentence(rng))
+    second = _split_sentences(paras[1])
+    del second[1]
+    return ["".join(first), "".join(second), *paras[2:]]
+
+
+def _reorder_paragraphs(paras: list[str], rng: random.Random) -> list[str]:
+    return [paras[2], paras[0], paras[3], paras[1]]
+
+
+Edit = Callable[[list[str], random.Random], list[str]]
+
+
+@pytest.mark.parametrize(
+    "edit", [_punctuation, _synonyms, _reorder_sentences, _insert_and_delete, _reorder_paragraphs]
+)
+def test_copied_text_is_found_through_the_edit(edit: Edit) -> None:
+    rng = random.Random(7)
+    copied = paragraphs(20, 4, sentences=5)
+    text_a = "\n".join(paragraphs(21, 6) + copied + paragraphs(22, 6))
+    text_b = "\n".join(paragraphs(23, 3) + edit(copied, rng) + paragraphs(24, 8))
+    passages, a = shared(text_a, text_b)
+    target = normalize("\n".join(copied))[0]
+    lo = a.norm.index(target)
+    covered = sum(max(0, min(p.a[1], lo + len(target)) - max(p.a[0], lo)) for p in passages)
+    assert covered >= 0.9 * len(target), (covered, len(target))
+    outside = sum(p.a[1] - p.a[0] for p in passages) - covered
+    assert outside <= 0.05 * len(target)
+    assert all(p.similarity >= SETTINGS.min_passage_similarity for p in passages)
+
+
+def test_unrelated_texts_share_no_passage() -> None:
+    passages, _ = shared("\n".join(paragraphs(30, 12)), "\n".join(paragraphs(31, 12)))
+    assert passages == []
+
+
+def test_passages_do_not_overlap_and_spans_hold_their_marks() -> None:
+    copied = paragraphs(40, 6)
+    text_a = "\n".join(copied + paragraphs(41, 4) + copied[:2])
+    text_b = "\n".join(paragraphs(42, 2) + copied)
+    passages, _ = shared(text_a, text_b)
+    assert passages
+    for side in ("a", "b"):
+        spans = sorted(getattr(p, side) for p in passages)
+        assert all(x[1] <= y[0] for x, y in itertools.pairwise(spans))
+    for p in passages:
+        assert all(p.a[0] <= s and e <= p.a[1] for s, e in p.marks_a)
+        assert all(p.b[0] <= s and e <= p.b[1] for s, e in p.marks_b)
+        assert 0.0 < p.similarity <= 1.0

@@ -1,0 +1,184 @@
+"""The command line, called in-process: exit codes, progress, JSON contract, bad input in a batch."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bidcheck.cli import ExitStatus, main
+from tests.builders import make_docx, paragraphs
+
+
+def run(*argv: str) -> tuple[ExitStatus, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def checked(section: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    out = tmp_path_factory.mktemp("out")
+    status, stdout, stderr = run(
+        "check",
+        str(section["bids"]),
+        "--tender",
+        str(section["tender"]),
+        "--json",
+        str(out / "r.json"),
+        "--xlsx",
+        str(out / "r.xlsx"),
+        "--workers",
+        "2",
+    )
+    return {
+        "status": status,
+        "stdout": stdout,
+        "stderr": stderr,
+        "json": json.loads((out / "r.json").read_text(encoding="utf-8")),
+        "xlsx": out / "r.xlsx",
+    }
+
+
+def test_check_exits_0_and_shows_progress(checked: dict[str, object]) -> None:
+    assert checked["status"] == ExitStatus.SUCCESS
+    assert "100%" in str(checked["stderr"])
+    assert "一级预警" in str(checked["stdout"])
+
+
+def test_result_json_follows_the_contract(checked: dict[str, object]) -> None:
+    result = checked["json"]
+    assert isinstance(result, dict)
+    assert result["schema"] == "bidcheck.result/1"
+    assert set(result) >= {"settings", "elapsed_s", "documents", "pairs", "groups"}
+    doc = result["documents"][0]
+    assert set(doc) >= {
+        "id",
+        "name",
+        "path",
+        "format",
+        "pages",
+        "chars",
+        "ocr_pages",
+        "status",
+        "error",
+        "metadata",
+    }
+    bids = [d["id"] for d in result["documents"] if d["role"] == "bid"]
+    assert len(result["pairs"]) == len(bids) * (len(bids) - 1) // 2
+    for pair in result["pairs"]:
+        assert set(pair) >= {
+            "a",
+            "b",
+            "similarity",
+            "coverage_a",
+            "coverage_b",
+            "simhash_similarity",
+            "level",
+            "reason",
+            "passages",
+        }
+        for passage in pair["passages"]:
+            for side in ("a", "b"):
+                assert set(passage[side]) >= {"page", "paragraph", "start", "end", "text"}
+            assert set(passage) >= {"similarity", "chars", "template", "common"}
+
+
+def test_copied_pair_is_high_and_the_rest_share_only_tender_text(
+    checked: dict[str, object], section: dict[str, Path]
+) -> None:
+    result = checked["json"]
+    assert isinstance(result, dict)
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    levels = {frozenset((names[p["a"]], names[p["b"]])): p for p in result["pairs"]}
+    copied = levels[frozenset(("01-甲.docx", "02-乙.pdf"))]
+    assert copied["level"] == "high"
+    live = [p for p in copied["passages"] if not p["template"]]
+    assert live and live[0]["a"]["page"] == 2 and live[0]["b"]["page"] == 2
+    clean = levels[frozenset(("03-丙.docx", "04-丁.pdf"))]
+    assert clean["level"] == "none" and clean["similarity"] == 0.0
+    assert clean["passages"] and all(p["template"] for p in clean["passages"])
+
+
+def test_passage_text_is_the_documents_own_wording(
+    checked: dict[str, object], section: dict[str, Path]
+) -> None:
+    result = checked["json"]
+    assert isinstance(result, dict)
+    passage = next(p for pair in result["pairs"] for p in pair["passages"] if not p["template"])
+    assert "，" in passage["a"]["text"] and passage["a"]["end"] - passage["a"]["start"] == len(
+        passage["a"]["text"]
+    )
+
+
+def test_bad_files_are_reported_and_the_rest_compared(section: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "bids"
+    shutil.copytree(section["bids"], folder)
+    (folder / "05-空.docx").write_bytes(b"")
+    (folder / "06-坏.pdf").write_bytes(b"%PDF-1.4 broken")
+    (folder / "07-假.docx").write_bytes(b"not a zip at all, only text pretending")
+    out = tmp_path / "r.json"
+    status, stdout, _ = run(
+        "check",
+        str(folder),
+        str(folder / "01-甲.docx"),
+        "--tender",
+        str(section["tender"]),
+        "--json",
+        str(out),
+        "--xlsx",
+        str(tmp_path / "r.xlsx"),
+        "--quiet",
+    )
+    assert status == ExitStatus.SOME_FILES_UNREADABLE
+    result = json.loads(out.read_text(encoding="utf-8"))
+    errors = {d["name"]: d["error"] for d in result["documents"] if d["status"] == "error"}
+    assert set(errors) == {"05-空.docx", "06-坏.pdf", "01-甲.docx"}
+    assert "重复" in errors["01-甲.docx"]
+    assert "07-假.docx" not in errors  # plain text under a .docx name is read as text
+    assert len(result["pairs"]) == 10  # five readable bids
+    assert (tmp_path / "r.xlsx").exists()
+    assert "无法读取 05-空.docx" in stdout
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run()[0] == ExitStatus.USAGE
+    assert run("check")[0] == ExitStatus.USAGE
+    status, _, err = run("check", str(tmp_path), "--tender", str(tmp_path / "missing.docx"))
+    assert status == ExitStatus.USAGE and "missing.docx" in err
+    bad = tmp_path / "s.json"
+    bad.write_text('{"window_chars": -1}', encoding="utf-8")
+    status, _, err = run("check", str(tmp_path), "--settings", str(bad))
+    assert status == ExitStatus.USAGE and "window_chars" in err
+    assert run("--help")[0] == ExitStatus.SUCCESS
+
+
+def test_settings_file_changes_the_thresholds(section: dict[str, Path], tmp_path: Path) -> None:
+    settings = tmp_path / "s.json"
+    settings.write_text(json.dumps({"high_similarity": 0.99, "high_chars": 100000}), encoding="utf-8")
+    out = tmp_path / "r.json"
+    run(
+        "check",
+        str(section["bids"]),
+        "--tender",
+        str(section["tender"]),
+        "--settings",
+        str(settings),
+        "--json",
+        str(out),
+        "--quiet",
+    )
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["settings"]["high_similarity"] == 0.99
+    assert {p["level"] for p in result["pairs"]} <= {"watch", "none"}
+
+
+def test_a_section_with_one_readable_bid_still_reports(tmp_path: Path) -> None:
+    make_docx(tmp_path / "only.docx", [paragraphs(1, 3)])
+    out = tmp_path / "r.json"
+    status, _, _ = run("check", str(tmp_path), "--json", str(out), "--quiet")
+    assert status == ExitStatus.SUCCESS
+    assert json.loads(out.read_text(encoding="utf-8"))["pairs"] == []

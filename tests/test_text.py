@@ -1,0 +1,65 @@
+"""Normalisation with its offset map, page-number lines and running headers."""
+
+from __future__ import annotations
+
+import pytest
+
+from bidcheck.model import Block, Document
+from bidcheck.text import build_clean_text, clean_document, normalize
+from bidcheck.text.clean import is_page_number
+from tests.builders import paragraphs
+
+
+def test_normalize_folds_width_drops_punctuation_and_maps_back() -> None:
+    text = "投标函：ＡＢＣ１２３，施工  质量。\nGood!"
+    norm, offsets, sentences = normalize(text)
+    assert norm == "投标函abc123施工质量good"
+    assert [text[i] for i in offsets[:6]] == ["投", "标", "函", "Ａ", "Ｂ", "Ｃ"]
+    assert text[offsets[-1]] == "d" and len(offsets) == len(norm)
+    assert sentences.tolist() == [0, len("投标函abc123施工质量")]
+
+
+def test_width_and_punctuation_variants_normalise_to_the_same_text() -> None:
+    assert normalize("我方承诺：工期９０天，质量合格。")[0] == normalize("我方承诺,工期90天;质量合格!")[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["第 3 页 共 40 页", "第3页/共40页", "- 3 -", "—12—", "Page 3 of 40", "3/40", "17", "共 40 页 第 3 页"],
+)
+def test_page_number_lines(line: str) -> None:
+    assert is_page_number(line)
+
+
+@pytest.mark.parametrize("line", ["第三章 施工方案", "工期 90 天", "3.2 质量保证措施"])
+def test_ordinary_lines_are_not_page_numbers(line: str) -> None:
+    assert not is_page_number(line)
+
+
+def _doc(blocks: list[Block], pages: int) -> Document:
+    return Document(id="d1", path="x", name="x", format="pdf", pages=pages, blocks=tuple(blocks))
+
+
+def test_running_lines_are_removed_and_paragraphs_numbered() -> None:
+    texts = paragraphs(11, 5)
+    blocks = []
+    for page in range(1, 6):
+        blocks += [
+            Block("某工程第二标段投标文件", "body", page),
+            Block(texts[page - 1], "body", page),
+            Block(f"第 {page} 页", "body", page),
+        ]
+    doc = clean_document(_doc(blocks, 5))
+    assert [b.text for b in doc.compared_blocks()] == texts
+    assert [b.paragraph for b in doc.compared_blocks()] == [1, 2, 3, 4, 5]
+    assert {b.kind for b in doc.blocks if "标段" in b.text} == {"header"}
+
+
+def test_clean_text_locates_offsets_by_page_and_paragraph() -> None:
+    doc = clean_document(_doc([Block("第一段。", "body", 1), Block("第二段在第二页。", "body", 2)], 2))
+    clean = build_clean_text(doc)
+    assert clean.text == "第一段。\n第二段在第二页。"
+    assert clean.locate(0) == (1, 1)
+    assert clean.locate(clean.text.index("第二段")) == (2, 2)
+    start, end = clean.clean_span(clean.norm.index("第二段"), len(clean.norm))
+    assert clean.text[start:end] == "第二段在第二页"
