@@ -126,7 +126,7 @@ def _chain_seeds(seeds: npt.NDArray[np.int64], settings: Settings) -> list[_Chai
     open_chains: list[_Chain] = []
     for pa, pb in seeds.tolist():
         open_chains = [c for c in open_chains if pa <= c.a_hi + gap]
-        near = [c for c in open_chains if c.b_lo - jump <= pb <= c.b_hi + jump]
+        near = [c for c in open_chains if abs(pb - c.last_b) <= jump]
         if near:
             chain = min(near, key=lambda c: abs(pb - c.last_b))
             chain.a_hi = max(chain.a_hi, pa + k)
@@ -218,10 +218,29 @@ def _chain_passages(chain: _Chain, a: AlignInput, b: AlignInput, settings: Setti
         inside = (seeds_a >= seg[0]) & (seeds_a < seg[1])
         matches.append(_align_segment(seg, a, b, seeds_b[inside].tolist(), settings.seed_chars))
     passages = [
-        passage_from_marks([m for seg in run for m in seg.marks])
+        passage_from_marks([m for seg in group for m in seg.marks])
         for run in _segment_runs(matches, settings.max_gap_chars)
+        for group in _split_at_b_holes(run, settings.max_gap_chars)
     ]
     return [p for p in passages if p is not None and _passes(p, settings)]
+
+
+def _split_at_b_holes(run: list[_SegmentMatch], max_gap: int) -> list[list[_SegmentMatch]]:
+    """Split a run where its B side has a hole: B text matched by nothing in the run lies between.
+
+    Sentences reordered inside a paragraph leave no hole; two paragraphs that are neighbours in A but
+    far apart in B do, and become two passages.
+    """
+    aligned = sorted((seg for seg in run if seg.marks), key=lambda seg: seg.marks[0][1][0])
+    groups: list[list[_SegmentMatch]] = []
+    reach = -1
+    for seg in aligned:
+        lo = min(b[0] for _, b in seg.marks)
+        if not groups or lo > reach + max_gap:
+            groups.append([])
+        groups[-1].append(seg)
+        reach = max(reach, max(b[1] for _, b in seg.marks))
+    return [sorted(group, key=lambda seg: seg.a) for group in groups]
 
 
 def _passes(p: RawPassage, settings: Settings) -> bool:
@@ -233,12 +252,21 @@ def _overlaps(x: Span, y: Span) -> bool:
     return x[0] < y[1] and y[0] < x[1]
 
 
-def _non_overlapping(passages: list[RawPassage]) -> list[RawPassage]:
-    """Keep the best-aligned passages so that no two overlap on either side."""
+def _without(p: RawPassage, kept: list[RawPassage]) -> RawPassage | None:
+    """The passage less the aligned parts that fall inside passages already kept."""
+    marks = [m for m in p.marks if not any(_overlaps(m[0], q.a) or _overlaps(m[1], q.b) for q in kept)]
+    return p if len(marks) == len(p.marks) else passage_from_marks(marks)
+
+
+def _non_overlapping(passages: list[RawPassage], settings: Settings) -> list[RawPassage]:
+    """Keep the best-aligned passages, trimmed so that no two overlap on either side."""
     kept: list[RawPassage] = []
     for p in sorted(passages, key=lambda p: (-p.matched, p.a, p.b)):
-        if not any(_overlaps(p.a, q.a) or _overlaps(p.b, q.b) for q in kept):
-            kept.append(p)
+        rest = _without(p, kept)
+        if rest is None or not _passes(rest, settings):
+            continue
+        if not any(_overlaps(rest.a, q.a) or _overlaps(rest.b, q.b) for q in kept):
+            kept.append(rest)
     return sorted(kept, key=lambda p: (p.a, p.b))
 
 
@@ -251,4 +279,4 @@ def align_pair(
     for chain in _chain_seeds(seeds, settings):
         if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
             passages.extend(_chain_passages(chain, a, b, settings))
-    return _non_overlapping(passages)
+    return _non_overlapping(passages, settings)

@@ -1,0 +1,263 @@
+"""Render chapters as realistic Chinese bid documents (.docx via python-docx, .pdf via reportlab).
+
+Both writers put the title on a cover page, start every chapter on a new page, print a running
+header and a page-number footer, and store document properties.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from docx import Document
+from docx.document import Document as DocxDocument
+from docx.enum.text import WD_ALIGN_PARAGRAPH, WD_BREAK
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
+from docx.shared import Pt
+from docx.styles.style import CharacterStyle
+from docx.text.paragraph import Paragraph
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen.canvas import Canvas
+
+CJK_FONT = "STSong-Light"
+_ZIP_DATE = (2024, 6, 1, 0, 0, 0)
+_DOCX_TEXT_PROPS = ("title", "author", "last_modified_by", "comments", "subject", "keywords", "category")
+_DOCX_DATE_PROPS = ("created", "modified")
+_PDF_PROPS = ("author", "subject", "keywords", "creator")  # Canvas.setAuthor(), .setSubject(), ...
+_NO_LINE_START = "，。、；：？！）》」』”’"
+
+pdfmetrics.registerFont(UnicodeCIDFont(CJK_FONT))
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One chapter of a bid document: a heading, body paragraphs and an optional table."""
+
+    heading: str
+    paragraphs: tuple[str, ...]
+    table: tuple[tuple[str, ...], ...] = ()
+
+
+def write_docx(
+    path: Path,
+    *,
+    title: str,
+    header: str | None,
+    chapters: list[Chapter],
+    props: dict[str, str] | None = None,
+) -> None:
+    """Write chapters as a Word document with a cover, page breaks, header and page-number footer.
+
+    Args:
+        path: Destination ``.docx`` file; parent folders are created.
+        title: Cover text (``\n`` breaks lines), also the core ``title`` unless ``props`` has one.
+        header: Running header text, or ``None`` for no header.
+        chapters: Chapters, each starting on a new page after an explicit page break.
+        props: Core properties: ``title``, ``author``, ``last_modified_by``, ``comments``, ``subject``,
+            ``keywords``, ``category`` and ISO dates ``created`` / ``modified`` (default 2024-06-01).
+    """
+    doc = Document()
+    normal = doc.styles["Normal"]
+    assert isinstance(normal, CharacterStyle)
+    normal.font.size = Pt(12)
+    normal.element.get_or_add_rPr().get_or_add_rFonts().set(qn("w:eastAsia"), "宋体")
+    cover = doc.add_paragraph()
+    cover.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    cover.add_run(title).font.size = Pt(22)
+    for chapter in chapters:
+        _add_docx_chapter(doc, chapter)
+    _add_header_footer(doc, header)
+    _set_core_props(doc, title, props or {})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc.save(str(path))
+    _normalize_zip(path)
+
+
+def _add_docx_chapter(doc: DocxDocument, chapter: Chapter) -> None:
+    """Append a page break, the chapter heading, its paragraphs and its table."""
+    doc.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
+    doc.add_heading(chapter.heading, level=1)
+    for text in chapter.paragraphs:
+        paragraph = doc.add_paragraph(text)
+        paragraph.paragraph_format.first_line_indent = Pt(24)
+        paragraph.paragraph_format.space_after = Pt(6)
+    if chapter.table:
+        width = max(len(row) for row in chapter.table)
+        table = doc.add_table(rows=len(chapter.table), cols=width)
+        table.style = "Table Grid"
+        for row, cells in zip(table.rows, chapter.table, strict=True):
+            for cell, text in zip(row.cells, cells, strict=False):
+                cell.text = text
+
+
+def _add_header_footer(doc: DocxDocument, header: str | None) -> None:
+    """Fill the section header and a centred footer "第 {PAGE} 页" with a real PAGE field."""
+    section = doc.sections[0]
+    if header is not None:
+        section.header.paragraphs[0].text = header
+    footer = section.footer.paragraphs[0]
+    footer.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    footer.add_run("第 ")
+    _add_field(footer, "PAGE")
+    footer.add_run(" 页")
+
+
+def _add_field(paragraph: Paragraph, instruction: str) -> None:
+    """Append a complex field (fldChar begin, instrText, separate, cached result, end)."""
+    begin, code, separate, end = (
+        OxmlElement(tag) for tag in ("w:fldChar", "w:instrText", "w:fldChar", "w:fldChar")
+    )
+    begin.set(qn("w:fldCharType"), "begin")
+    code.set(qn("xml:space"), "preserve")
+    code.text = f" {instruction} "
+    separate.set(qn("w:fldCharType"), "separate")
+    end.set(qn("w:fldCharType"), "end")
+    for element in (begin, code, separate):
+        paragraph.add_run()._r.append(element)
+    paragraph.add_run("1")
+    paragraph.add_run()._r.append(end)
+
+
+def _set_core_props(doc: DocxDocument, title: str, props: dict[str, str]) -> None:
+    """Copy ``props`` into the document's core properties; unknown keys raise ``KeyError``."""
+    core = doc.core_properties
+    core.title = title.replace("\n", " ")
+    core.created = core.modified = datetime(2024, 6, 1)
+    for key, value in props.items():
+        if key in _DOCX_DATE_PROPS:
+            setattr(core, key, datetime.fromisoformat(value))
+        elif key in _DOCX_TEXT_PROPS:
+            setattr(core, key, value)
+        else:
+            raise KeyError(f"unsupported docx property: {key}")
+
+
+def _normalize_zip(path: Path) -> None:
+    """Rewrite the package with fixed member timestamps so that output is byte-reproducible."""
+    with zipfile.ZipFile(path) as source:
+        members = [(info.filename, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, data in members:
+            target.writestr(zipfile.ZipInfo(name, _ZIP_DATE), data, zipfile.ZIP_DEFLATED)
+
+
+_W, _H = A4
+_MARGIN = 72.0
+_TOP, _BOTTOM = _H - 84.0, 66.0
+_SIZE, _LEADING, _PARA_GAP = 11.0, 18.0, 6.0
+
+_Op = tuple[float, float, float, str]  # x, y, font size, text
+
+
+class _Layout:
+    """Places lines top-down on A4 pages; the result is a list of pages of draw operations."""
+
+    def __init__(self) -> None:
+        self.pages: list[list[_Op]] = []
+        self.y = _TOP
+
+    def new_page(self) -> None:
+        self.pages.append([])
+        self.y = _TOP
+
+    def line(self, text: str, size: float, x: float, leading: float) -> None:
+        if self.y - leading < _BOTTOM:
+            self.new_page()
+        self.y -= leading
+        self.pages[-1].append((x, self.y, size, text))
+
+    def centred(self, text: str, size: float, leading: float) -> None:
+        for part in _wrap(text, _W - 2 * _MARGIN, size, 0.0):
+            self.line(part, size, (_W - pdfmetrics.stringWidth(part, CJK_FONT, size)) / 2, leading)
+
+    def paragraph(self, text: str, indent: float) -> None:
+        for i, part in enumerate(_wrap(text, _W - 2 * _MARGIN, _SIZE, indent)):
+            self.line(part, _SIZE, _MARGIN + (indent if i == 0 else 0.0), _LEADING)
+        self.y -= _PARA_GAP
+
+
+def _wrap(text: str, width: float, size: float, indent: float) -> list[str]:
+    """Break text into lines that fit ``width`` (first line narrower by ``indent``), CJK style."""
+    lines: list[str] = []
+    current, used, limit = "", 0.0, width - indent
+    for char in text:
+        advance = pdfmetrics.stringWidth(char, CJK_FONT, size)
+        if current and used + advance > limit and char not in _NO_LINE_START:
+            lines.append(current)
+            current, used, limit = "", 0.0, width
+        current += char
+        used += advance
+    return [*lines, current] if current else lines
+
+
+def _layout(title: str, chapters: list[Chapter]) -> list[list[_Op]]:
+    """Lay out the cover and the chapters, each chapter starting on a fresh page."""
+    layout = _Layout()
+    layout.new_page()
+    layout.y = _H * 0.62
+    for line in title.split("\n"):
+        layout.centred(line, 22.0, 34.0)
+    for chapter in chapters:
+        layout.new_page()
+        layout.centred(chapter.heading, 15.0, 26.0)
+        layout.y -= 10.0
+        for text in chapter.paragraphs:
+            layout.paragraph(text, 2 * _SIZE)
+        for row in chapter.table:
+            layout.paragraph("  ".join(row), 0.0)
+    return layout.pages
+
+
+def write_pdf(
+    path: Path,
+    *,
+    title: str,
+    header: str | None,
+    chapters: list[Chapter],
+    props: dict[str, str] | None = None,
+) -> None:
+    """Write chapters as an A4 PDF in the built-in STSong-Light CID font.
+
+    Body text is 11 pt with a two-character first-line indent; every page carries the running
+    header and a footer "第 N 页 共 M 页" (pages are laid out first, so M is known). The output is
+    reproducible (``invariant=1``).
+
+    Args:
+        path: Destination ``.pdf`` file; parent folders are created.
+        title: Cover text (``\n`` breaks lines), also the document Title unless ``props`` has one.
+        header: Running header line, or ``None`` for no header.
+        chapters: Chapters, each on a new page; table rows are drawn as text lines.
+        props: Document info: ``title``, ``author``, ``subject``, ``keywords``, ``creator``;
+            other keys (docx-only ones such as ``comments``) are ignored.
+    """
+    props = props or {}
+    pages = _layout(title, chapters)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    canvas = Canvas(str(path), pagesize=A4, invariant=1)
+    canvas.setTitle(props.get("title", title.replace("\n", " ")))
+    for key in _PDF_PROPS:
+        if key in props:
+            getattr(canvas, f"set{key.capitalize()}")(props[key])
+    for number, ops in enumerate(pages, start=1):
+        _draw_page(canvas, ops, header, f"第 {number} 页 共 {len(pages)} 页")
+    canvas.save()
+
+
+def _draw_page(canvas: Canvas, ops: list[_Op], header: str | None, footer: str) -> None:
+    """Draw one page: header line and rule, body lines, centred footer."""
+    if header is not None:
+        canvas.setFont(CJK_FONT, 9)
+        canvas.drawString(_MARGIN, _H - 50, header)
+        canvas.setLineWidth(0.5)
+        canvas.line(_MARGIN, _H - 55, _W - _MARGIN, _H - 55)
+    for x, y, size, text in ops:
+        canvas.setFont(CJK_FONT, size)
+        canvas.drawString(x, y, text)
+    canvas.setFont(CJK_FONT, 9)
+    canvas.drawCentredString(_W / 2, 36, footer)
+    canvas.showPage()

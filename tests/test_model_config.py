@@ -1,0 +1,70 @@
+"""Settings validation and the result JSON round trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bidcheck.config import Settings, SettingsError, load_settings
+from bidcheck.model import (
+    CheckResult,
+    Document,
+    Group,
+    PairResult,
+    Passage,
+    Side,
+    load_result,
+    result_to_dict,
+)
+from bidcheck.report import write_json
+
+
+def test_defaults_are_valid_and_listed_with_a_version() -> None:
+    data = Settings().to_dict()
+    assert data["version"] == 1 and data["window_chars"] == 300 and data["window_stride"] == 250
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"window_chars": 0},
+        {"window_stride": 400},
+        {"high_similarity": 1.5},
+        {"watch_similarity": 0.5, "high_similarity": 0.4},
+        {"workers": -1},
+    ],
+)
+def test_out_of_range_values_are_rejected(change: dict[str, object]) -> None:
+    with pytest.raises(SettingsError):
+        Settings().with_changes(**change)
+
+
+def test_settings_file_rejects_unknown_keys_and_wrong_types(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"high_similarity": 0.4, "workers": 2}), encoding="utf-8")
+    assert load_settings(path).high_similarity == 0.4
+    for bad in ({"no_such": 1}, {"workers": "two"}, {"high_chars": True}):
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        with pytest.raises(SettingsError):
+            load_settings(path)
+    path.write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(SettingsError):
+        load_settings(path)
+
+
+def test_result_json_round_trips(tmp_path: Path) -> None:
+    side_a = Side(3, 12, 100, 160, "甲" * 60, ((0, 30), (35, 60)))
+    side_b = Side(4, 20, 200, 258, "乙" * 58, ((0, 58),))
+    pair = PairResult("d1", "d2", 0.4, 0.4, 0.3, 0.9, "high", "理由", (Passage(side_a, side_b, 0.93, 60),), 2)
+    docs = (
+        Document("d1", "/x/a.docx", "a.docx", "docx", pages=5, chars=900),
+        Document("d2", "/x/b.pdf", "b.pdf", "pdf", status="error", error="文件为空"),
+    )
+    result = CheckResult(Settings().to_dict(), 1.5, docs, (pair,), (Group(("d1", "d2"), 1, 60),))
+    write_json(result, tmp_path / "r.json")
+    again = load_result(tmp_path / "r.json")
+    assert result_to_dict(again) == result_to_dict(result)
+    assert again.pairs[0].passages[0].a.marks == ((0, 30), (35, 60))
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]

@@ -1,0 +1,95 @@
+"""The whole pipeline on built sections: common text vs rings, groups, cancel, determinism, progress."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from bidcheck.config import Settings
+from bidcheck.model import CheckResult, result_to_dict
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.progress import Cancelled
+from bidcheck.report.json import result_json
+from tests.builders import make_docx, make_pdf, paragraphs
+
+
+@pytest.fixture(scope="module")
+def ring_section(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Eight bids: six carry the same public boilerplate; bids 1, 4 and 7 all edit one shared draft."""
+    root = tmp_path_factory.mktemp("ring")
+    boilerplate = paragraphs(500, 3)
+    draft = paragraphs(600, 6)
+    for n in range(1, 9):
+        own = paragraphs(700 + n, 10)
+        body = own[:5] + (boilerplate if n <= 6 else []) + own[5:]
+        if n in (1, 4, 7):
+            body = body[:3] + draft + body[3:]
+        maker = make_docx if n % 2 else make_pdf
+        maker(root / f"{n:02d}-投标人{n}.{'docx' if n % 2 else 'pdf'}", [body[:8], body[8:]])
+    return root
+
+
+@pytest.fixture(scope="module")
+def ring_result(ring_section: Path) -> CheckResult:
+    return check(CheckInputs((ring_section,)), Settings(workers=2))
+
+
+def _by_names(result: CheckResult) -> dict[frozenset[str], object]:
+    names = {d.id: d.name[:2] for d in result.documents}
+    return {frozenset((names[p.a], names[p.b])): p for p in result.pairs}
+
+
+def test_text_most_bids_share_is_common_and_does_not_count(ring_result: CheckResult) -> None:
+    pairs = _by_names(ring_result)
+    pair = pairs[frozenset(("02", "03"))]
+    assert pair.passages and all(p.common and not p.template for p in pair.passages)  # type: ignore[attr-defined]
+    assert pair.level == "none" and pair.similarity == 0.0  # type: ignore[attr-defined]
+
+
+def test_a_ring_of_three_in_eight_is_not_common_but_high(ring_result: CheckResult) -> None:
+    pairs = _by_names(ring_result)
+    for a, b in (("01", "04"), ("01", "07"), ("04", "07")):
+        pair = pairs[frozenset((a, b))]
+        assert pair.level == "high", (a, b, pair.reason)  # type: ignore[attr-defined]
+        assert any(p.live for p in pair.passages)  # type: ignore[attr-defined]
+    names = {d.id: d.name[:2] for d in ring_result.documents}
+    assert [sorted(names[m] for m in g.members) for g in ring_result.groups] == [["01", "04", "07"]]
+
+
+def test_every_pair_of_readable_bids_is_present(ring_result: CheckResult) -> None:
+    assert len(ring_result.pairs) == 28
+    for pair in ring_result.pairs:
+        assert 0.0 <= pair.coverage_a <= 1.0 and 0.0 <= pair.coverage_b <= 1.0
+        assert pair.similarity == max(pair.coverage_a, pair.coverage_b)
+
+
+def test_same_input_gives_the_same_json(ring_section: Path, ring_result: CheckResult) -> None:
+    again = check(CheckInputs((ring_section,)), Settings(workers=1))
+
+    def stable(result: CheckResult) -> str:
+        data = result_to_dict(result)
+        data["elapsed_s"] = 0
+        data["settings"]["workers"] = 0
+        return str(data)
+
+    assert stable(again) == stable(ring_result)
+    assert result_json(ring_result).startswith('{\n "schema": "bidcheck.result/1"')
+
+
+def test_progress_rises_to_one_and_cancel_stops_the_check(ring_section: Path) -> None:
+    seen: list[float] = []
+    cancel = threading.Event()
+
+    def progress(fraction: float, message: str) -> None:
+        seen.append(fraction)
+        if fraction > 0.3:
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        check(CheckInputs((ring_section,)), Settings(workers=1), progress, cancel)
+    assert seen == sorted(seen) and max(seen) < 0.6
+    fractions: list[float] = []
+    check(CheckInputs((ring_section,)), Settings(workers=2), lambda f, m: fractions.append(f))
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0

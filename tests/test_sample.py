@@ -1,0 +1,73 @@
+"""The bundled sample section gives the findings it was written to show (resources/sample/expected.json)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from bidcheck.cli import SAMPLE, ExitStatus, main
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    out = tmp_path_factory.mktemp("demo")
+    stdout = io.StringIO()
+    status = main(["demo", "--out", str(out), "--quiet"], stdout, io.StringIO())
+    result = json.loads((out / "bidcheck-demo.json").read_text(encoding="utf-8"))
+    return {
+        "status": status,
+        "result": result,
+        "xlsx": out / "bidcheck-demo.xlsx",
+        "stdout": stdout.getvalue(),
+    }
+
+
+def _expected() -> dict[frozenset[str], list[str]]:
+    spec = json.loads((SAMPLE / "expected.json").read_text(encoding="utf-8"))
+    bids = spec["bids"]
+    out = {frozenset((a, b)): [spec["default_level"]] for i, a in enumerate(bids) for b in bids[i + 1 :]}
+    for pair in spec["pairs"]:
+        level = pair["level"]
+        out[frozenset((pair["a"], pair["b"]))] = level if isinstance(level, list) else [level]
+    return out
+
+
+def test_demo_writes_both_reports(demo: dict[str, object]) -> None:
+    assert demo["status"] == ExitStatus.SUCCESS
+    assert isinstance(demo["xlsx"], Path) and load_workbook(demo["xlsx"]).sheetnames[0] == "概要"
+
+
+def test_every_pair_gets_its_expected_level(demo: dict[str, object]) -> None:
+    result = demo["result"]
+    assert isinstance(result, dict)
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    got = {frozenset((names[p["a"]], names[p["b"]])): p["level"] for p in result["pairs"]}
+    expected = _expected()
+    assert set(got) == set(expected)
+    wrong = {tuple(sorted(k)): (got[k], v) for k, v in expected.items() if got[k] not in v}
+    assert wrong == {}
+
+
+def test_pairs_sharing_only_tender_text_show_it_flagged(demo: dict[str, object]) -> None:
+    result = demo["result"]
+    assert isinstance(result, dict)
+    quiet = [p for p in result["pairs"] if p["level"] == "none"]
+    assert quiet
+    for pair in quiet:
+        assert pair["passages"], (pair["a"], pair["b"])
+        assert all(p["template"] or p["common"] for p in pair["passages"])
+
+
+def test_heavy_pair_is_located_in_the_technical_chapter(demo: dict[str, object]) -> None:
+    result = demo["result"]
+    assert isinstance(result, dict)
+    top = result["pairs"][0]
+    live = [p for p in top["passages"] if not p["template"] and not p["common"]]
+    assert top["level"] == "high" and top["similarity"] >= 0.5
+    assert sum(p["chars"] for p in live) >= 2000
+    assert all(p["a"]["page"] >= 2 and p["b"]["page"] >= 2 for p in live)
+    assert Path(SAMPLE / "bids").is_dir()
