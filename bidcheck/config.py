@@ -8,9 +8,35 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SETTINGS_VERSION", "Settings", "SettingsError", "load_settings"]
+__all__ = ["SETTINGS_VERSION", "SETTING_LABELS", "Settings", "SettingsError", "load_settings"]
 
 SETTINGS_VERSION = 1
+
+
+SETTING_LABELS = {
+    "version": "设置版本",
+    "window_chars": "MinHash 窗口长度（字）",
+    "window_stride": "窗口步长（字）",
+    "shingle_chars": "字符片段长度",
+    "num_perm": "MinHash 排列数",
+    "seed": "随机种子",
+    "lsh_threshold": "LSH 候选阈值",
+    "seed_chars": "比对种子长度（字）",
+    "max_gap_chars": "段内最大间隔（字）",
+    "max_jump_chars": "句序调整最大跨度（字）",
+    "min_passage_chars": "共同段落最少字数",
+    "min_passage_similarity": "共同段落最低相似度",
+    "template_share": "判为招标文件文字的占比",
+    "common_min_bids": "判为多家共有的最少家数",
+    "common_share": "判为多家共有的最低占比",
+    "high_similarity": "一级预警相似度",
+    "high_chars": "一级预警共同字数",
+    "watch_similarity": "二级观察相似度",
+    "watch_chars": "二级观察共同字数",
+    "workers": "并行进程数（0 为自动）",
+    "max_file_mb": "单个文件大小上限（MB）",
+    "max_passages_per_pair": "每对文件最多列出的段落数",
+}
 
 
 class SettingsError(ValueError):

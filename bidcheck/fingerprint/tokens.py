@@ -1,26 +1,37 @@
-"""Word tokens for SimHash: jieba with the bid vocabulary in ``dicts/``, stopwords removed."""
+"""Word tokens for SimHash, with the bid vocabulary in ``dicts/`` and stopwords removed.
+
+Tokens come from rjieba (jieba's dictionary and algorithm in Rust) with HMM off: on the sample section
+it gives exactly jieba's tokens at about 15 times the speed and starts in a tenth of the time
+(``bench/tokenizers.py``). Term weights use jieba's general-language IDF table.
+"""
 
 from __future__ import annotations
 
 import functools
-import logging
+import importlib.util
 from pathlib import Path
 
-import jieba
-import jieba.analyse
+import rjieba
 
-__all__ = ["DICTS", "idf_weights", "tokenize"]
+__all__ = ["DICTS", "idf_weights", "tokenize", "user_words"]
 
 DICTS = Path(__file__).resolve().parents[2] / "dicts"
 
 
+def user_words() -> list[tuple[str, int, str]]:
+    """The bid vocabulary: (word, frequency, tag) from ``dicts/bid_words.txt``."""
+    path = DICTS / "bid_words.txt"
+    if not path.exists():
+        return []
+    rows = [line.split() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r[0], int(r[1]) if len(r) > 1 else 100, r[2] if len(r) > 2 else "n") for r in rows]
+
+
 @functools.cache
-def _tokenizer() -> jieba.Tokenizer:
-    jieba.setLogLevel(logging.WARNING)
-    tokenizer = jieba.Tokenizer()
-    user_dict = DICTS / "bid_words.txt"
-    if user_dict.exists():
-        tokenizer.load_userdict(str(user_dict))
+def _tokenizer() -> rjieba.Jieba:
+    tokenizer = rjieba.Jieba()
+    for word, freq, tag in user_words():
+        tokenizer.add_word(word, freq, tag)
     return tokenizer
 
 
@@ -32,14 +43,26 @@ def _stopwords() -> frozenset[str]:
     return frozenset(w.strip() for w in path.read_text(encoding="utf-8").splitlines() if w.strip())
 
 
+def _idf_path() -> Path:
+    spec = importlib.util.find_spec("jieba")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("the jieba package (its IDF table) is not installed")
+    return Path(spec.origin).parent / "analyse" / "idf.txt"
+
+
 @functools.cache
 def idf_weights() -> tuple[dict[str, float], float]:
     """jieba's general-language IDF table and its median (the weight of unknown words)."""
-    table = jieba.analyse.TFIDF()
-    return dict(table.idf_freq), float(table.median_idf)
+    table: dict[str, float] = {}
+    for line in _idf_path().read_text(encoding="utf-8").splitlines():
+        word, _, value = line.partition(" ")
+        if value:
+            table[word] = float(value)
+    values = sorted(table.values())
+    return table, values[len(values) // 2] if values else 1.0
 
 
 def tokenize(text: str) -> list[str]:
     """Words of a comparable text (HMM off, so the result depends only on the dictionaries)."""
     stop = _stopwords()
-    return [w for w in _tokenizer().lcut(text, HMM=False) if len(w) > 1 and w not in stop and not w.isdigit()]
+    return [w for w in _tokenizer().cut(text, False) if len(w) > 1 and w not in stop and not w.isdigit()]

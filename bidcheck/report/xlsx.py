@@ -15,6 +15,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from bidcheck.config import SETTING_LABELS
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
 from bidcheck.report.files import write_atomically
 
@@ -42,7 +43,17 @@ def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
     _passages(book.create_sheet("共同段落"), result.pairs, names)
     _groups(book.create_sheet("疑似串标组"), result, names)
     _documents(book.create_sheet("文件清单"), result.documents)
+    for sheet in book.worksheets:
+        _fit_to_page_width(sheet)
     write_atomically(path, lambda temp: book.save(temp))
+
+
+def _fit_to_page_width(sheet: Worksheet) -> None:
+    """Printed, every sheet is as wide as a landscape A4 page; the header row repeats on each page."""
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight = 1, 0
+    sheet.page_setup.orientation, sheet.page_setup.paperSize = "landscape", sheet.PAPERSIZE_A4
+    sheet.print_title_rows = "1:1"
 
 
 def _header(sheet: Worksheet, titles: Sequence[str], widths: Sequence[int]) -> None:
@@ -52,6 +63,7 @@ def _header(sheet: Worksheet, titles: Sequence[str], widths: Sequence[int]) -> N
         cell.font, cell.fill = _HEADER_FONT, _HEADER_FILL
         cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
         sheet.column_dimensions[get_column_letter(col)].width = width
+    sheet.row_dimensions[1].height = 32
     sheet.freeze_panes = "A2"
 
 
@@ -77,13 +89,18 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str) -> None:
         ("无", levels["none"]),
         ("疑似串标组数", len(result.groups)),
     ]
-    _header(sheet, ("项目", "内容"), (22, 80))
+    _header(sheet, ("项目", "内容"), (44, 70))
     for row in rows:
         sheet.append(list(row))
     sheet.append([])
     sheet.append(["设置", "值"])
+    for cell in sheet[sheet.max_row]:
+        cell.font = Font(bold=True)
     for key, value in result.settings.items():
-        sheet.append([key, value])
+        label = SETTING_LABELS.get(key)
+        sheet.append([f"{label}（{key}）" if label else key, value])
+    for row in sheet.iter_rows(min_row=2, min_col=2, max_col=2):
+        row[0].alignment = Alignment(horizontal="left")
 
 
 def _heat(value: float) -> PatternFill:
@@ -109,7 +126,7 @@ def _matrix(sheet: Worksheet, result: CheckResult) -> None:
                 value = lookup.get((doc.id, other.id), 0.0)
                 cell.value, cell.fill, cell.number_format = value, _heat(value), "0.0%"
             else:
-                cell.value = "—"
+                cell.value, cell.alignment = "—", Alignment(horizontal="center")
 
 
 def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
@@ -175,6 +192,15 @@ def _rich(side: Side, grey: bool) -> CellRichText | str:
     return CellRichText(parts)
 
 
+def _text_height(text: str, width: int = 52) -> float:
+    """Row height (points) that shows a wrapped text in a column ``width`` wide (CJK counts double)."""
+    lines = sum(
+        max(1, -(-sum(2 if ord(c) > 0x2E80 else 1 for c in part) // width))
+        for part in text[:_CELL_LIMIT].split("\n")
+    )
+    return float(min(409, 16 * lines))
+
+
 def _kind(passage: Passage) -> str:
     if passage.template:
         return "招标文件/模板"
@@ -208,6 +234,7 @@ def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, st
             )
             row = sheet.max_row
             sheet.cell(row=row, column=5).number_format = "0.0%"
+            sheet.row_dimensions[row].height = _text_height(max(passage.a.text, passage.b.text, key=len))
             for col in range(1, 13):
                 cell = sheet.cell(row=row, column=col)
                 cell.alignment = _WRAP
