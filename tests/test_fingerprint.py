@@ -60,3 +60,17 @@ def test_windows_cover_the_whole_text() -> None:
     assert window_starts(700, 300, 250) == [0, 250, 400]
     fp = fingerprint_text("".join(paragraphs(2, 10)), Settings())
     assert len(fp.windows) == len(fp.window_starts) >= 2
+
+
+def test_rjieba_tokens_equal_jiebas_with_the_bid_vocabulary() -> None:
+    import logging
+
+    import jieba
+
+    from bidcheck.fingerprint.tokens import DICTS, _tokenizer
+
+    jieba.setLogLevel(logging.WARNING)
+    reference = jieba.Tokenizer()
+    reference.load_userdict(str(DICTS / "bid_words.txt"))
+    text = "".join(paragraphs(3, 20)) + "投标人应按招标文件要求编制施工组织设计，项目经理须到场，沟槽开挖后进行沉降观测。"
+    assert _tokenizer().cut(text, False) == reference.lcut(text, HMM=False)
