@@ -29,7 +29,7 @@ def test_interrupt_exits_130_and_leaves_no_report(tmp_path: Path) -> None:
         assert proc.poll() is None, "the check ended before it could be interrupted"
     time.sleep(0.3)
     os.killpg(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr[-2000:]
     assert "已中断" in stderr
     assert "Traceback" not in stderr
