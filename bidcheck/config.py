@@ -26,7 +26,10 @@ SETTING_LABELS = {
     "max_jump_chars": "句序调整最大跨度（字）",
     "min_passage_chars": "共同段落最少字数",
     "min_passage_similarity": "共同段落最低相似度",
+    "short_passage_chars": "短段落的字数上限",
+    "short_passage_similarity": "短段落的最低相似度",
     "template_share": "判为招标文件文字的占比",
+    "template_min_chars": "招标文件文字的最短连续字数",
     "common_min_bids": "判为多家共有的最少家数",
     "common_share": "判为多家共有的最低占比",
     "high_similarity": "一级预警相似度",
@@ -63,9 +66,12 @@ class Settings:
     max_gap_chars: int = 60
     max_jump_chars: int = 240
     min_passage_chars: int = 50
-    min_passage_similarity: float = 0.7
+    min_passage_similarity: float = 0.6
+    short_passage_chars: int = 100
+    short_passage_similarity: float = 0.85
     # judgement
     template_share: float = 0.5
+    template_min_chars: int = 24
     common_min_bids: int = 3
     common_share: float = 0.6
     high_similarity: float = 0.3
@@ -89,6 +95,8 @@ class Settings:
             "num_perm",
             "seed_chars",
             "min_passage_chars",
+            "template_min_chars",
+            "short_passage_chars",
             "common_min_bids",
             "max_passages_per_pair",
             "max_file_mb",
@@ -97,6 +105,7 @@ class Settings:
         for name in (
             "lsh_threshold",
             "min_passage_similarity",
+            "short_passage_similarity",
             "template_share",
             "common_share",
             "high_similarity",

@@ -35,7 +35,12 @@ def _template_masks(
 ) -> list[npt.NDArray[np.bool_]]:
     hashes = [t.fingerprint.kgrams for t in templates]
     union = np.unique(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
-    return [template_mask(b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars) for b in bids]
+    return [
+        template_mask(
+            b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars, settings.template_min_chars
+        )
+        for b in bids
+    ]
 
 
 def _split_at_template(p: RawPassage, mask: npt.NDArray[np.bool_], min_chars: int) -> list[RawPassage]:

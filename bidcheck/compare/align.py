@@ -26,7 +26,8 @@ __all__ = ["AlignInput", "RawPassage", "align_pair", "find_seeds", "passage_from
 Span = tuple[int, int]
 _MAX_OCCURRENCES = 4
 _SEGMENT_CHARS = 120
-_SEGMENT_MIN_RATIO = 0.5
+_SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
+_EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,12 +70,30 @@ class RawPassage:
 
 
 def passage_from_marks(marks: list[tuple[Span, Span]]) -> RawPassage | None:
-    """The passage spanned by aligned (A part, B part) pairs."""
+    """The passage spanned by aligned (A part, B part) pairs, each character of B used once.
+
+    Two sentences of A built on the same frame may both align to one sentence of B; only the first
+    keeps that B text, so a passage never claims more agreement than its two sides hold.
+    """
+    marks = sorted(_one_to_one(marks))
     if not marks:
         return None
     span_a = (min(a[0] for a, _ in marks), max(a[1] for a, _ in marks))
     span_b = (min(b[0] for _, b in marks), max(b[1] for _, b in marks))
     return RawPassage(span_a, span_b, sum(a[1] - a[0] for a, _ in marks), tuple(marks))
+
+
+def _one_to_one(marks: list[tuple[Span, Span]]) -> list[tuple[Span, Span]]:
+    if not marks:
+        return []
+    lo = min(b[0] for _, b in marks)
+    used = np.zeros(max(b[1] for _, b in marks) - lo, dtype=bool)
+    kept = []
+    for a, b in marks:
+        if not used[b[0] - lo : b[1] - lo].any():
+            used[b[0] - lo : b[1] - lo] = True
+            kept.append((a, b))
+    return kept
 
 
 @dataclass
@@ -165,7 +184,11 @@ class _SegmentMatch:
 
     @property
     def good(self) -> bool:
-        return self.matched >= _SEGMENT_MIN_RATIO * (self.a[1] - self.a[0])
+        return self.ratio >= _SEGMENT_MIN_RATIO
+
+    @property
+    def ratio(self) -> float:
+        return self.matched / max(self.a[1] - self.a[0], 1)
 
 
 def _align_segment(seg: Span, a: AlignInput, b: AlignInput, targets: list[int], k: int) -> _SegmentMatch:
@@ -217,12 +240,29 @@ def _chain_passages(chain: _Chain, a: AlignInput, b: AlignInput, settings: Setti
     for seg in _segments(chain.a_lo, chain.a_hi, a.sentence_starts):
         inside = (seeds_a >= seg[0]) & (seeds_a < seg[1])
         matches.append(_align_segment(seg, a, b, seeds_b[inside].tolist(), settings.seed_chars))
-    passages = [
-        passage_from_marks([m for seg in group for m in seg.marks])
+    groups = [
+        _trim_edges(group)
         for run in _segment_runs(matches, settings.max_gap_chars)
         for group in _split_at_b_holes(run, settings.max_gap_chars)
     ]
+    passages = [
+        passage_from_marks([m for seg in sorted(group, key=lambda g: -g.ratio) for m in seg.marks])
+        for group in groups
+    ]
     return [p for p in passages if p is not None and _passes(p, settings)]
+
+
+def _trim_edges(group: list[_SegmentMatch]) -> list[_SegmentMatch]:
+    """Drop weakly aligned sentences from both ends: a passage begins and ends on solid agreement.
+
+    The best-aligned sentences claim their text of B first (see ``passage_from_marks``).
+    """
+    start, end = 0, len(group)
+    while start < end and group[start].ratio < _EDGE_MIN_RATIO:
+        start += 1
+    while end > start and group[end - 1].ratio < _EDGE_MIN_RATIO:
+        end -= 1
+    return group[start:end]
 
 
 def _split_at_b_holes(run: list[_SegmentMatch], max_gap: int) -> list[list[_SegmentMatch]]:
@@ -244,8 +284,17 @@ def _split_at_b_holes(run: list[_SegmentMatch], max_gap: int) -> list[list[_Segm
 
 
 def _passes(p: RawPassage, settings: Settings) -> bool:
+    """Long enough and close enough; a short passage must agree more closely than a long one.
+
+    Two sentences written on the same stock frame ("本工程……问题较为突出，因此将……作为重点") agree on
+    most of their characters over a sentence or two; copied text keeps agreeing paragraph after paragraph.
+    """
     shortest = min(p.a[1] - p.a[0], p.b[1] - p.b[0])
-    return shortest >= settings.min_passage_chars and p.similarity >= settings.min_passage_similarity
+    if shortest < settings.min_passage_chars:
+        return False
+    if shortest < settings.short_passage_chars:
+        return p.similarity >= settings.short_passage_similarity
+    return p.similarity >= settings.min_passage_similarity
 
 
 def _overlaps(x: Span, y: Span) -> bool:

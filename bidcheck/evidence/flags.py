@@ -14,15 +14,25 @@ Span = tuple[int, int]
 
 
 def template_mask(
-    kgrams: npt.NDArray[np.uint64], template_hashes: npt.NDArray[np.uint64], length: int, k: int
+    kgrams: npt.NDArray[np.uint64],
+    template_hashes: npt.NDArray[np.uint64],
+    length: int,
+    k: int,
+    min_chars: int,
 ) -> npt.NDArray[np.bool_]:
-    """Which comparable characters of a document lie in a k-gram that also occurs in a template."""
+    """Which comparable characters of a document lie in a stretch of template text.
+
+    A stretch is at least ``min_chars`` long: stock phrases a trade shares with the tender (a dozen
+    characters) are not template text, a quoted clause or a form is.
+    """
     mask = np.zeros(length, dtype=bool)
     if not len(template_hashes) or not len(kgrams):
         return mask
-    hits = np.flatnonzero(np.isin(kgrams, template_hashes, assume_unique=False))
-    for offset in range(k):
-        mask[hits + offset] = True
+    hits = np.isin(kgrams, template_hashes)
+    edges = np.flatnonzero(np.diff(np.r_[0, hits.astype(np.int8), 0]))
+    for start, end in zip(edges[::2], edges[1::2], strict=True):
+        if end - start + k - 1 >= min_chars:
+            mask[start : end + k - 1] = True
     return mask
 
 

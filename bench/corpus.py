@@ -1,0 +1,428 @@
+"""Labelled tender sections for the detection benchmark.
+
+``generate_section(folder, bids=N, seed=S)`` writes a tender and N bids (docx and text PDF, alternating
+at random) and ``truth.json``: for every pair of bids its relation (heavy copy, light copy, ring, none),
+the level it should get, and each planted passage's text on both sides with its page. Pages are
+exact: both writers lay text out with the same pagination (PDF by drawing it, docx by explicit page
+breaks or, for some bids, Word's ``lastRenderedPageBreak`` markers).
+
+Usage: .venv/bin/python -m bench.corpus OUT_DIR [--bids N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docx import Document as new_docx
+from docx.enum.text import WD_BREAK
+from docx.oxml import parse_xml
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen.canvas import Canvas
+
+from bench.grammar import EDITS, edit_block, paragraph, sentence
+
+__all__ = ["Para", "Section", "generate_section"]
+
+FONT, SIZE, LEADING, GAP = "STSong-Light", 11.0, 16.0, 8.0
+LEFT, WIDTH, TOP, BOTTOM = 72.0, 451.0, 770.0, 70.0
+pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+PROJECT = "某市临江新区市政道路及综合管网工程施工第三标段"
+_COMPANIES = (
+    "华东建设",
+    "恒信市政",
+    "中联路桥",
+    "宏远建工",
+    "清源水务",
+    "金石城建",
+    "广厦建设",
+    "天衡路桥",
+    "盛达市政",
+    "永安建工",
+    "新城建设",
+    "海川水利",
+    "远景工程",
+    "利民建设",
+    "安泰市政",
+    "正和路桥",
+    "鼎力建工",
+    "同济城建",
+    "长河工程",
+    "明远建设",
+    "北辰市政",
+    "东方路桥",
+    "万通建工",
+    "嘉禾建设",
+    "瑞丰工程",
+    "华夏城建",
+    "星海市政",
+    "泰山路桥",
+    "锦程建设",
+    "联创工程",
+)
+
+
+@dataclass
+class Para:
+    """One paragraph of a generated document, what it is, and (after layout) its page."""
+
+    text: str
+    kind: str  # heading, own, tender, letter, public, planted, table
+    page: int = 0
+    first_in_chapter: bool = False
+
+
+@dataclass
+class Bid:
+    name: str
+    company: str
+    fmt: str
+    breaks: str  # explicit | rendered
+    chapters: list[list[Para]] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    """Where a generated section lies and what it contains."""
+
+    folder: Path
+    tender: Path
+    bids: list[Path]
+    truth: dict[str, object]
+
+
+# ---------------------------------------------------------------- layout and writers
+
+
+def _wrap(text: str, indent: float) -> list[str]:
+    lines, current, width = [], "", WIDTH - indent
+    for char in text:
+        if pdfmetrics.stringWidth(current + char, FONT, SIZE) > width:
+            lines.append(current)
+            current, width = char, WIDTH
+        else:
+            current += char
+    return [*lines, current] if current else lines
+
+
+def _height(para: Para) -> float:
+    return len(_wrap(para.text, _indent(para))) * LEADING + GAP
+
+
+def _indent(para: Para) -> float:
+    return 2 * SIZE if para.kind not in ("heading", "table") else 0.0
+
+
+def paginate(chapters: list[list[Para]]) -> int:
+    """Give every paragraph its page (each chapter starts a page; a paragraph never splits)."""
+    page, room = 0, 0.0
+    for chapter in chapters:
+        page, room = page + 1, TOP - BOTTOM
+        for index, para in enumerate(chapter):
+            need = _height(para)
+            if need > room and index:
+                page, room = page + 1, TOP - BOTTOM
+            para.page, para.first_in_chapter = page, index == 0
+            room -= need
+    return page
+
+
+def write_pdf(path: Path, bid: Bid, header: str, pages: int) -> None:
+    canvas = Canvas(str(path), pagesize=A4, invariant=1)
+    canvas.setAuthor(f"{bid.company}经营部")
+    canvas.setTitle(f"{PROJECT}投标文件")
+    paras = [p for chapter in bid.chapters for p in chapter]
+    for number in range(1, pages + 1):
+        canvas.setFont(FONT, 9)
+        canvas.drawString(LEFT, 805, header)
+        canvas.drawCentredString(LEFT + WIDTH / 2, 40, f"第 {number} 页 共 {pages} 页")
+        canvas.setFont(FONT, SIZE)
+        y = TOP
+        for para in (p for p in paras if p.page == number):
+            for index, line in enumerate(_wrap(para.text, _indent(para))):
+                canvas.drawString(LEFT + (_indent(para) if index == 0 else 0.0), y, line)
+                y -= LEADING
+            y -= GAP
+        canvas.showPage()
+    canvas.save()
+
+
+def write_docx(path: Path, bid: Bid, header: str) -> None:
+    document = new_docx()
+    page = 1
+    for chapter in bid.chapters:
+        for para in chapter:
+            out = document.add_paragraph()
+            if para.page != page:
+                if bid.breaks == "explicit" or para.first_in_chapter:
+                    out.add_run().add_break(WD_BREAK.PAGE)
+                else:
+                    out._p.append(parse_xml(f"<w:r {W_NS}><w:lastRenderedPageBreak/></w:r>"))
+                page = para.page
+            out.add_run(para.text)
+    document.sections[0].header.paragraphs[0].text = header
+    document.sections[0].footer.paragraphs[0].text = f"{bid.company} 投标文件"
+    document.core_properties.author = f"{bid.company}经营部"
+    document.save(str(path))
+
+
+# ---------------------------------------------------------------- content
+
+
+def _tender_texts(rng: random.Random) -> dict[str, list[str]]:
+    requirements = [f"{n}．{sentence(rng)}{sentence(rng)}" for n in range(1, 13)]
+    letter = (
+        "致：临江新区城市建设投资有限公司（招标人）。我方已仔细研究了" + PROJECT + "招标文件的全部内容，"
+        "愿意以人民币（大写）{price}的投标总报价，工期{days}日历天，按合同约定实施和完成承包工程，修补工程中"
+        "的任何缺陷，工程质量达到合格标准。我方承诺在招标文件规定的投标有效期内不修改、撤销投标文件。随同本投"
+        "标函提交投标保证金一份，金额为人民币（大写）捌拾万元整。如我方中标，我方承诺在收到中标通知书后，在中"
+        "标通知书规定的期限内与你方签订合同，并按照招标文件规定向你方递交履约担保。投标人：{company}有限公司"
+        "（盖单位章），法定代表人或其委托代理人：{person}（签字），日期：{date}。"
+    )
+    rules = [paragraph(rng, (3, 5)) for _ in range(5)]
+    scoring = [paragraph(rng, (3, 4)) for _ in range(3)]
+    return {"requirements": requirements, "letter": [letter], "rules": rules, "scoring": scoring}
+
+
+def _tender_document(texts: dict[str, list[str]]) -> Bid:
+    blank = texts["letter"][0].format(
+        price="________元", days="____", company="________", person="________", date="____年__月__日"
+    )
+    chapters = [
+        [Para(PROJECT, "heading"), Para("招标文件", "heading")],
+        [Para("第一章 投标人须知", "heading"), *(Para(t, "tender") for t in texts["rules"])],
+        [Para("第二章 技术要求", "heading"), *(Para(t, "tender") for t in texts["requirements"])],
+        [Para("第三章 投标函格式", "heading"), Para(blank, "tender")],
+        [Para("第四章 评标办法", "heading"), *(Para(t, "tender") for t in texts["scoring"])],
+    ]
+    return Bid("招标文件.docx", "招标人", "docx", "explicit", chapters)
+
+
+def _letter(texts: dict[str, list[str]], company: str, rng: random.Random) -> str:
+    price = f"{rng.randint(3000, 5000)}万{rng.randint(100, 999)}元"
+    return texts["letter"][0].format(
+        price=price,
+        days=rng.choice((300, 330, 365)),
+        company=company,
+        person=rng.choice("张王李赵刘陈杨黄周吴") + rng.choice("伟芳敏静强磊洋勇军杰"),
+        date=f"2025年{rng.randint(3, 9)}月{rng.randint(1, 28)}日",
+    )
+
+
+def _bid_skeleton(index: int, texts: dict[str, list[str]], rng: random.Random) -> Bid:
+    company = _COMPANIES[index % len(_COMPANIES)] + ("" if index < len(_COMPANIES) else str(index))
+    fmt = rng.choice(("docx", "pdf"))
+    bid = Bid(f"{index + 1:02d}-{company}.{fmt}", company, fmt, rng.choice(("explicit", "rendered")))
+    quoted = sorted(rng.sample(range(len(texts["requirements"])), rng.randint(4, 6)))
+    response = [Para("第二章 技术响应", "heading"), Para(f"{company}对招标文件技术要求逐条响应如下。", "own")]
+    for q in quoted:
+        response += [
+            Para(texts["requirements"][q], "tender"),
+            Para(rng.choice(("我方完全响应。", "响应，无偏离。")), "own"),
+        ]
+    bid.chapters = [
+        [
+            Para(PROJECT, "heading"),
+            Para("投标文件", "heading"),
+            Para(f"投标人：{company}有限公司", "heading"),
+        ],
+        [Para("第一章 投标函", "heading"), Para(_letter(texts, company, rng), "letter")],
+        response,
+        [
+            Para("第三章 施工组织设计", "heading"),
+            *(Para(paragraph(rng), "own") for _ in range(rng.randint(18, 24))),
+        ],
+    ]
+    return bid
+
+
+def _insert_block(bid: Bid, paras: list[Para], rng: random.Random) -> None:
+    body = bid.chapters[3]
+    body[rng.randint(2, len(body)) : 0] = paras
+
+
+@dataclass
+class _Pair:
+    a: int
+    b: int
+    relation: str
+    expected: str
+    planted: list[dict[str, object]] = field(default_factory=list)
+
+
+def _copy_block(src: Bid, dst: Bid, block: list[Para], kind: str, pair: _Pair, rng: random.Random) -> None:
+    """The destination copies a block of the source's own paragraphs, disguised by ``kind``."""
+    original, copy = edit_block([p.text for p in block], kind, rng)
+    for para, text in zip(block, original, strict=True):
+        para.text, para.kind = text, "planted"
+    copies = [Para(t, "planted") for t in copy]
+    _insert_block(dst, copies, rng)
+    for para, twin in zip(block, _in_original_order(original, copy, copies, kind), strict=True):
+        pair.planted.append({"kind": kind, "a": para, "b": twin})
+
+
+def _in_original_order(original: list[str], copy: list[str], paras: list[Para], kind: str) -> list[Para]:
+    """The copied paragraphs in the order of the originals they came from (only reordering moves them)."""
+    if kind != "paragraph_order":
+        return paras
+    return [paras[copy.index(text)] for text in original]
+
+
+def _heavy(bids: list[Bid], a: int, b: int, kinds: list[str], rng: random.Random) -> _Pair:
+    pair = _Pair(a, b, "heavy", "high")
+    own = [p for p in bids[a].chapters[3] if p.kind == "own"]
+    position = 0
+    for kind in kinds:
+        size = 3 if kind == "paragraph_order" else rng.randint(1, 2)
+        block = own[position : position + size]
+        if len(block) < size:
+            break
+        _copy_block(bids[a], bids[b], block, kind, pair, rng)
+        position += size
+    return pair
+
+
+def _light(bids: list[Bid], a: int, b: int, kind: str, rng: random.Random) -> _Pair:
+    pair = _Pair(a, b, "light", "watch")
+    own = [p for p in bids[a].chapters[3] if p.kind == "own"]
+    start = rng.randint(0, len(own) - 3)
+    _copy_block(
+        bids[a], bids[b], own[start : start + 3 if kind == "paragraph_order" else start + 2], kind, pair, rng
+    )
+    return pair
+
+
+def _ring(bids: list[Bid], members: list[int], rng: random.Random) -> list[_Pair]:
+    """Members all edit one draft: member 0 keeps it as drafted, the others disguise it each their way."""
+    draft = [paragraph(rng) for _ in range(rng.randint(9, 11))]
+    kinds = ["verbatim", *rng.sample([k for k in EDITS if k != "typo"], len(members) - 1)]
+    versions: list[list[Para]] = []
+    for member, kind in zip(members, kinds, strict=True):
+        _, edited = edit_block(draft, kind, rng)
+        paras = [Para(t, "planted") for t in edited]
+        versions.append(_in_original_order(draft, edited, paras, kind))
+        cut = rng.randint(3, len(paras) - 3)
+        _insert_block(bids[member], paras[:cut], rng)
+        _insert_block(bids[member], paras[cut:], rng)
+    pairs = []
+    for x in range(len(members)):
+        for y in range(x + 1, len(members)):
+            kind = kinds[y] if kinds[x] == "verbatim" else "mixture"
+            pair = _Pair(members[x], members[y], "ring", "high")
+            pair.planted = [
+                {"kind": kind, "a": pa, "b": pb} for pa, pb in zip(versions[x], versions[y], strict=True)
+            ]
+            pairs.append(pair)
+    return pairs
+
+
+def _public(bids: list[Bid], rng: random.Random) -> list[str]:
+    """Boilerplate most bidders paste from public sources (no one supplied it as a template)."""
+    texts = [paragraph(rng, (3, 4)) for _ in range(2)]
+    holders = [i for i in range(len(bids)) if rng.random() < 0.85]
+    if len(holders) < max(3, -(-len(bids) * 6 // 10)):
+        return []
+    for i in holders:
+        _insert_block(bids[i], [Para(t, "public") for t in texts], rng)
+    return texts
+
+
+def _plan(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    n = len(bids)
+    order = rng.sample(range(n), n)
+    pairs: list[_Pair] = []
+    kinds = list(EDITS)
+    rng.shuffle(kinds)
+    if n >= 2:
+        pairs.append(_heavy(bids, order[0], order[1], kinds, rng))
+    if n >= 4:
+        pairs.append(_light(bids, order[2], order[3], rng.choice(EDITS), rng))
+    if n >= 7:
+        size = min(5, max(3, n // 4))
+        pairs += _ring(bids, sorted(order[4 : 4 + size]), rng)
+    if n >= 12:
+        pairs.append(_light(bids, order[9], order[10], rng.choice(EDITS), rng))
+    return pairs
+
+
+def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) -> dict[str, object]:
+    def para(p: Para) -> dict[str, object]:
+        return {"text": p.text, "kind": p.kind, "page": p.page}
+
+    return {
+        "seed": seed,
+        "tender": "tender/招标文件.docx",
+        "bids": [
+            {
+                "name": b.name,
+                "format": b.fmt,
+                "breaks": b.breaks,
+                "paragraphs": [para(p) for c in b.chapters for p in c],
+            }
+            for b in bids
+        ],
+        "pairs": [
+            {
+                "a": bids[p.a].name,
+                "b": bids[p.b].name,
+                "relation": p.relation,
+                "expected": p.expected,
+                "planted": [
+                    {"kind": x["kind"], "a": para(x["a"]), "b": para(x["b"])}  # type: ignore[arg-type]
+                    for x in p.planted
+                ],
+            }
+            for p in pairs
+        ],
+        "public": public,
+    }
+
+
+def generate_section(folder: Path, bids: int = 8, seed: int = 1) -> Section:
+    """Write a labelled section of ``bids`` bids into ``folder``; return where everything is."""
+    rng = random.Random(seed)
+    texts = _tender_texts(random.Random(seed * 7919 + 1))
+    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i)) for i in range(bids)]
+    pairs = _plan(plans, rng)
+    public = _public(plans, rng)
+    (folder / "bids").mkdir(parents=True, exist_ok=True)
+    (folder / "tender").mkdir(exist_ok=True)
+    tender = _tender_document(texts)
+    paginate(tender.chapters)
+    write_docx(folder / "tender" / tender.name, tender, PROJECT)
+    paths = []
+    for bid in plans:
+        pages = paginate(bid.chapters)
+        path = folder / "bids" / bid.name
+        header = f"{PROJECT} 投标文件 {bid.company}"
+        write_pdf(path, bid, header, pages) if bid.fmt == "pdf" else write_docx(path, bid, header)
+        paths.append(path)
+    truth = _truth(plans, pairs, public, seed)
+    (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
+    return Section(folder, folder / "tender" / tender.name, paths, truth)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--bids", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    section = generate_section(args.out, args.bids, args.seed)
+    print(f"wrote {len(section.bids)} bids, a tender and truth.json to {args.out}")
+    print(
+        json.dumps(
+            [{k: v for k, v in p.items() if k != "planted"} for p in section.truth["pairs"]],  # type: ignore[attr-defined]
+            ensure_ascii=False,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""Detection quality on generated, labelled sections (bench/corpus.py).
+
+For each section it runs ``bidcheck check`` and compares the result JSON with the truth:
+character-level recall and precision of live passages (overall and per obfuscation kind), pair levels,
+ranking AUC of colluding vs clean pairs, template/public text wrongly raised as evidence, and whether
+each passage's page is right.
+
+Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.corpus import generate_section
+from bidcheck.cli import main as bidcheck_main
+from bidcheck.config import Settings
+from bidcheck.prepare import prepare_document
+from bidcheck.text import CleanText, normalize
+
+Span = tuple[int, int]
+
+
+@dataclass
+class _Doc:
+    clean: CleanText
+    fmt: str
+    page: np.ndarray  # truth page of every comparable character (0: unknown)
+    kind: list[str]  # truth kind of every comparable character
+    spans: dict[str, list[Span]] = field(default_factory=dict)  # paragraph text -> where it lies
+
+
+@dataclass
+class Tally:
+    """Counts gathered over sections."""
+
+    kind_found: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    kind_total: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    kind_live: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    kind_inside: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    live_chars: float = 0.0
+    inside_chars: float = 0.0
+    levels_right: int = 0
+    levels: int = 0
+    wrong_levels: list[str] = field(default_factory=list)
+    auc: list[float] = field(default_factory=list)
+    template_alarms: int = 0
+    public_alarms: int = 0
+    pages_right: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    pages: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
+    seconds: float = 0.0
+
+
+def _truth_doc(path: Path, info: dict[str, Any]) -> _Doc:
+    ready = prepare_document(path, "d", "bid", Settings()).ready
+    assert ready is not None, f"{path.name} could not be read"
+    norm = ready.clean.norm
+    page = np.zeros(len(norm), dtype=np.int32)
+    kind = ["?"] * len(norm)
+    doc = _Doc(ready.clean, info["format"], page, kind)
+    position = 0
+    for para in info["paragraphs"]:
+        target = normalize(para["text"])[0]
+        found = norm.find(target, position) if target else -1
+        if found < 0:
+            continue
+        page[found : found + len(target)] = para["page"]
+        kind[found : found + len(target)] = [para["kind"]] * len(target)
+        doc.spans.setdefault(para["text"], []).append((found, found + len(target)))
+        position = found + len(target)
+    return doc
+
+
+def _norm_span(clean: CleanText, start: int, end: int) -> Span:
+    lo = int(np.searchsorted(clean.norm_map, start, "left"))
+    hi = int(np.searchsorted(clean.norm_map, end, "left"))
+    return lo, hi
+
+
+def _covered(span: Span, others: list[Span]) -> int:
+    return sum(max(0, min(span[1], o[1]) - max(span[0], o[0])) for o in others)
+
+
+def _auc(positive: list[float], negative: list[float]) -> float:
+    if not positive or not negative:
+        return 1.0
+    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
+    return wins / (len(positive) * len(negative))
+
+
+def _run(section_dir: Path, workers: int | None, settings: Path | None) -> tuple[dict[str, Any], float]:
+    out = section_dir / "result.json"
+    argv = [
+        "check",
+        str(section_dir / "bids"),
+        "--tender",
+        str(section_dir / "tender" / "招标文件.docx"),
+        "--json",
+        str(out),
+        "--quiet",
+    ] + (["--workers", str(workers)] if workers else [])
+    argv += ["--settings", str(settings)] if settings else []
+    status = bidcheck_main(argv, io.StringIO(), io.StringIO())
+    assert status == 0, f"bidcheck check exited {status}"
+    result = json.loads(out.read_text(encoding="utf-8"))
+    return result, float(result["elapsed_s"])
+
+
+def _score_section(section_dir: Path, truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
+    docs = {b["name"]: _truth_doc(section_dir / "bids" / b["name"], b) for b in truth["bids"]}
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    planted: dict[frozenset[str], dict[str, Any]] = {frozenset((p["a"], p["b"])): p for p in truth["pairs"]}
+    positives, negatives = [], []
+    for pair in result["pairs"]:
+        a, b = names[pair["a"]], names[pair["b"]]
+        spec = planted.get(frozenset((a, b)))
+        _score_pair(docs[a], docs[b], a, pair, spec, tally)
+        expected = spec["expected"] if spec else "none"
+        tally.levels += 1
+        if pair["level"] == expected:
+            tally.levels_right += 1
+        else:
+            tally.wrong_levels.append(
+                f"seed {truth['seed']}: {a} ~ {b}: {pair['level']} (expected {expected})"
+            )
+        (positives if spec else negatives).append(pair["similarity"])
+    tally.auc.append(_auc(positives, negatives))
+
+
+def _planted_spans(
+    doc_a: _Doc, doc_b: _Doc, name_a: str, spec: dict[str, Any]
+) -> list[tuple[str, Span, Span]]:
+    """Each planted passage as (kind, span in the pair's A document, span in its B document)."""
+    out = []
+    for item in spec["planted"]:
+        first, second = (item["a"], item["b"]) if spec["a"] == name_a else (item["b"], item["a"])
+        spans_a = doc_a.spans.get(first["text"], [])
+        spans_b = doc_b.spans.get(second["text"], [])
+        if spans_a and spans_b:
+            out.append((item["kind"], spans_a[0], spans_b[0]))
+    return out
+
+
+def _score_pair(
+    doc_a: _Doc, doc_b: _Doc, name_a: str, pair: dict[str, Any], spec: dict[str, Any] | None, tally: Tally
+) -> None:
+    live = [p for p in pair["passages"] if not p["template"] and not p["common"]]
+    sides_a = [_norm_span(doc_a.clean, p["a"]["start"], p["a"]["end"]) for p in live]
+    sides_b = [_norm_span(doc_b.clean, p["b"]["start"], p["b"]["end"]) for p in live]
+    items = _planted_spans(doc_a, doc_b, name_a, spec) if spec else []
+    for kind, span_a, span_b in items:
+        tally.kind_total[kind] += (span_a[1] - span_a[0]) + (span_b[1] - span_b[0])
+        tally.kind_found[kind] += _covered(span_a, sides_a) + _covered(span_b, sides_b)
+    truth_a = [s for _, s, _ in items]
+    truth_b = [s for _, _, s in items]
+    for passage, span_a, span_b in zip(live, sides_a, sides_b, strict=True):
+        chars = (span_a[1] - span_a[0]) + (span_b[1] - span_b[0])
+        inside = _covered(span_a, truth_a) + _covered(span_b, truth_b)
+        tally.live_chars += chars
+        tally.inside_chars += inside
+        kinds = [k for k, sa, _ in items if _covered(span_a, [sa])]
+        if kinds:
+            tally.kind_live[kinds[0]] += chars
+            tally.kind_inside[kinds[0]] += inside
+        _score_sources(doc_a, span_a, tally)
+        _score_pages(doc_a, passage["a"]["page"], span_a, tally)
+        _score_pages(doc_b, passage["b"]["page"], span_b, tally)
+
+
+def _score_sources(doc: _Doc, span: Span, tally: Tally) -> None:
+    """A live passage made mostly of tender text (or of public boilerplate) is a false alarm."""
+    kinds = doc.kind[span[0] : span[1]]
+    if not kinds:
+        return
+    if sum(k in ("tender", "letter") for k in kinds) > len(kinds) / 2:
+        tally.template_alarms += 1
+    if sum(k == "public" for k in kinds) > len(kinds) / 2:
+        tally.public_alarms += 1
+
+
+def _score_pages(doc: _Doc, page: int, span: Span, tally: Tally) -> None:
+    expected = int(doc.page[span[0]]) if span[0] < len(doc.page) else 0
+    if expected:
+        tally.pages[doc.fmt] += 1
+        tally.pages_right[doc.fmt] += int(page == expected)
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.3f}" if b else "  -  "
+
+
+def report(tally: Tally, command: str) -> str:
+    """The benchmark table."""
+    lines = [f"command: {command}", "", f"{'kind':<16}{'recall':>8}{'precision':>11}{'chars':>9}"]
+    for kind in sorted(tally.kind_total):
+        lines.append(
+            f"{kind:<16}{_ratio(tally.kind_found[kind], tally.kind_total[kind]):>8}"
+            f"{_ratio(tally.kind_inside[kind], tally.kind_live[kind]):>11}{tally.kind_total[kind]:>9.0f}"
+        )
+    total_found, total = sum(tally.kind_found.values()), sum(tally.kind_total.values())
+    lines += [
+        f"{'overall':<16}{_ratio(total_found, total):>8}{_ratio(tally.inside_chars, tally.live_chars):>11}"
+        f"{total:>9.0f}",
+        "",
+        f"pair levels right: {tally.levels_right}/{tally.levels}",
+        f"ranking AUC (colluding vs clean pairs): min {min(tally.auc):.3f}, mean {np.mean(tally.auc):.3f}",
+        f"template text raised as evidence: {tally.template_alarms} passages; "
+        f"public boilerplate raised: {tally.public_alarms}",
+    ]
+    for fmt in sorted(tally.pages):
+        lines.append(f"pages right ({fmt}): {tally.pages_right[fmt]}/{tally.pages[fmt]}")
+    lines.append(f"check time: {tally.seconds:.1f} s in all")
+    lines += [f"  wrong: {w}" for w in tally.wrong_levels[:20]]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103, 104, 105])
+    parser.add_argument("--bids", type=int, nargs="+", default=[8])
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--keep", type=Path, help="keep the generated sections in this folder")
+    parser.add_argument("--settings", type=Path, help="a settings file passed to bidcheck check")
+    args = parser.parse_args()
+    tally = Tally()
+    with tempfile.TemporaryDirectory() as temp:
+        root = args.keep or Path(temp)
+        for bids in args.bids:
+            for seed in args.seeds:
+                folder = root / f"section-{bids}-{seed}"
+                section = generate_section(folder, bids, seed)
+                result, seconds = _run(folder, args.workers, args.settings)
+                tally.seconds += seconds
+                _score_section(folder, section.truth, result, tally)
+    print(report(tally, " ".join([Path(sys.executable).name, "-m", "bench.quality", *sys.argv[1:]])))
+
+
+if __name__ == "__main__":
+    main()
