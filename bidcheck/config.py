@@ -74,7 +74,7 @@ class Settings:
     template_min_chars: int = 24
     common_min_bids: int = 3
     common_share: float = 0.6
-    high_similarity: float = 0.3
+    high_similarity: float = 0.2
     high_chars: int = 3000
     watch_similarity: float = 0.05
     watch_chars: int = 300

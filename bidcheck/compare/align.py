@@ -249,7 +249,7 @@ def _chain_passages(chain: _Chain, a: AlignInput, b: AlignInput, settings: Setti
         passage_from_marks([m for seg in sorted(group, key=lambda g: -g.ratio) for m in seg.marks])
         for group in groups
     ]
-    return [p for p in passages if p is not None and _passes(p, settings)]
+    return [p for p in passages if p is not None]
 
 
 def _trim_edges(group: list[_SegmentMatch]) -> list[_SegmentMatch]:
@@ -280,7 +280,18 @@ def _split_at_b_holes(run: list[_SegmentMatch], max_gap: int) -> list[list[_Segm
             groups.append([])
         groups[-1].append(seg)
         reach = max(reach, max(b[1] for _, b in seg.marks))
-    return [sorted(group, key=lambda seg: seg.a) for group in groups]
+    return _join_interleaved([sorted(group, key=lambda seg: seg.a) for group in groups])
+
+
+def _join_interleaved(groups: list[list[_SegmentMatch]]) -> list[list[_SegmentMatch]]:
+    """Groups whose sentences interleave in A are one region of A reordered in B: join them again."""
+    joined: list[list[_SegmentMatch]] = []
+    for group in sorted(groups, key=lambda g: g[0].a):
+        if joined and group[0].a[0] < joined[-1][-1].a[1]:
+            joined[-1] = sorted(joined[-1] + group, key=lambda seg: seg.a)
+        else:
+            joined.append(group)
+    return joined
 
 
 def _passes(p: RawPassage, settings: Settings) -> bool:
@@ -328,4 +339,30 @@ def align_pair(
     for chain in _chain_seeds(seeds, settings):
         if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
             passages.extend(_chain_passages(chain, a, b, settings))
-    return _non_overlapping(passages, settings)
+    joined = _join_neighbours(passages, settings.max_gap_chars)
+    return _non_overlapping([p for p in joined if _passes(p, settings)], settings)
+
+
+def _near(x: Span, y: Span, gap: int) -> bool:
+    return x[0] <= y[1] + gap and y[0] <= x[1] + gap
+
+
+def _join_neighbours(passages: list[RawPassage], gap: int) -> list[RawPassage]:
+    """Join passages found by different chains that continue each other on both sides.
+
+    A seed repeated elsewhere can cut one copied paragraph into two chains; their passages touch in A
+    and overlap or touch in B, and are one passage.
+    """
+    joined: list[RawPassage] = []
+    for p in sorted(passages, key=lambda p: p.a):
+        partner = next((q for q in reversed(joined) if _near(p.a, q.a, gap) and _near(p.b, q.b, gap)), None)
+        merged = passage_from_marks([*partner.marks, *p.marks]) if partner is not None else None
+        if (
+            partner is not None
+            and merged is not None
+            and merged.similarity >= min(p.similarity, partner.similarity)
+        ):
+            joined[joined.index(partner)] = merged
+        else:
+            joined.append(p)
+    return joined
