@@ -313,7 +313,7 @@ def _ring(bids: list[Bid], members: list[int], rng: random.Random) -> list[_Pair
     pairs = []
     for x in range(len(members)):
         for y in range(x + 1, len(members)):
-            kind = kinds[y] if kinds[x] == "verbatim" else "mixture"
+            kind = kinds[y] if kinds[x] == "verbatim" else "ring, both edited"
             pair = _Pair(members[x], members[y], "ring", "high")
             pair.planted = [
                 {"kind": kind, "a": pa, "b": pb} for pa, pb in zip(versions[x], versions[y], strict=True)

@@ -338,13 +338,15 @@ def edit_block(paras: list[str], kind: str, rng: random.Random) -> tuple[list[st
 
 
 def _insert_and_delete(paras: list[str], rng: random.Random) -> list[str]:
+    """A sentence inserted into every other paragraph, one deleted from the rest (inside, not at an end:
+    a copy that drops its last sentence is simply a shorter copy)."""
     out = []
     for index, para in enumerate(paras):
         parts = split_sentences(para)
-        if index % 2 == 0:
-            parts.insert(rng.randint(1, len(parts)), sentence(rng))
+        if index % 2 == 0 and len(parts) > 1:
+            parts.insert(rng.randint(1, len(parts) - 1), sentence(rng))
         elif len(parts) > 2:
-            del parts[rng.randrange(len(parts))]
+            del parts[rng.randint(1, len(parts) - 2)]
         out.append("".join(parts))
     return out
 

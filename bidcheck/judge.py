@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import RawPassage
+from bidcheck.compare.align import RawPassage, passes
 from bidcheck.compare.score import judge_pair
 from bidcheck.config import Settings
-from bidcheck.evidence import common_sharers, share_counts, template_mask, template_runs, template_share
+from bidcheck.evidence import mask_runs, mask_share, share_counts, template_mask
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.model import PairResult, Passage, Side
 from bidcheck.prepare import Ready
@@ -43,51 +43,61 @@ def _template_masks(
     ]
 
 
-def _split_at_template(p: RawPassage, mask: npt.NDArray[np.bool_], min_chars: int) -> list[RawPassage]:
-    """A passage that runs from tender text into copied text becomes one passage of each."""
-    parts = [p.restricted(*span) for span, _ in template_runs(p.a, mask, min_chars)]
-    return [q for q in parts if q is not None and min(q.a[1] - q.a[0], q.b[1] - q.b[0]) >= min_chars]
+def _split_by_mask(p: RawPassage, mask: npt.NDArray[np.bool_], settings: Settings) -> list[RawPassage]:
+    """A passage that runs from masked text (tender, or text most bids hold) into other text becomes
+    one passage of each; a part that no longer makes a passage on its own is dropped."""
+    runs = mask_runs(p.a, mask, settings.min_passage_chars)
+    if len(runs) == 1:
+        return [p]
+    parts = [p.restricted(*span) for span, _ in runs]
+    return [q for q in parts if q is not None and passes(q, settings)]
+
+
+def _flagged_parts(
+    passages: list[RawPassage], masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], settings: Settings
+) -> list[tuple[RawPassage, bool]]:
+    """Passages split at the mask's edges, each with whether it is mostly masked text (on either side)."""
+    threshold = settings.template_share
+    parts = [q for p in passages for q in _split_by_mask(p, masks[0], settings)]
+    return [(q, max(mask_share(q.a, masks[0]), mask_share(q.b, masks[1])) >= threshold) for q in parts]
 
 
 def _flag_template(
     found: dict[tuple[int, int], list[RawPassage]], masks: list[npt.NDArray[np.bool_]], settings: Settings
 ) -> dict[tuple[int, int], list[_Flagged]]:
-    out = {}
-    for (i, j), passages in found.items():
-        parts = [q for p in passages for q in _split_at_template(p, masks[i], settings.min_passage_chars)]
-        out[(i, j)] = [
-            _Flagged(
-                q,
-                max(template_share(q.a, masks[i]), template_share(q.b, masks[j])) >= settings.template_share,
-            )
-            for q in parts
-        ]
-    return out
+    return {
+        (i, j): [_Flagged(q, flag) for q, flag in _flagged_parts(passages, (masks[i], masks[j]), settings)]
+        for (i, j), passages in found.items()
+    }
 
 
-def _flag_common(
+def _common_masks(
     flagged: dict[tuple[int, int], list[_Flagged]], lengths: list[int], settings: Settings
-) -> dict[tuple[int, int], list[_Flagged]]:
-    """Passages held by at least ``common_min_bids`` bids and ``common_share`` of all bids."""
+) -> list[npt.NDArray[np.bool_]]:
+    """For each bid: which characters at least ``common_min_bids`` and ``common_share`` of all bids hold."""
     spans: list[list[Span]] = [[] for _ in lengths]
     for (i, j), passages in flagged.items():
         for p in passages:
             if not p.template:
                 spans[i].append(p.raw.a)
                 spans[j].append(p.raw.b)
-    counts = [share_counts(n, s) for n, s in zip(lengths, spans, strict=True)]
     needed = max(settings.common_min_bids, math.ceil(settings.common_share * len(lengths) - 1e-9))
+    return [share_counts(n, s) + 1 >= needed for n, s in zip(lengths, spans, strict=True)]
+
+
+def _flag_common(
+    flagged: dict[tuple[int, int], list[_Flagged]], lengths: list[int], settings: Settings
+) -> dict[tuple[int, int], list[_Flagged]]:
+    """Passages of text held by at least ``common_min_bids`` bids and ``common_share`` of all bids."""
+    masks = _common_masks(flagged, lengths, settings)
     out = {}
     for (i, j), passages in flagged.items():
-        out[(i, j)] = [
-            _Flagged(
-                p.raw,
-                p.template,
-                not p.template
-                and max(common_sharers(p.raw.a, counts[i]), common_sharers(p.raw.b, counts[j])) >= needed,
-            )
-            for p in passages
-        ]
+        template = [f for f in passages if f.template]
+        live = [f.raw for f in passages if not f.template]
+        parts = _flagged_parts(live, (masks[i], masks[j]), settings)
+        out[(i, j)] = sorted(
+            template + [_Flagged(q, False, flag) for q, flag in parts], key=lambda f: f.raw.a
+        )
     return out
 
 

@@ -21,13 +21,14 @@ from rapidfuzz.distance import Indel
 
 from bidcheck.config import Settings
 
-__all__ = ["AlignInput", "RawPassage", "align_pair", "find_seeds", "passage_from_marks"]
+__all__ = ["AlignInput", "RawPassage", "align_pair", "find_seeds", "passage_from_marks", "passes"]
 
 Span = tuple[int, int]
 _MAX_OCCURRENCES = 4
 _SEGMENT_CHARS = 120
 _SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
 _EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
+_JOIN_KEEPS = 0.95  # joining two neighbouring passages may cost at most 5% of the better one's similarity
 
 
 @dataclass(frozen=True, eq=False)
@@ -294,7 +295,7 @@ def _join_interleaved(groups: list[list[_SegmentMatch]]) -> list[list[_SegmentMa
     return joined
 
 
-def _passes(p: RawPassage, settings: Settings) -> bool:
+def passes(p: RawPassage, settings: Settings) -> bool:
     """Long enough and close enough; a short passage must agree more closely than a long one.
 
     Two sentences written on the same stock frame ("本工程……问题较为突出，因此将……作为重点") agree on
@@ -323,7 +324,7 @@ def _non_overlapping(passages: list[RawPassage], settings: Settings) -> list[Raw
     kept: list[RawPassage] = []
     for p in sorted(passages, key=lambda p: (-p.matched, p.a, p.b)):
         rest = _without(p, kept)
-        if rest is None or not _passes(rest, settings):
+        if rest is None or not passes(rest, settings):
             continue
         if not any(_overlaps(rest.a, q.a) or _overlaps(rest.b, q.b) for q in kept):
             kept.append(rest)
@@ -340,7 +341,7 @@ def align_pair(
         if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
             passages.extend(_chain_passages(chain, a, b, settings))
     joined = _join_neighbours(passages, settings.max_gap_chars)
-    return _non_overlapping([p for p in joined if _passes(p, settings)], settings)
+    return _non_overlapping([p for p in joined if passes(p, settings)], settings)
 
 
 def _near(x: Span, y: Span, gap: int) -> bool:
@@ -355,12 +356,13 @@ def _join_neighbours(passages: list[RawPassage], gap: int) -> list[RawPassage]:
     """
     joined: list[RawPassage] = []
     for p in sorted(passages, key=lambda p: p.a):
-        partner = next((q for q in reversed(joined) if _near(p.a, q.a, gap) and _near(p.b, q.b, gap)), None)
+        near = [q for q in joined if _near(p.a, q.a, gap) and _near(p.b, q.b, gap)]
+        partner = max(near, key=lambda q: q.matched, default=None)
         merged = passage_from_marks([*partner.marks, *p.marks]) if partner is not None else None
         if (
             partner is not None
             and merged is not None
-            and merged.similarity >= min(p.similarity, partner.similarity)
+            and merged.similarity >= _JOIN_KEEPS * max(p.similarity, partner.similarity)
         ):
             joined[joined.index(partner)] = merged
         else:

@@ -1,13 +1,6 @@
-"""Judging passages: text from the tender or templates, text most bidders share, and rings."""
+"""Judging passages: text from the tender or templates, text most bids share, and rings."""
 
-from bidcheck.evidence.flags import common_sharers, share_counts, template_mask, template_runs, template_share
+from bidcheck.evidence.flags import mask_runs, mask_share, share_counts, template_mask
 from bidcheck.evidence.groups import find_groups
 
-__all__ = [
-    "common_sharers",
-    "find_groups",
-    "share_counts",
-    "template_mask",
-    "template_runs",
-    "template_share",
-]
+__all__ = ["find_groups", "mask_runs", "mask_share", "share_counts", "template_mask"]

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["common_sharers", "share_counts", "template_mask", "template_runs", "template_share"]
+__all__ = ["mask_runs", "mask_share", "share_counts", "template_mask"]
 
 Span = tuple[int, int]
 
@@ -36,8 +36,8 @@ def template_mask(
     return mask
 
 
-def template_share(span: Span, mask: npt.NDArray[np.bool_]) -> float:
-    """The share of a span that is template text."""
+def mask_share(span: Span, mask: npt.NDArray[np.bool_]) -> float:
+    """The share of a span that the mask covers."""
     s, e = span
     return float(mask[s:e].mean()) if e > s else 0.0
 
@@ -51,14 +51,8 @@ def share_counts(length: int, spans: Iterable[Span]) -> npt.NDArray[np.int32]:
     return np.cumsum(counts[:-1], dtype=np.int32)
 
 
-def common_sharers(span: Span, counts: npt.NDArray[np.int32]) -> int:
-    """How many bids hold a passage: this one plus the typical number of others covering its span."""
-    s, e = span
-    return 1 + int(np.median(counts[s:e])) if e > s else 1
-
-
-def template_runs(span: Span, mask: npt.NDArray[np.bool_], min_chars: int) -> list[tuple[Span, bool]]:
-    """A span cut into runs of template and other text; runs under ``min_chars`` join the one before."""
+def mask_runs(span: Span, mask: npt.NDArray[np.bool_], min_chars: int) -> list[tuple[Span, bool]]:
+    """A span cut into runs inside and outside the mask; runs under ``min_chars`` join the one before."""
     s, e = span
     values = mask[s:e]
     cuts = [0, *(np.flatnonzero(values[1:] != values[:-1]) + 1).tolist(), len(values)]
