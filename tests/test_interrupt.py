@@ -19,9 +19,25 @@ def test_interrupt_exits_130_and_leaves_no_report(tmp_path: Path) -> None:
         (bids / f"{n:02d}.txt").write_text("\n".join(paragraphs(n, 400)), encoding="utf-8")
     out = tmp_path / "out"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bidcheck.cli", "check", str(bids), "--json", str(out / "r.json"),
-         "--xlsx", str(out / "r.xlsx"), "--workers", "2"],
-        stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "bidcheck.cli",
+            "check",
+            str(bids),
+            "--json",
+            str(out / "r.json"),
+            "--xlsx",
+            str(out / "r.xlsx"),
+            "--workers",
+            "2",
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        start_new_session=True,
+    )
     assert proc.stderr is not None
     seen = ""
     while "读取" not in seen:
