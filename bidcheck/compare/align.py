@@ -320,9 +320,11 @@ def _without(p: RawPassage, kept: list[RawPassage]) -> RawPassage | None:
 
 
 def _non_overlapping(passages: list[RawPassage], settings: Settings) -> list[RawPassage]:
-    """Keep the best-aligned passages, trimmed so that no two overlap on either side."""
+    """Keep passages by aligned length weighted by closeness (similarity to the 4th), trimming the others
+    so that none overlap: a passage that strays at one end into text that another passage matches more
+    closely gives that text up."""
     kept: list[RawPassage] = []
-    for p in sorted(passages, key=lambda p: (-p.matched, p.a, p.b)):
+    for p in sorted(passages, key=lambda p: (-p.matched * p.similarity**4, p.a, p.b)):
         rest = _without(p, kept)
         if rest is None or not passes(rest, settings):
             continue
