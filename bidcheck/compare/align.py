@@ -85,16 +85,31 @@ def passage_from_marks(marks: list[tuple[Span, Span]]) -> RawPassage | None:
 
 
 def _one_to_one(marks: list[tuple[Span, Span]]) -> list[tuple[Span, Span]]:
+    """The marks, in order, less any whose A or B characters an earlier mark already uses."""
     if not marks:
         return []
-    lo = min(b[0] for _, b in marks)
-    used = np.zeros(max(b[1] for _, b in marks) - lo, dtype=bool)
+    used_a, used_b = _Usage([a for a, _ in marks]), _Usage([b for _, b in marks])
     kept = []
     for a, b in marks:
-        if not used[b[0] - lo : b[1] - lo].any():
-            used[b[0] - lo : b[1] - lo] = True
+        if used_a.free(a) and used_b.free(b):
+            used_a.take(a)
+            used_b.take(b)
             kept.append((a, b))
     return kept
+
+
+class _Usage:
+    """Which characters of a range are taken."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        self.lo = min(s for s, _ in spans)
+        self.used = np.zeros(max(e for _, e in spans) - self.lo, dtype=bool)
+
+    def free(self, span: Span) -> bool:
+        return not self.used[span[0] - self.lo : span[1] - self.lo].any()
+
+    def take(self, span: Span) -> None:
+        self.used[span[0] - self.lo : span[1] - self.lo] = True
 
 
 @dataclass
