@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck unit run clean
+.PHONY: demo test lint typecheck unit run clean qt-libs office-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,32 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP)
+# Qt (the GUI and its offscreen tests) links a few system libraries that a bare Debian lacks;
+# they are installed only when PySide6 cannot load (the list was tried on a minimal bookworm).
+QT_LIBS := libegl1 libgl1 libx11-6 libxkbcommon0 libglib2.0-0 libfontconfig1 libfreetype6 libdbus-1-3
+qt-libs: $(STAMP)
+	@$(PY) -c "import PySide6.QtWidgets" 2>/dev/null || { \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends $(QT_LIBS); }
+
+# .doc/.wps/.rtf are read through LibreOffice Writer, and the OCR tests render Chinese PDF pages to
+# images, which needs a CJK font: installed when missing (as root, with apt), else named for the user.
+office-deps:
+	@missing=""; \
+	dpkg -s libreoffice-writer-nogui >/dev/null 2>&1 || dpkg -s libreoffice-writer >/dev/null 2>&1 \
+		|| missing="libreoffice-writer-nogui"; \
+	dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$$missing fonts-noto-cjk"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+		echo "bidcheck's tests need LibreOffice Writer and a CJK font: install$$missing (e.g. sudo apt-get install$$missing)"; \
+	fi
+
+unit: $(STAMP) qt-libs office-deps
 	$(PY) -m pytest
+
+run: $(STAMP) qt-libs
+	$(VENV)/bin/bidcheck-gui
 
 test: lint typecheck unit
 

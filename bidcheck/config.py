@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SETTINGS_VERSION", "SETTING_LABELS", "Settings", "SettingsError", "load_settings"]
+__all__ = ["OCR_ENGINES", "SETTINGS_VERSION", "SETTING_LABELS", "Settings", "SettingsError", "load_settings"]
 
 SETTINGS_VERSION = 1
 
@@ -39,7 +39,9 @@ SETTING_LABELS = {
     "workers": "并行进程数（0 为自动）",
     "max_file_mb": "单个文件大小上限（MB）",
     "max_passages_per_pair": "每对文件最多列出的段落数",
+    "ocr_engine": "文字识别（OCR）引擎",
 }
+OCR_ENGINES = ("rapidocr", "paddleocr")
 
 
 class SettingsError(ValueError):
@@ -82,6 +84,7 @@ class Settings:
     workers: int = 0  # 0 = choose from the number of cores
     max_file_mb: int = 300
     max_passages_per_pair: int = 200
+    ocr_engine: str = "rapidocr"  # or "paddleocr", when installed with its models on disk
 
     def __post_init__(self) -> None:
         self.validate()
@@ -118,6 +121,7 @@ class Settings:
         _require(self.watch_similarity <= self.high_similarity, "watch_similarity", "must not exceed high")
         _require(self.watch_chars <= self.high_chars, "watch_chars", "must not exceed high_chars")
         _require(self.workers >= 0, "workers", "must be >= 0")
+        _require(self.ocr_engine in OCR_ENGINES, "ocr_engine", f"must be one of {', '.join(OCR_ENGINES)}")
 
     @property
     def worker_count(self) -> int:
@@ -155,6 +159,8 @@ def _coerce(key: str, value: Any, kind: type) -> Any:
     if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind is str and isinstance(value, str):
         return value
     raise SettingsError(f"setting {key!r} must be a {kind.__name__}, not {value!r}")
 

@@ -12,6 +12,7 @@ from bidcheck.compare import candidate_window_pairs, compare_pairs
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
 from bidcheck.ingest import collect_paths
+from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
 from bidcheck.model import CheckResult, Document, Role
@@ -65,15 +66,40 @@ def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
 def _prepare_all(
     jobs: list[_Job], settings: Settings, progress: ProgressFn, cancel: CancelFlag | None
 ) -> list[Prepared]:
+    """Read every file; scanned pages are then recognised together (all cores) and their files read again."""
+    prepared = _prepare_jobs(jobs, settings, slice_progress(progress, 0.0, 0.5), cancel, defer_ocr=True)
+    waiting = [i for i, p in enumerate(prepared) if p.ocr_tasks]
+    if waiting:
+        tasks = [task for i in waiting for task in prepared[i].ocr_tasks]
+        ocr_progress = slice_progress(progress, 0.5, 0.95)
+        recognize_pages(tasks, settings.ocr_engine, settings.worker_count, ocr_progress, cancel)
+        again = _prepare_jobs(
+            [jobs[i] for i in waiting], settings, slice_progress(progress, 0.95, 1.0), cancel
+        )
+        for i, done in zip(waiting, again, strict=True):
+            prepared[i] = done
+    return prepared
+
+
+def _prepare_jobs(
+    jobs: list[_Job],
+    settings: Settings,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+    defer_ocr: bool = False,
+) -> list[Prepared]:
     if settings.worker_count <= 1 or len(jobs) < 3:
         out = []
         for done, job in enumerate(jobs, start=1):
             check_cancel(cancel)
-            out.append(prepare_document(job.path, job.doc_id, job.role, settings))
+            out.append(prepare_document(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr))
             progress(done / len(jobs), f"读取 {job.path.name}")
         return out
     with ProcessPoolExecutor(min(settings.worker_count, len(jobs))) as pool:
-        futures = [pool.submit(prepare_document, j.path, j.doc_id, j.role, settings) for j in jobs]
+        futures = [
+            pool.submit(prepare_document, j.path, j.doc_id, j.role, settings, defer_ocr=defer_ocr)
+            for j in jobs
+        ]
         out = []
         try:
             for done, (job, future) in enumerate(zip(jobs, futures, strict=True), start=1):

@@ -10,6 +10,7 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import read_document
 from bidcheck.ingest.registry import error_document
+from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
 
@@ -36,10 +37,14 @@ class Ready:
 
 @dataclass(frozen=True, eq=False)
 class Prepared:
-    """The outcome of the per-document stages: a document, and its text when it could be read."""
+    """The outcome of the per-document stages: a document, and its text when it could be read.
+
+    ``ocr_tasks`` lists the pages a deferred read left for the OCR stage (the document is read again after).
+    """
 
     doc: Document
     ready: Ready | None = None
+    ocr_tasks: tuple[OcrTask, ...] = ()
 
 
 def _too_large(path: Path, settings: Settings) -> str | None:
@@ -52,12 +57,21 @@ def _too_large(path: Path, settings: Settings) -> str | None:
     return None
 
 
-def prepare_document(path: Path, doc_id: str, role: Role, settings: Settings) -> Prepared:
-    """Read, clean, normalise and fingerprint one file; a failure becomes an error document."""
+def prepare_document(
+    path: Path, doc_id: str, role: Role, settings: Settings, *, defer_ocr: bool = False
+) -> Prepared:
+    """Read, clean, normalise and fingerprint one file; a failure becomes an error document.
+
+    With ``defer_ocr``, scanned pages not yet in the OCR cache are not recognised here: the result lists
+    them in ``ocr_tasks`` instead (see ``bidcheck.ingest.ocr_batch``).
+    """
     message = _too_large(path, settings)
     if message:
         return Prepared(replace(error_document(path, doc_id, message), role=role))
-    doc = replace(read_document(path, doc_id), role=role)
+    try:
+        doc = replace(read_document(path, doc_id, OcrOptions(settings.ocr_engine, defer_ocr)), role=role)
+    except OcrNeeded as needed:
+        return Prepared(replace(error_document(path, doc_id, "等待文字识别"), role=role), None, needed.tasks)
     if not doc.ok:
         return Prepared(doc)
     try:

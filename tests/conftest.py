@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.builders import make_docx, make_pdf, paragraphs
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ocr_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """OCR results are cached in a folder of the test session, never in the user's cache."""
+    folder = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BIDCHECK_CACHE_DIR", str(folder))
+        yield folder
 
 
 @pytest.fixture(scope="session")

@@ -84,7 +84,7 @@ def test_progress_rises_to_one_and_cancel_stops_the_check(ring_section: Path) ->
 
     def progress(fraction: float, message: str) -> None:
         seen.append(fraction)
-        if fraction > 0.3:
+        if fraction > 0.15:  # reading takes 0-0.3 of the bar when no page needs OCR
             cancel.set()
 
     with pytest.raises(Cancelled):

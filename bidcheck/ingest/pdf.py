@@ -1,18 +1,20 @@
-"""Text PDFs through pypdfium2: lines with their positions, grouped into paragraphs, page by page.
+"""PDFs through pypdfium2: text lines with their positions grouped into paragraphs, page by page.
 
-A page with no text layer is recorded in ``pages_without_text`` for OCR.
+A page without a text layer (a scan), or with only a few characters over a page-sized image (a scan
+with a stamped page number), is read by OCR when OCR options are given (``bidcheck.ingest.scan``); a
+page that gives no text even then is recorded in ``pages_without_text``.
 """
 
 from __future__ import annotations
 
-import itertools
-import statistics
-from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.ingest.scan import OcrOptions, PageOcr
 from bidcheck.model import Block, Document
 
 __all__ = ["Line", "group_paragraphs", "read_pdf"]
@@ -26,34 +28,41 @@ _INFO_FIELDS = {
     "ModDate": "modified",
     "Subject": "subject",
 }
+_FEW_CHARS = 20  # a page with fewer characters than this over a large image is a scan
+_LARGE_IMAGE = 0.5  # share of the page an image must cover to count as a scan
 
 
-@dataclass(frozen=True)
-class Line:
-    """One text line of a page; coordinates in PDF points, ``top`` measured from the page bottom."""
+def read_pdf(path: Path, doc_id: str, name: str, ocr: OcrOptions | None = None) -> Document:
+    """Read a PDF into paragraph blocks with their pages, plus its document info.
 
-    text: str
-    left: float
-    right: float
-    top: float
-    height: float
+    Args:
+        path: The file.
+        doc_id: The document's id.
+        name: The name shown for it.
+        ocr: How to read scanned pages; ``None`` reads the text layer only.
 
-
-def read_pdf(path: Path, doc_id: str, name: str) -> Document:
-    """Read a text PDF into paragraph blocks with their pages, plus its document info."""
+    Raises:
+        ReadError: The file is encrypted or damaged, or the OCR engine is missing.
+        OcrNeeded: ``ocr.defer`` is set and scanned pages are not in the OCR cache yet.
+    """
     pdf = _open(path)
     try:
+        pages = len(pdf)
+        scanner = PageOcr(path, "pdf", pages, ocr) if ocr is not None else None
         blocks: list[Block] = []
         empty_pages: list[int] = []
-        for index in range(len(pdf)):
-            page_blocks = _page_blocks(pdf, index)
+        for index in range(pages):
+            page_blocks, scanned = _page_blocks(pdf, index)
+            if scanned and scanner is not None:
+                page_blocks = scanner.blocks(index)
             if not page_blocks:
                 empty_pages.append(index + 1)
             blocks.extend(page_blocks)
         meta = _metadata(pdf)
-        pages = len(pdf)
     finally:
         pdf.close()
+    if scanner is not None:
+        scanner.finish()
     return Document(
         id=doc_id,
         path=str(path),
@@ -62,6 +71,7 @@ def read_pdf(path: Path, doc_id: str, name: str) -> Document:
         pages=pages,
         blocks=tuple(blocks),
         metadata=meta,
+        ocr_pages=scanner.done if scanner is not None else 0,
         pages_without_text=tuple(empty_pages),
     )
 
@@ -75,7 +85,8 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise ReadError("PDF 文件已损坏或无法解析") from exc
 
 
-def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> list[Block]:
+def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool]:
+    """The page's text-layer paragraphs, and whether the page looks scanned (to be read by OCR)."""
     page = pdf[index]
     try:
         textpage = page.get_textpage()
@@ -83,9 +94,28 @@ def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> list[Block]:
             lines = _page_lines(textpage)
         finally:
             textpage.close()
+        chars = sum(len(ln.text) for ln in lines)
+        scanned = chars < _FEW_CHARS and (
+            _image_share(page) >= _LARGE_IMAGE or (not lines and _has_marks(page))
+        )
     finally:
         page.close()
-    return [Block(text, "body", index + 1, 0) for text in group_paragraphs(lines)]
+    return [Block(text, "body", index + 1, 0) for text in group_paragraphs(lines)], scanned
+
+
+def _image_share(page: pdfium.PdfPage) -> float:
+    """The largest share of the page that one image covers."""
+    width, height = page.get_size()
+    best = 0.0
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+        left, bottom, right, top = obj.get_bounds()
+        best = max(best, (right - left) * (top - bottom) / max(width * height, 1.0))
+    return best
+
+
+def _has_marks(page: pdfium.PdfPage) -> bool:
+    """Whether anything is drawn on the page (text drawn as outlines has no text layer)."""
+    return next(iter(page.get_objects(max_depth=1)), None) is not None
 
 
 def _page_lines(textpage: pdfium.PdfTextPage) -> list[Line]:
@@ -103,44 +133,6 @@ def _page_lines(textpage: pdfium.PdfTextPage) -> list[Line]:
             lines.append(Line(stripped, left, right, max(top, bottom), abs(top - bottom)))
         offset += len(raw) + 2
     return lines
-
-
-def group_paragraphs(lines: list[Line]) -> list[str]:
-    """Join lines into paragraphs: a new one starts after a wide gap, an indent or a short line."""
-    if not lines:
-        return []
-    heights = [ln.height for ln in lines if ln.height > 0] or [10.0]
-    char = statistics.median(heights) or 10.0
-    spacing = _typical_spacing(lines, char)
-    left = min(ln.left for ln in lines)
-    right = max(ln.right for ln in lines)
-    paragraphs: list[list[str]] = [[lines[0].text]]
-    for prev, line in itertools.pairwise(lines):
-        gap = prev.top - line.top
-        starts_new = (
-            gap > spacing * 1.45
-            or gap < 0
-            or line.left > left + char * 1.2
-            or prev.right < right - char * 2.5
-        )
-        if starts_new:
-            paragraphs.append([line.text])
-        else:
-            paragraphs[-1].append(line.text)
-    return [_join_lines(p) for p in paragraphs]
-
-
-def _typical_spacing(lines: list[Line], char: float) -> float:
-    gaps = [a.top - b.top for a, b in itertools.pairwise(lines) if a.top - b.top > 0]
-    return min(statistics.median(gaps), char * 2.2) if gaps else char * 1.5
-
-
-def _join_lines(parts: list[str]) -> str:
-    out = parts[0]
-    for part in parts[1:]:
-        latin = out[-1:].isascii() and out[-1:].isalnum() and part[:1].isascii() and part[:1].isalnum()
-        out += (" " if latin else "") + part
-    return out
 
 
 def _metadata(pdf: pdfium.PdfDocument) -> dict[str, str]:

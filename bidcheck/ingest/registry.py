@@ -8,20 +8,30 @@ from pathlib import Path
 
 from bidcheck.ingest.docx import read_docx
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.image import read_image
+from bidcheck.ingest.ofd import read_ofd
+from bidcheck.ingest.office import read_office
 from bidcheck.ingest.pdf import read_pdf
 from bidcheck.ingest.plain import read_plain
+from bidcheck.ingest.scan import OcrNeeded, OcrOptions
 from bidcheck.model import Document
 
 __all__ = ["SUPPORTED_SUFFIXES", "collect_paths", "read_document", "sniff_format"]
 
-SUPPORTED_SUFFIXES = frozenset({".docx", ".pdf", ".txt", ".md"})
-Reader = Callable[[Path, str, str], Document]
-_READERS: dict[str, Reader] = {"docx": read_docx, "pdf": read_pdf, "txt": read_plain}
+SUPPORTED_SUFFIXES = frozenset(
+    {".docx", ".pdf", ".txt", ".md", ".doc", ".wps", ".rtf", ".ofd", ".png", ".jpg", ".jpeg", ".tif", ".tiff"}
+)
+Reader = Callable[[Path, str, str, OcrOptions], Document]
+_READERS: dict[str, Reader] = {
+    "docx": lambda path, doc_id, name, _ocr: read_docx(path, doc_id, name),
+    "pdf": read_pdf,
+    "txt": lambda path, doc_id, name, _ocr: read_plain(path, doc_id, name),
+    "image": read_image,
+    "ofd": lambda path, doc_id, name, _ocr: read_ofd(path, doc_id, name),
+    "doc": lambda path, doc_id, name, _ocr: read_office(path, doc_id, name, _office_format(path)),
+    "rtf": lambda path, doc_id, name, _ocr: read_office(path, doc_id, name, "rtf"),
+}
 _UNSUPPORTED = {
-    "doc": "旧版 Word/WPS 文件（.doc/.wps）暂不支持，请另存为 .docx 后再添加",
-    "rtf": "RTF 文件暂不支持，请另存为 .docx 后再添加",
-    "image": "图片文件需要 OCR 识别，当前版本暂不支持",
-    "ofd": "OFD 文件暂不支持",
     "zip": "压缩包或未知的 Office 文件，无法识别其中的文档",
     "binary": "无法识别的文件类型",
 }
@@ -73,16 +83,34 @@ def _looks_like_text(head: bytes) -> bool:
     return False
 
 
-def read_document(path: Path, doc_id: str) -> Document:
-    """Read one file; any failure becomes a document with ``status="error"`` and a plain message."""
+def _office_format(path: Path) -> str:
+    """The format to report for an OLE word-processing file: ``wps`` when so named, else ``doc``."""
+    return "wps" if path.suffix.lower() == ".wps" else "doc"
+
+
+def read_document(path: Path, doc_id: str, ocr: OcrOptions | None = None) -> Document:
+    """Read one file; any failure becomes a document with ``status="error"`` and a plain message.
+
+    Args:
+        path: The file.
+        doc_id: The document's id.
+        ocr: How scanned pages and images are read (default: rapidocr, recognised here and now).
+
+    Raises:
+        OcrNeeded: Only when ``ocr.defer`` is set: pages wait for the OCR stage.
+    """
     name = path.name
     try:
         head = _read_head(path)
         kind = sniff_format(path, head)
+        if kind == "doc" and _is_encrypted_office(path):
+            raise ReadError("Office 文件已加密，需要密码才能打开")
         reader = _READERS.get(kind)
         if reader is None:
-            raise ReadError(_unsupported_message(path, kind))
-        doc = reader(path, doc_id, name)
+            raise ReadError(_UNSUPPORTED[kind])
+        doc = reader(path, doc_id, name, ocr or OcrOptions())
+    except OcrNeeded:
+        raise
     except ReadError as exc:
         return error_document(path, doc_id, str(exc))
     except Exception as exc:  # a reader library failing on a malformed file must not stop the batch
@@ -90,12 +118,6 @@ def read_document(path: Path, doc_id: str) -> Document:
     if not any(b.text.strip() for b in doc.compared_blocks()):
         return _without_text(doc)
     return doc
-
-
-def _unsupported_message(path: Path, kind: str) -> str:
-    if kind == "doc" and _is_encrypted_office(path):
-        return "Office 文件已加密，需要密码才能打开"
-    return _UNSUPPORTED[kind]
 
 
 def _is_encrypted_office(path: Path) -> bool:
@@ -123,8 +145,10 @@ def _read_head(path: Path) -> bytes:
 
 
 def _without_text(doc: Document) -> Document:
-    if doc.pages_without_text:
-        message = f"没有文字层（共 {len(doc.pages_without_text)} 页为扫描图像，需要 OCR 识别）"
+    if doc.ocr_pages:
+        message = f"经 OCR 识别仍没有文字（共 {doc.ocr_pages} 页图像，可能是空白页或图片质量太差）"
+    elif doc.pages_without_text:
+        message = f"没有文字层（共 {len(doc.pages_without_text)} 页为空白页或扫描图像）"
     else:
         message = "文件中没有可比较的文字"
     return Document(
@@ -136,6 +160,7 @@ def _without_text(doc: Document) -> Document:
         metadata=doc.metadata,
         status="error",
         error=message,
+        ocr_pages=doc.ocr_pages,
         pages_without_text=doc.pages_without_text,
     )
 

@@ -1,0 +1,198 @@
+"""OFD (GB/T 33190, the Chinese fixed-layout format): a zip of XML parts, text read page by page.
+
+``OFD.xml`` names the document root (``Document.xml``), which lists the pages; each page's
+``Content.xml`` holds ``TextObject``s placed in millimetres, whose ``TextCode``s carry the text. Text
+pieces on one baseline form a line; lines are grouped into paragraphs as in PDFs. Text of template pages
+(running headers and footers) is kept apart as header blocks. Pages that hold only images are listed in
+``pages_without_text``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import posixpath
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.model import Block, BlockKind, Document
+
+__all__ = ["read_ofd"]
+
+OFD = "http://www.ofdspec.org/2016"
+_NS = {"ofd": OFD}
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+_INFO_FIELDS = {
+    "Title": "title",
+    "Author": "author",
+    "Subject": "subject",
+    "CreationDate": "created",
+    "ModDate": "modified",
+    "Creator": "application",
+    "CreatorVersion": "app_version",
+}
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One ``TextCode``: its text, where its baseline starts (mm, y downwards), its width and size."""
+
+    text: str
+    x: float
+    y: float
+    width: float
+    size: float
+
+
+def read_ofd(path: Path, doc_id: str, name: str) -> Document:
+    """Read an ``.ofd`` file into paragraph blocks with their pages, plus its document info.
+
+    Raises:
+        ReadError: The package is damaged, or holds only page images (scans).
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return _read(archive, path, doc_id, name)
+    except zipfile.BadZipFile as exc:
+        raise ReadError("OFD 文件已损坏（不是有效的压缩包）") from exc
+    except etree.XMLSyntaxError as exc:
+        raise ReadError("OFD 文件已损坏（XML 无法解析）") from exc
+
+
+def _xml(archive: zipfile.ZipFile, part: str) -> etree._Element:
+    try:
+        data = archive.read(part.lstrip("/"))
+    except KeyError as exc:
+        raise ReadError(f"OFD 文件已损坏（缺少 {part}）") from exc
+    return etree.fromstring(data, _PARSER)
+
+
+def _resolve(base_part: str, location: str) -> str:
+    """A part named in ``base_part``: absolute from the package root, or relative to its folder."""
+    location = location.strip().replace("\\", "/")
+    if location.startswith("/"):
+        return posixpath.normpath(location.lstrip("/"))
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base_part), location))
+
+
+def _read(archive: zipfile.ZipFile, path: Path, doc_id: str, name: str) -> Document:
+    root = _xml(archive, "OFD.xml")
+    body = root.find("ofd:DocBody", _NS)
+    doc_root = body.findtext("ofd:DocRoot", namespaces=_NS) if body is not None else None
+    if body is None or not doc_root:
+        raise ReadError("OFD 文件已损坏（OFD.xml 没有指明文档）")
+    document_part = _resolve("OFD.xml", doc_root)
+    document = _xml(archive, document_part)
+    page_parts = [
+        _resolve(document_part, page.get("BaseLoc", ""))
+        for page in document.iterfind("ofd:Pages/ofd:Page", _NS)
+    ]
+    blocks: list[Block] = []
+    empty_pages: list[int] = []
+    images = 0
+    for number, part in enumerate(page_parts, start=1):
+        content = _xml(archive, part)
+        page_blocks = _blocks(_pieces(content), number, "body")
+        if not page_blocks:
+            empty_pages.append(number)
+            images += int(content.find(".//ofd:ImageObject", _NS) is not None)
+        blocks.extend(page_blocks)
+    if not blocks and images:
+        raise ReadError(f"OFD 文件只有页面图像（共 {images} 页为扫描件），暂不能识别其中的文字")
+    blocks.extend(_template_blocks(archive, document, document_part))
+    return Document(
+        id=doc_id,
+        path=str(path),
+        name=name,
+        format="ofd",
+        pages=len(page_parts),
+        blocks=tuple(blocks),
+        metadata=_metadata(body),
+        pages_without_text=tuple(empty_pages),
+    )
+
+
+def _numbers(text: str | None) -> list[float]:
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?", text or "")]
+
+
+def _advances(delta_x: str | None, count: int, size: float) -> float:
+    """The width of ``count`` characters: their ``DeltaX`` steps (``g n v`` repeats a step) plus one."""
+    steps: list[float] = []
+    tokens = (delta_x or "").split()
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "g" and i + 2 < len(tokens):
+            steps.extend([float(tokens[i + 2])] * int(float(tokens[i + 1])))
+            i += 3
+        else:
+            steps.extend(_numbers(tokens[i]))
+            i += 1
+    if not steps:
+        return count * size
+    return sum(steps[: max(count - 1, 0)]) + size
+
+
+def _pieces(content: etree._Element) -> list[_Piece]:
+    pieces = []
+    for obj in content.iterfind(".//ofd:TextObject", _NS):
+        box = [*_numbers(obj.get("Boundary")), 0.0, 0.0]
+        size = (_numbers(obj.get("Size")) or [3.5])[0]
+        for code in obj.iterfind("ofd:TextCode", _NS):
+            text = code.text or ""
+            if not text.strip():
+                continue
+            x = box[0] + (_numbers(code.get("X")) or [0.0])[0]
+            y = box[1] + (_numbers(code.get("Y")) or [0.0])[0]
+            pieces.append(_Piece(text, x, y, _advances(code.get("DeltaX"), len(text), size), size))
+    return pieces
+
+
+def _lines(pieces: list[_Piece]) -> list[Line]:
+    """Pieces on one baseline (within half a character) joined left to right into lines, top down."""
+    rows: list[list[_Piece]] = []
+    for piece in sorted(pieces, key=lambda p: (p.y, p.x)):
+        if rows and abs(rows[-1][0].y - piece.y) <= piece.size * 0.5:
+            rows[-1].append(piece)
+        else:
+            rows.append([piece])
+    lines = []
+    for row in rows:
+        row.sort(key=lambda p: p.x)
+        text = row[0].text
+        for prev, piece in itertools.pairwise(row):
+            text += (" " if piece.x - (prev.x + prev.width) > piece.size else "") + piece.text
+        right = max(p.x + p.width for p in row)
+        lines.append(Line(text.strip(), row[0].x, right, -row[0].y, max(p.size for p in row)))
+    return lines
+
+
+def _blocks(pieces: list[_Piece], page: int, kind: BlockKind) -> list[Block]:
+    return [Block(text, kind, page, 0) for text in group_paragraphs(_lines(pieces))]
+
+
+def _template_blocks(archive: zipfile.ZipFile, document: etree._Element, document_part: str) -> list[Block]:
+    """Text of template pages (running headers and footers), once each, kept out of the compared text."""
+    blocks: list[Block] = []
+    for template in document.iterfind("ofd:CommonData/ofd:TemplatePage", _NS):
+        part = _resolve(document_part, template.get("BaseLoc", ""))
+        if part in archive.namelist():
+            blocks.extend(_blocks(_pieces(_xml(archive, part)), 1, "header"))
+    return blocks
+
+
+def _metadata(body: etree._Element) -> dict[str, str]:
+    info = body.find("ofd:DocInfo", _NS)
+    if info is None:
+        return {}
+    meta = {}
+    for node in info:
+        local = etree.QName(node).localname
+        if local in _INFO_FIELDS and (node.text or "").strip():
+            meta[_INFO_FIELDS[local]] = node.text.strip()
+    return meta

@@ -1,0 +1,221 @@
+"""Scanned pages: page images of PDFs and image files, recognised by OCR into located paragraphs.
+
+A reader asks ``PageOcr`` for the blocks of each page that needs OCR. Results come from the cache when
+they are there; otherwise the page is recognised at once, or, when the options say ``defer``, the reader
+finishes and raises ``OcrNeeded`` with the pages still to do, so that the pipeline can recognise the pages
+of every file together, spread over the cores, with progress per page and cancel between pages
+(``bidcheck.ingest.ocr_batch``), and then read the file again from the cache.
+
+Characters recognised with a confidence below ``LOW_CONFIDENCE`` are replaced by U+FFFD in the block
+text: the text keeps its length (offsets stay valid) and shows where OCR was unsure, and normalisation
+drops the character, so OCR noise never makes a match.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import pypdfium2 as pdfium
+from PIL import Image
+
+from bidcheck.ingest import ocr_cache
+from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.ingest.ocr import OcrLine, OcrUnavailable, engine_cache_id, engine_problem, get_engine
+from bidcheck.model import Block
+
+__all__ = [
+    "LOW_CONFIDENCE",
+    "RENDER_DPI",
+    "UNSURE",
+    "OcrNeeded",
+    "OcrOptions",
+    "OcrTask",
+    "PageOcr",
+    "blocks_from_lines",
+    "load_task_image",
+    "mask_unsure",
+    "recognize_task",
+    "render_pdf_page",
+]
+
+RENDER_DPI = 200
+LOW_CONFIDENCE = 0.5
+UNSURE = "\ufffd"
+_COMPARED = re.compile(r"[^\W_]")  # the characters normalisation keeps (bidcheck.text.normalize)
+SourceKind = Literal["pdf", "image"]
+
+
+@dataclass(frozen=True)
+class OcrOptions:
+    """How readers treat pages that need OCR.
+
+    Attributes:
+        engine: ``"rapidocr"`` or ``"paddleocr"``.
+        defer: Raise ``OcrNeeded`` for pages not in the cache instead of recognising them in the reader.
+        threads: Threads for one recognition in the reader (0: every core).
+    """
+
+    engine: str = "rapidocr"
+    defer: bool = False
+    threads: int = 0
+
+
+@dataclass(frozen=True)
+class OcrTask:
+    """One page to recognise: a PDF page or an image frame (0-based), and its file's page count."""
+
+    path: str
+    kind: SourceKind
+    page: int
+    pages: int
+
+
+class OcrNeeded(Exception):
+    """A deferred read: these pages must be recognised first (see the module docstring)."""
+
+    def __init__(self, tasks: tuple[OcrTask, ...]) -> None:
+        super().__init__(f"{len(tasks)} pages need OCR")
+        self.tasks = tasks
+
+
+def render_pdf_page(pdf: pdfium.PdfDocument, index: int) -> Image.Image:
+    """A PDF page as a grey image at ``RENDER_DPI``."""
+    page = pdf[index]
+    try:
+        image: Image.Image = page.render(scale=RENDER_DPI / 72, grayscale=True).to_pil()
+        return image.convert("L")
+    finally:
+        page.close()
+
+
+def load_task_image(task: OcrTask) -> Image.Image:
+    """The page image of a task: a PDF page rendered, or an image file's frame, in grey."""
+    if task.kind == "pdf":
+        pdf = pdfium.PdfDocument(task.path)
+        try:
+            return render_pdf_page(pdf, task.page)
+        finally:
+            pdf.close()
+    with Image.open(task.path) as image:
+        image.seek(task.page)
+        return image.convert("L")
+
+
+def recognize_task(task: OcrTask, engine_name: str, threads: int = 0) -> None:
+    """Recognise one page into the cache (the work of ``bidcheck.ingest.ocr_batch``)."""
+    PageOcr(Path(task.path), task.kind, task.pages, OcrOptions(engine_name, threads=threads)).blocks(
+        task.page
+    )
+
+
+@dataclass
+class PageOcr:
+    """The OCR of one file's pages, from the cache or the engine, as the options say."""
+
+    path: Path
+    kind: SourceKind
+    pages: int
+    options: OcrOptions
+    pending: list[OcrTask] = field(default_factory=list)
+    done: int = 0
+    _digest: str | None = None
+
+    def blocks(self, index: int) -> list[Block]:
+        """The paragraphs of page ``index`` (0-based); ``[]`` while it waits for deferred OCR.
+
+        The page image is loaded (rendered) only when its result is not in the cache.
+        """
+        lines = self._cached(index)
+        if lines is None:
+            lines = self._recognize(index, load_task_image(self._task(index)))
+        if lines is None:
+            return []
+        self.done += 1
+        return blocks_from_lines(lines, index + 1)
+
+    def finish(self) -> None:
+        """Raise ``OcrNeeded`` when pages were deferred."""
+        if self.pending:
+            raise OcrNeeded(tuple(self.pending))
+
+    def _cached(self, index: int) -> list[OcrLine] | None:
+        problem = engine_problem(self.options.engine)
+        if problem:
+            raise OcrUnavailable(problem)
+        if self._digest is None:
+            self._digest = ocr_cache.file_digest(self.path)
+        return ocr_cache.load_lines(self._page_key(index))
+
+    def _page_key(self, index: int) -> str:
+        return ocr_cache.page_key(engine_cache_id(self.options.engine), self._digest or "", index, RENDER_DPI)
+
+    def _recognize(self, index: int, image: Image.Image) -> list[OcrLine] | None:
+        by_image = ocr_cache.image_key(engine_cache_id(self.options.engine), image)
+        lines = ocr_cache.load_lines(by_image)
+        if lines is not None:
+            ocr_cache.store_lines([self._page_key(index)], lines)
+            return lines
+        if self.options.defer:
+            self.pending.append(self._task(index))
+            return None
+        lines = get_engine(self.options.engine, self.options.threads).recognize(image)
+        ocr_cache.store_lines([self._page_key(index), by_image], lines)
+        return lines
+
+    def _task(self, index: int) -> OcrTask:
+        return OcrTask(str(self.path), self.kind, index, self.pages)
+
+
+def mask_unsure(line: OcrLine, threshold: float = LOW_CONFIDENCE) -> str:
+    """The line's text with every compared character below ``threshold`` confidence replaced by U+FFFD.
+
+    Only letters, digits and CJK characters are masked: punctuation and spaces never reach the comparison.
+    """
+    masked = [
+        UNSURE if conf < threshold and _COMPARED.match(char) else char
+        for char, conf in zip(line.text, line.confidences, strict=False)
+    ]
+    return "".join(masked) + line.text[len(masked) :]
+
+
+Box = tuple[float, float, float, float]
+
+
+def _join_row(row: list[OcrLine]) -> tuple[str, Box]:
+    """The boxes of one text row (the detector may split a row at a wide gap), left to right."""
+    row = sorted(row, key=lambda ln: ln.box[0])
+    text = mask_unsure(row[0])
+    for prev, line in itertools.pairwise(row):
+        wide_gap = line.box[0] - prev.box[2] > line.box[3] - line.box[1]
+        text += (" " if wide_gap else "") + mask_unsure(line)
+    box = (row[0].box[0], min(ln.box[1] for ln in row), row[-1].box[2], max(ln.box[3] for ln in row))
+    return text, box
+
+
+def _rows(lines: list[OcrLine]) -> list[tuple[str, Box]]:
+    """Lines grouped into rows (a line whose middle lies within the row's height joins it), top down."""
+    rows: list[list[OcrLine]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box[1] + ln.box[3]) / 2):
+        middle = (line.box[1] + line.box[3]) / 2
+        if rows and min(ln.box[1] for ln in rows[-1]) <= middle <= max(ln.box[3] for ln in rows[-1]):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return [_join_row(row) for row in rows]
+
+
+def blocks_from_lines(lines: list[OcrLine], page: int) -> list[Block]:
+    """Paragraph blocks of one page from its OCR lines, unsure characters masked.
+
+    ``group_paragraphs`` judges gaps and indents against the line height, so pixels serve as well as
+    points; ``top`` is measured downwards as a negative number, as it looks only at differences.
+    """
+    located = [
+        Line(text, box[0], box[2], -box[1], box[3] - box[1])
+        for text, box in _rows([ln for ln in lines if ln.text.strip()])
+    ]
+    return [Block(text, "body", page, 0) for text in group_paragraphs(located)]

@@ -1,0 +1,186 @@
+"""OCR: scanned PDF pages, mixed PDFs, image files, unsure characters, the cache, the engine choice.
+
+The scans are made as a scanner makes them: text PDF pages rendered to grey images, mild noise added,
+written back as image-only PDFs. OCR runs for real; pages are kept short so that the tests stay quick.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+from rapidfuzz.distance import Levenshtein
+
+from bidcheck.config import Settings, SettingsError
+from bidcheck.ingest import read_document
+from bidcheck.ingest.ocr import OcrLine, char_confidences, engine_cache_id, paddle_model_dirs
+from bidcheck.ingest.ocr_cache import file_digest, page_key
+from bidcheck.ingest.scan import RENDER_DPI, UNSURE, OcrOptions, mask_unsure
+from bidcheck.model import Document
+from bidcheck.text import clean_document
+from bidcheck.text.normalize import normalize
+from tests.builders import make_pdf, paragraphs
+
+
+def page_images(source: Path, dpi: int = 150, noise: float = 8.0, seed: int = 0) -> list[Image.Image]:
+    """The pages of a PDF as a scanner sees them: grey images at ``dpi`` with a little noise."""
+    rng = np.random.default_rng(seed)
+    pdf = pdfium.PdfDocument(source)
+    images = []
+    for index in range(len(pdf)):
+        gray = np.asarray(pdf[index].render(scale=dpi / 72, grayscale=True).to_pil().convert("L"), np.float32)
+        noisy = gray + rng.normal(0.0, noise, gray.shape)
+        images.append(Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8)))
+    pdf.close()
+    return images
+
+
+def scan_pdf(source: Path, target: Path, dpi: int = 150, seed: int = 0) -> Path:
+    """An image-only copy of a text PDF (no text layer left), as a scanned bid is."""
+    images = page_images(source, dpi, seed=seed)
+    images[0].save(target, save_all=True, append_images=images[1:], resolution=dpi)
+    return target
+
+
+def error_rate(got: str, want: str) -> float:
+    """Character error rate between two texts as they are compared (normalised)."""
+    a, b = normalize(want)[0], normalize(got)[0]
+    return Levenshtein.distance(a, b) / max(len(a), 1)
+
+
+def compared_texts(doc: Document) -> list[tuple[int, str]]:
+    return [(b.page, b.text) for b in clean_document(doc).compared_blocks()]
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    return paragraphs(21, 4, sentences=2)
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory: pytest.TempPathFactory, texts: list[str]) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("scans")
+    source = make_pdf(root / "text.pdf", [texts[:2], texts[2:]], header="甲公司投标文件")
+    return {"text": source, "scan": scan_pdf(source, root / "scan.pdf")}
+
+
+def test_unsure_characters_are_masked_and_left_out_of_the_comparison() -> None:
+    text = "投标报价为12.5万元"
+    confidences = (0.99, 0.99, 0.3, 0.99, 0.99, 0.4, 0.99, 0.2, 0.99, 0.99, 0.99)
+    masked = mask_unsure(OcrLine(text, confidences, (0, 0, 100, 10)))
+    assert (
+        masked == f"投标{UNSURE}价为{UNSURE}2.5万元"
+    )  # the unsure "." is punctuation: never compared anyway
+    norm, offsets, _ = normalize(masked)
+    assert norm == "投标价为25万元"
+    assert [masked[i] for i in offsets] == list(norm)  # offsets into the shown text stay valid
+
+
+def test_character_confidences_survive_spaces() -> None:
+    assert char_confidences("甲 乙", [0.9, 0.2], 0.8) == (0.9, 1.0, 0.2)
+    assert char_confidences("甲 乙", [0.9, 0.95, 0.2], 0.8) == (0.9, 1.0, 0.2)
+    assert char_confidences("甲乙", [], 0.8) == (0.8, 0.8)
+
+
+def test_scanned_pdf_is_read_by_ocr_and_located_by_page(scanned: dict[str, Path], texts: list[str]) -> None:
+    doc = read_document(scanned["scan"], "d1")
+    assert doc.ok and doc.format == "pdf" and doc.pages == 2
+    assert doc.ocr_pages == 2 and doc.pages_without_text == ()
+    cleaned = clean_document(doc)
+    kinds = {b.kind for b in cleaned.blocks if "公司投标文件" in b.text}
+    assert kinds == {"header"}
+    got = compared_texts(doc)
+    assert [page for page, _ in got] == [1, 1, 2, 2]
+    for (_, ocr_text), want in zip(got, texts, strict=True):
+        assert error_rate(ocr_text, want) <= 0.02, ocr_text
+
+
+def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:
+    first = read_document(scanned["scan"], "d1")
+    key = page_key(engine_cache_id("rapidocr"), file_digest(scanned["scan"]), 0, RENDER_DPI)
+    [cached] = ocr_cache_in_tmp.rglob(f"{key}.json")
+    data = json.loads(cached.read_text(encoding="utf-8"))
+    data["lines"] = [["缓存中的文字", [1.0] * 6, [100, 100, 400, 130]]]
+    cached.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    again = read_document(scanned["scan"], "d1")
+    assert [b.text for b in again.blocks if b.page == 1] == ["缓存中的文字"]
+    assert [b for b in again.blocks if b.page == 2] == [b for b in first.blocks if b.page == 2]
+
+
+def test_mixed_pdf_is_read_page_by_page(tmp_path: Path, texts: list[str]) -> None:
+    text_part = make_pdf(tmp_path / "a.pdf", [texts[:1], texts[2:3]], numbers=False)
+    scan_part = scan_pdf(make_pdf(tmp_path / "b.pdf", [texts[1:2]], numbers=False), tmp_path / "b-scan.pdf")
+    mixed = pdfium.PdfDocument.new()
+    mixed.import_pages(pdfium.PdfDocument(text_part), [0])
+    mixed.import_pages(pdfium.PdfDocument(scan_part))
+    mixed.import_pages(pdfium.PdfDocument(text_part), [1])
+    mixed.save(tmp_path / "mixed.pdf")
+    doc = read_document(tmp_path / "mixed.pdf", "d1")
+    assert doc.ok and doc.pages == 3 and doc.ocr_pages == 1
+    got = compared_texts(doc)
+    assert [page for page, _ in got] == [1, 2, 3]
+    assert got[0][1] == texts[0] and got[2][1] == texts[2]
+    assert error_rate(got[1][1], texts[1]) <= 0.02
+
+
+def test_images_are_documents_and_a_tiff_has_pages(tmp_path: Path, texts: list[str]) -> None:
+    source = make_pdf(tmp_path / "t.pdf", [texts[2:3], texts[3:4]], numbers=False)
+    first, second = page_images(source, dpi=150, seed=3)
+    first.save(tmp_path / "scan.tif", save_all=True, append_images=[second], compression="tiff_lzw")
+    first.save(tmp_path / "page1.png")  # the same pixels as the TIFF's first frame: found in the cache
+    second.convert("RGB").save(tmp_path / "page2.jpg", quality=90)
+    tiff = read_document(tmp_path / "scan.tif", "d1")
+    assert tiff.ok and tiff.format == "tif" and tiff.pages == 2 and tiff.ocr_pages == 2
+    assert [page for page, _ in compared_texts(tiff)] == [1, 2]
+    png, jpg = read_document(tmp_path / "page1.png", "d2"), read_document(tmp_path / "page2.jpg", "d3")
+    assert (png.format, png.pages, jpg.format, jpg.pages) == ("png", 1, "jpg", 1)
+    assert compared_texts(png) == compared_texts(tiff)[:1]
+    assert error_rate(compared_texts(jpg)[0][1], texts[3]) <= 0.02
+
+
+def test_a_page_scanned_upside_down_is_turned(tmp_path: Path, texts: list[str]) -> None:
+    [page] = page_images(make_pdf(tmp_path / "t.pdf", [texts[:1]], numbers=False), seed=5)
+    page.rotate(180).save(tmp_path / "upside-down.png")
+    doc = read_document(tmp_path / "upside-down.png", "d1")
+    assert doc.ok and error_rate(compared_texts(doc)[0][1], texts[0]) <= 0.02
+
+
+def test_a_blank_scan_and_a_broken_image_say_so(tmp_path: Path) -> None:
+    Image.new("L", (600, 800), 255).save(tmp_path / "blank.png")
+    blank = read_document(tmp_path / "blank.png", "d1")
+    assert blank.status == "error" and "OCR" in (blank.error or "") and blank.pages_without_text == (1,)
+    data = (tmp_path / "blank.png").read_bytes()
+    (tmp_path / "broken.png").write_bytes(data[: len(data) // 2])
+    broken = read_document(tmp_path / "broken.png", "d2")
+    assert broken.status == "error" and "图片" in (broken.error or "")
+
+
+def test_paddleocr_without_its_package_says_what_is_missing(tmp_path: Path) -> None:
+    Image.new("L", (600, 800), 255).save(tmp_path / "page.png")
+    doc = read_document(tmp_path / "page.png", "d1", OcrOptions("paddleocr"))
+    assert doc.status == "error"
+    assert "PaddleOCR" in (doc.error or "") and "pip install paddleocr" in (doc.error or "")
+    assert "rapidocr" in (doc.error or "")  # and what to choose instead
+
+
+def test_paddleocr_model_folders_are_found_on_disk(tmp_path: Path) -> None:
+    assert paddle_model_dirs(tmp_path) is None
+    for name in ("PP-OCRv5_mobile_det", "PP-OCRv5_server_rec_infer"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "inference.pdiparams").write_bytes(b"weights")
+    assert paddle_model_dirs(tmp_path) == (
+        tmp_path / "PP-OCRv5_mobile_det",
+        tmp_path / "PP-OCRv5_server_rec_infer",
+    )
+
+
+def test_the_ocr_engine_is_a_validated_setting() -> None:
+    assert Settings().ocr_engine == "rapidocr"
+    assert Settings.from_dict({"ocr_engine": "paddleocr"}).ocr_engine == "paddleocr"
+    for bad in ({"ocr_engine": "tesseract"}, {"ocr_engine": 1}):
+        with pytest.raises(SettingsError):
+            Settings.from_dict(bad)

@@ -1,0 +1,104 @@
+"""A section whose bids were scanned finds what the text version finds; OCR progress and cancel.
+
+The bids are text PDFs; their scanned twins are the same pages rendered to images with a little noise
+and written back without a text layer. The check reads the twins by OCR, in the pipeline's OCR stage.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from bidcheck.config import Settings
+from bidcheck.model import CheckResult
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.progress import Cancelled
+from tests.builders import make_docx, make_pdf, paragraphs
+from tests.test_ocr import scan_pdf
+
+
+def _bids(root: Path, tender: list[str]) -> list[Path]:
+    """Three bids of two pages: B copied three of A's paragraphs, C wrote its own."""
+    own = {name: paragraphs(seed, 4, sentences=3) for name, seed in (("a", 51), ("b", 52), ("c", 53))}
+    pages = {
+        "01-甲": [tender[:1] + own["a"][:2], own["a"][2:]],
+        "02-乙": [tender[:1] + own["a"][:1] + own["b"][:1], own["a"][2:] + own["b"][2:3]],
+        "03-丙": [tender[1:2] + own["c"][:2], own["c"][2:]],
+    }
+    return [
+        make_pdf(root / f"{name}.pdf", body, header=f"{name}公司投标文件") for name, body in pages.items()
+    ]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    root = tmp_path_factory.mktemp("scanned-section")
+    tender_text = paragraphs(50, 2, sentences=3)
+    tender = make_docx(root / "招标文件.docx", [tender_text])
+    (root / "text").mkdir()
+    (root / "scan").mkdir()
+    text_bids = _bids(root / "text", tender_text)
+    scans = [scan_pdf(p, root / "scan" / p.name, seed=i) for i, p in enumerate(text_bids)]
+    settings = Settings(workers=2)
+    messages: list[tuple[float, str]] = []
+    text = check(CheckInputs(text_bids, [tender]), settings)
+    scanned = check(CheckInputs(scans, [tender]), settings, lambda f, m: messages.append((f, m)))
+    return {"text": text, "scan": scanned, "messages": messages}
+
+
+def _live(result: CheckResult) -> dict[tuple[str, str], list[tuple[int, int, int]]]:
+    names = {d.id: d.name for d in result.documents}
+    return {
+        (names[p.a], names[p.b]): [(q.a.page, q.b.page, q.chars) for q in p.passages if q.live]
+        for p in result.pairs
+    }
+
+
+def test_scanned_bids_are_read_by_ocr(results: dict[str, object]) -> None:
+    scanned = results["scan"]
+    assert isinstance(scanned, CheckResult)
+    bids = scanned.bids
+    assert all(d.ok and d.ocr_pages == 2 and d.pages == 2 for d in bids), [d.error for d in bids]
+
+
+def test_scanned_section_finds_what_the_text_version_finds(results: dict[str, object]) -> None:
+    text, scanned = results["text"], results["scan"]
+    assert isinstance(text, CheckResult) and isinstance(scanned, CheckResult)
+    levels = {(p.a, p.b): p.level for p in text.pairs}
+    assert levels == {(p.a, p.b): p.level for p in scanned.pairs}
+    assert sorted(levels.values()) == ["high", "none", "none"]
+    want, got = _live(text), _live(scanned)
+    for pair, passages in want.items():
+        found = sum(c for *_, c in got[pair])
+        assert found >= 0.95 * sum(c for *_, c in passages), (pair, passages, got[pair])
+        assert {pages[:2] for pages in passages} <= {pages[:2] for pages in got[pair]}
+
+
+def test_ocr_reports_progress_page_by_page(results: dict[str, object]) -> None:
+    messages = results["messages"]
+    assert isinstance(messages, list)
+    ocr = [m for _, m in messages if "文字识别" in m]
+    assert len(ocr) == 6 and all(re.search(r"\.pdf 第 [12]/2 页", m) for m in ocr), ocr
+    fractions = [f for f, _ in messages]
+    assert fractions == sorted(fractions)
+
+
+def test_cancel_stops_between_ocr_pages(tmp_path: Path) -> None:
+    bids = [
+        scan_pdf(make_pdf(tmp_path / f"{n}.pdf", [paragraphs(60 + n, 1, 1)] * 3), tmp_path / f"s{n}.pdf")
+        for n in range(3)
+    ]
+    cancel = threading.Event()
+    seen: list[str] = []
+
+    def progress(fraction: float, message: str) -> None:
+        seen.append(message)
+        if "文字识别" in message:
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        check(CheckInputs(bids), Settings(workers=2), progress, cancel)
+    assert sum("文字识别" in m for m in seen) < 9

@@ -1,0 +1,118 @@
+"""OFD files: small valid packages written by hand, read page by page."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from bidcheck.ingest import read_document, sniff_format
+from bidcheck.text import clean_document
+from tests.builders import paragraphs
+
+NS = 'xmlns:ofd="http://www.ofdspec.org/2016"'
+TEXTS = paragraphs(41, 3, sentences=2)
+WIDTH = 30  # characters per line
+
+
+def _ofd_xml(doc_root: str) -> str:
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<ofd:OFD {NS} Version="1.0" DocType="OFD"><ofd:DocBody>
+<ofd:DocInfo><ofd:DocID>6f3b</ofd:DocID><ofd:Title>投标文件</ofd:Title><ofd:Author>王五</ofd:Author>
+<ofd:CreationDate>2024-05-20</ofd:CreationDate><ofd:Creator>某某版式软件</ofd:Creator></ofd:DocInfo>
+<ofd:DocRoot>{doc_root}</ofd:DocRoot></ofd:DocBody></ofd:OFD>"""
+
+
+def _document_xml(pages: list[str], template: str | None) -> str:
+    listed = "".join(f'<ofd:Page ID="{i + 10}" BaseLoc="{loc}"/>' for i, loc in enumerate(pages))
+    tpl = f'<ofd:TemplatePage ID="2" BaseLoc="{template}"/>' if template else ""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<ofd:Document {NS}><ofd:CommonData><ofd:MaxUnitID>99</ofd:MaxUnitID>
+<ofd:PageArea><ofd:PhysicalBox>0 0 210 297</ofd:PhysicalBox></ofd:PageArea>{tpl}</ofd:CommonData>
+<ofd:Pages>{listed}</ofd:Pages></ofd:Document>"""
+
+
+def _text_lines(text: str, top: float, indent: bool = True) -> tuple[str, float]:
+    """A paragraph as one TextObject per line, 3.5 mm characters, the first line indented."""
+    out = []
+    for number, start in enumerate(range(0, len(text), WIDTH)):
+        line = text[start : start + WIDTH]
+        x = 20 + (7 if number == 0 and indent else 0)
+        out.append(
+            f'<ofd:TextObject ID="{number + 100}" Boundary="{x} {top} 170 6" Font="3" Size="3.5">'
+            f'<ofd:TextCode X="0" Y="4" DeltaX="g {len(line) - 1} 3.5">{line}</ofd:TextCode></ofd:TextObject>'
+        )
+        top += 6
+    return "".join(out), top + 4
+
+
+def _by_character(text: str, top: float) -> str:
+    """A line written one TextCode per character (as converters from PDF often do), out of order."""
+    codes = [
+        f'<ofd:TextObject ID="{i + 300}" Boundary="0 {top} 210 6" Size="3.5">'
+        f'<ofd:TextCode X="{27 + i * 3.5}" Y="4">{char}</ofd:TextCode></ofd:TextObject>'
+        for i, char in enumerate(text)
+    ]
+    return "".join(reversed(codes))
+
+
+def _page(body: str) -> str:
+    layer = f'<ofd:Layer ID="5">{body}</ofd:Layer>'
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><ofd:Page {NS}><ofd:Content>{layer}</ofd:Content></ofd:Page>'
+    )
+
+
+def make_ofd(path: Path) -> Path:
+    """Two pages: two paragraphs, then one written per character; a template page with a header."""
+    first, top = _text_lines(TEXTS[0], 30)
+    second, _ = _text_lines(TEXTS[1], top)
+    header, _ = _text_lines("丙公司投标文件", 10, indent=False)
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("OFD.xml", _ofd_xml("Doc_0/Document.xml"))
+        archive.writestr(
+            "Doc_0/Document.xml",
+            _document_xml(
+                ["Pages/Page_0/Content.xml", "/Doc_0/Pages/Page_1/Content.xml"], "Tpls/Tpl_0/Content.xml"
+            ),
+        )
+        archive.writestr("Doc_0/Pages/Page_0/Content.xml", _page(first + second))
+        archive.writestr("Doc_0/Pages/Page_1/Content.xml", _page(_by_character(TEXTS[2][:WIDTH], 30)))
+        archive.writestr("Doc_0/Tpls/Tpl_0/Content.xml", _page(header))
+    return path
+
+
+def test_ofd_text_is_read_by_page_with_its_properties(tmp_path: Path) -> None:
+    path = make_ofd(tmp_path / "bid.ofd")
+    assert sniff_format(path, path.read_bytes()[:4096]) == "ofd"
+    doc = read_document(path, "d1")
+    assert doc.ok and doc.format == "ofd" and doc.pages == 2
+    body = [(b.page, b.text) for b in clean_document(doc).compared_blocks()]
+    assert body == [(1, TEXTS[0]), (1, TEXTS[1]), (2, TEXTS[2][:WIDTH])]
+    assert [b.text for b in doc.blocks if b.kind == "header"] == ["丙公司投标文件"]
+    assert doc.metadata == {
+        "title": "投标文件",
+        "author": "王五",
+        "created": "2024-05-20",
+        "application": "某某版式软件",
+    }
+
+
+def test_an_ofd_of_page_images_says_it_is_a_scan(tmp_path: Path) -> None:
+    image = '<ofd:ImageObject ID="7" Boundary="0 0 210 297" ResourceID="8"/>'
+    path = tmp_path / "scan.ofd"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("OFD.xml", _ofd_xml("Doc_0/Document.xml"))
+        archive.writestr("Doc_0/Document.xml", _document_xml(["Pages/Page_0/Content.xml"], None))
+        archive.writestr("Doc_0/Pages/Page_0/Content.xml", _page(image))
+    doc = read_document(path, "d1")
+    assert doc.status == "error" and "扫描件" in (doc.error or "")
+
+
+def test_a_damaged_ofd_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "broken.ofd"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("OFD.xml", _ofd_xml("Doc_0/Document.xml"))
+    doc = read_document(path, "d1")
+    assert doc.status == "error" and "损坏" in (doc.error or "") and "Document.xml" in (doc.error or "")
+    path.write_bytes(b"PK\x03\x04" + b"\x00" * 100)
+    assert read_document(path, "d2").status == "error"
