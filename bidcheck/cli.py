@@ -1,8 +1,9 @@
-"""The ``bidcheck`` command line: ``check`` and ``demo``."""
+"""The ``bidcheck`` command line: ``check``, ``demo`` and ``gui``."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import threading
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ class ExitStatus(IntEnum):
     SUCCESS = 0
     SOME_FILES_UNREADABLE = 1
     USAGE = 2
+    GUI_FAILED = 3
     INTERRUPTED = 130
 
 
@@ -54,7 +56,16 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", type=Path, default=Path("bidcheck-demo"), metavar="DIR", help="报告输出目录")
     demo.add_argument("--workers", type=int, default=None, metavar="N")
     demo.add_argument("--quiet", action="store_true")
+    _gui_options(commands.add_parser("gui", help="打开桌面程序"))
     return parser
+
+
+def _gui_options(gui: argparse.ArgumentParser) -> None:
+    gui.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="投标文件或文件夹")
+    gui.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE", help="招标文件")
+    gui.add_argument("--template", action="append", type=Path, default=[], metavar="FILE", help="模板文件")
+    gui.add_argument("--screenshot", type=Path, metavar="PNG", help="检查后把窗口存为图片并退出")
+    gui.add_argument("--language", choices=("zh", "en"), help="界面语言（会被记住）")
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -141,6 +152,19 @@ def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> E
     return _run_check(inputs, _settings(args), args, "示例标段", stdout, stderr)
 
 
+def _gui_command(args: argparse.Namespace, stderr: TextIO) -> ExitStatus:
+    for path in [*args.paths, *args.tender, *args.template]:
+        if not path.exists():
+            raise _UsageError(f"找不到文件：{path}")
+    try:  # Qt is imported only here: the rest of the command line works without it
+        app = importlib.import_module("bidcheck.gui.app")
+    except ImportError as exc:
+        stderr.write(f"bidcheck: 桌面程序需要 PySide6（pip install PySide6-Essentials）：{exc}\n")
+        return ExitStatus.GUI_FAILED
+    code = app.launch(args.paths, args.tender, args.template, args.screenshot, args.language)
+    return ExitStatus.SUCCESS if code == 0 else ExitStatus.GUI_FAILED
+
+
 def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> ExitStatus:
@@ -153,6 +177,8 @@ def main(
             return ExitStatus.SUCCESS if not exc.code else ExitStatus.USAGE
         if args.command == "check":
             return _check_command(args, stdout, stderr)
+        if args.command == "gui":
+            return _gui_command(args, stderr)
         return _demo_command(args, stdout, stderr)
     except (_UsageError, SettingsError) as exc:
         stderr.write(f"bidcheck: {exc}\n")

@@ -1,0 +1,122 @@
+"""Starting the desktop app: ``bidcheck gui [PATH...] [--tender F]... [--template F]... [--screenshot PNG]``.
+
+With ``--screenshot`` the app loads the paths, runs the check, selects the top pair with its evidence,
+saves the window as a PNG and exits (0 when the picture was written).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from . import prefs
+from .i18n import set_language
+from .store import SavedCheck
+from .window import MainWindow
+
+__all__ = ["launch", "open_window", "run", "windows"]
+
+SCREENSHOT_SIZE = (1600, 1000)
+_windows: list[MainWindow] = []  # the open windows (a language switch replaces one)
+
+
+def application() -> QApplication:
+    """The one QApplication (created on first use)."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        return app
+    app = QApplication([sys.argv[0] if sys.argv else "bidcheck"])
+    app.setOrganizationName("bidcheck")
+    app.setApplicationName("bidcheck")
+    app.setApplicationDisplayName("bidcheck")
+    return app
+
+
+def windows() -> list[MainWindow]:
+    """The open main windows, oldest first."""
+    return list(_windows)
+
+
+def open_window(store_path: Path | None = None, saved: SavedCheck | None = None) -> MainWindow:
+    """A main window using the settings store at ``store_path`` (the user's own when None)."""
+    store = prefs.open_store(store_path)
+    set_language(prefs.language(store))
+    window = MainWindow(store, saved)
+    window.language_changed.connect(lambda _code, w=window: _rebuild(w, store_path))
+    _windows.append(window)
+    return window
+
+
+def _rebuild(old: MainWindow, store_path: Path | None) -> MainWindow:
+    """The same check in a new window, in the newly chosen language."""
+    new = open_window(store_path, old.snapshot())
+    new.check_path = old.check_path
+    new.setGeometry(old.geometry())
+    new.show()
+    old.close()
+    _windows.remove(old)
+    old.deleteLater()
+    return new
+
+
+def launch(
+    paths: Sequence[Path] = (),
+    tenders: Sequence[Path] = (),
+    templates: Sequence[Path] = (),
+    screenshot: Path | None = None,
+    language: str | None = None,
+    store_path: Path | None = None,
+) -> int:
+    """Open the app with a section's files; returns the exit code."""
+    app = application()
+    if language:
+        prefs.set_language(prefs.open_store(store_path), language)
+    window = open_window(store_path)
+    window.add_paths(list(paths))
+    window.add_paths(list(tenders), "tender")
+    window.add_paths(list(templates), "template")
+    if screenshot is not None:
+        return take_screenshot(app, window, screenshot)
+    window.show()
+    return app.exec()
+
+
+def take_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
+    """Run the check, show the top pair's evidence, save the window to ``path``; 0 when saved."""
+    if not window.inputs().bids:
+        sys.stderr.write("bidcheck: 没有可检查的投标文件\n")
+        return 1
+    outcome = {"code": 1}
+
+    def shoot() -> None:
+        app.processEvents()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        outcome["code"] = 0 if window.grab().save(str(path)) else 1
+        app.quit()
+
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    window.result_shown.connect(lambda: QTimer.singleShot(300, shoot))
+    window.task_failed.connect(lambda message: (sys.stderr.write(f"bidcheck: {message}\n"), app.quit()))
+    window.check_cancelled.connect(app.quit)
+    QTimer.singleShot(0, window.run_check)
+    app.exec()
+    window.close()
+    return outcome["code"]
+
+
+def run() -> None:
+    """Console-script entry point (``bidcheck-gui``): the same options as ``bidcheck gui``."""
+    multiprocessing.freeze_support()  # a frozen Windows bundle starts its worker processes through here
+    from bidcheck.cli import main
+
+    sys.exit(main(["gui", *sys.argv[1:]]))
+
+
+if __name__ == "__main__":
+    run()

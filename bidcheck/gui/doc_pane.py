@@ -1,0 +1,159 @@
+"""One side of the evidence view: a document's text (whole, or its passages alone), located and painted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+
+from bidcheck.model import Side
+
+from .i18n import tr
+from .style import CURRENT_BG, CURRENT_MARK, FLAGGED_BG, FLAGGED_FG, LIVE_BG, LIVE_MARK
+from .texts import DocText
+
+__all__ = ["DocPane", "SideText", "location", "side_text"]
+
+
+def location(page: int, paragraph: int) -> str:
+    """'第 3 页 · 第 12 段' (page and paragraph, 1-based)."""
+    return tr("第 {page} 页 · 第 {paragraph} 段").format(page=page, paragraph=paragraph)
+
+
+@dataclass(frozen=True)
+class SideText:
+    """What one side shows: a text, each passage's span in it, and whether it is the whole document."""
+
+    text: str
+    spans: tuple[tuple[int, int], ...]
+    whole: bool
+    source: DocText | None = None
+
+    def locate(self, offset: int, sides: tuple[Side, ...]) -> tuple[int, int]:
+        """The (page, paragraph) at an offset; (0, 0) outside any passage of a passages-only text."""
+        if self.source is not None:
+            return self.source.locate(offset)
+        for (start, end), side in zip(self.spans, sides, strict=True):
+            if start <= offset <= end:
+                return side.page, side.paragraph
+        return (0, 0)
+
+
+def side_text(sides: tuple[Side, ...], doc: DocText | None) -> SideText:
+    """The whole document with the passages at their offsets, or, without it, the passages alone."""
+    if doc is not None:
+        return SideText(doc.text, tuple((s.start, s.end) for s in sides), True, doc)
+    parts: list[str] = []
+    spans = []
+    offset = 0
+    for number, side in enumerate(sides, start=1):
+        head = f"【{number}】{location(side.page, side.paragraph)}\n"
+        parts.append(head + side.text + "\n\n")
+        spans.append((offset + len(head), offset + len(head) + len(side.text)))
+        offset += len(parts[-1])
+    return SideText("".join(parts), tuple(spans), False)
+
+
+class DocPane(QWidget):
+    """One side: the file's name, where the caret is (page, paragraph), and the text."""
+
+    clicked = Signal(int)  # a text offset the user clicked
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.where = QLabel()
+        self.where.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.view = QPlainTextEdit()
+        self.view.setReadOnly(True)
+        self.view.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.view.viewport().installEventFilter(self)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.where)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(head)
+        layout.addWidget(self.view, 1)
+        self._side: SideText | None = None
+        self._sides: tuple[Side, ...] = ()
+        self.view.cursorPositionChanged.connect(self._show_where)
+
+    def set_text(self, name: str, side: SideText, sides: tuple[Side, ...]) -> None:
+        """Show a side's text."""
+        self.title.setText(name if side.whole else f"{name}  {tr('（原文件不在，只显示共同段落）')}")
+        self.title.setToolTip(name)
+        self._side, self._sides = side, sides
+        self.view.setPlainText(side.text)
+        self._show_where()
+
+    def clear(self) -> None:
+        """Show nothing."""
+        self._side, self._sides = None, ()
+        self.title.clear()
+        self.where.clear()
+        self.view.clear()
+
+    def jump_to(self, start: int, end: int) -> None:
+        """Put the caret at ``start`` and scroll so the passage starts near the top."""
+        bar = self.view.verticalScrollBar()
+        bar.setValue(bar.maximum())
+        cursor = QTextCursor(self.view.document())
+        cursor.setPosition(min(start, len(self.view.toPlainText())))
+        self.view.setTextCursor(cursor)
+        self.view.ensureCursorVisible()
+        bar.setValue(max(bar.value() - 1, 0))  # a line of context above
+
+    def paint(self, passages: list[tuple[int, int, tuple[tuple[int, int], ...], str]]) -> None:
+        """Highlight passages: (start, end, marks relative to start, 'live' | 'flagged' | 'current')."""
+        selections = []
+        for start, end, marks, kind in passages:
+            background = {"live": LIVE_BG, "current": CURRENT_BG}.get(kind, FLAGGED_BG)
+            selections.append(
+                self._selection(start, end, background, FLAGGED_FG if kind == "flagged" else None)
+            )
+            if kind != "flagged":
+                mark = CURRENT_MARK if kind == "current" else LIVE_MARK
+                selections.extend(self._selection(start + s, start + e, mark) for s, e in marks)
+        self.view.setExtraSelections(selections)
+
+    def _selection(
+        self, start: int, end: int, background: QColor, foreground: QColor | None = None
+    ) -> QTextEdit.ExtraSelection:
+        selection = QTextEdit.ExtraSelection()
+        cursor = QTextCursor(self.view.document())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        selection.cursor = cursor
+        fmt = QTextCharFormat()
+        fmt.setBackground(background)
+        if foreground is not None:
+            fmt.setForeground(foreground)
+        selection.format = fmt
+        return selection
+
+    def _show_where(self) -> None:
+        if self._side is None:
+            self.where.clear()
+            return
+        page, paragraph = self._side.locate(self.view.textCursor().position(), self._sides)
+        self.where.setText(location(page, paragraph) if page else "")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A click (not a drag-selection) in the text reports its offset."""
+        if (
+            event.type() == QEvent.Type.MouseButtonRelease
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.LeftButton
+            and not self.view.textCursor().hasSelection()
+        ):
+            self.clicked.emit(self.view.cursorForPosition(event.position().toPoint()).position())
+        return super().eventFilter(watched, event)

@@ -1,0 +1,300 @@
+"""The side-by-side evidence of one pair: both documents, shared passages highlighted, located and navigable.
+
+Each side shows the document's whole clean text when it is at hand (``texts.DocText``) and otherwise only
+its passages, one after the other under their page and paragraph. Passages are painted as extra
+selections: lightly over the passage, strongly over its aligned characters (``marks``), grey for
+template/common text, blue for the passage in focus. Selecting a passage (in the list, with
+next/previous, or by clicking it in either text) scrolls both sides to it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bidcheck.model import PairResult, Passage
+
+from .doc_pane import DocPane, SideText, side_text
+from .i18n import tr
+from .style import FLAGGED_FG, LEVEL_COLOURS, level_name
+from .texts import DocText
+
+__all__ = ["EvidenceView", "passage_kind"]
+
+
+def passage_kind(passage: Passage) -> str:
+    """What a passage is, in words: evidence, tender/template text, or common text."""
+    if passage.template:
+        return tr("招标文件/模板")
+    if passage.common:
+        return tr("多家共有")
+    return tr("证据")
+
+
+PASSAGE_COLUMNS = ("#", "A 页·段", "B 页·段", "字数", "相似度", "类别")
+
+
+class EvidenceView(QWidget):
+    """A pair's shared passages, listed and shown in both documents side by side."""
+
+    passage_selected = Signal(int)  # index into the pair's passages
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pair: PairResult | None = None
+        self._texts: tuple[SideText, SideText] | None = None
+        self._visible: list[int] = []
+        self._current: int | None = None
+        self._hide_flagged = False
+        self._build()
+
+    # -- building -------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.heading = QLabel(tr("选择一对文件，查看共同段落"))
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.badge = QLabel()
+        self.reason = QLabel()
+        self.reason.setWordWrap(True)
+        self.reason.setTextFormat(Qt.TextFormat.PlainText)
+        self.counter = QLabel()
+        self.previous_button = QPushButton(tr("◀ 上一段"))
+        self.next_button = QPushButton(tr("下一段 ▶"))
+        self.previous_button.clicked.connect(self.previous_passage)
+        self.next_button.clicked.connect(self.next_passage)
+        self.passages = self._passage_table()
+        self.left, self.right = DocPane(), DocPane()
+        self.left.clicked.connect(lambda offset: self._clicked(0, offset))
+        self.right.clicked.connect(lambda offset: self._clicked(1, offset))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self._top_row())
+        layout.addWidget(self.reason)
+        layout.addWidget(self._body(), 1)
+        self._update_buttons()
+
+    def _top_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.addWidget(self.heading)
+        row.addWidget(self.badge)
+        row.addStretch(1)
+        row.addWidget(self.counter)
+        row.addWidget(self.previous_button)
+        row.addWidget(self.next_button)
+        return row
+
+    def _body(self) -> QSplitter:
+        texts = QSplitter(Qt.Orientation.Horizontal)
+        texts.addWidget(self.left)
+        texts.addWidget(self.right)
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(self.passages)
+        body.addWidget(texts)
+        body.setStretchFactor(0, 0)
+        body.setStretchFactor(1, 1)
+        body.setSizes([380, 1200])
+        return body
+
+    def _passage_table(self) -> QTableWidget:
+        table = QTableWidget(0, len(PASSAGE_COLUMNS))
+        table.setHorizontalHeaderLabels([tr(c) for c in PASSAGE_COLUMNS])
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.verticalHeader().setVisible(False)
+        table.setWordWrap(False)
+        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        table.horizontalHeader().setStretchLastSection(True)
+        table.setMinimumWidth(300)
+        table.currentCellChanged.connect(lambda row, *_: self._row_chosen(row))
+        return table
+
+    # -- what is shown --------------------------------------------------------------------------------
+
+    def show_pair(
+        self, pair: PairResult, names: tuple[str, str], texts: tuple[DocText | None, DocText | None]
+    ) -> None:
+        """Show a pair: both documents, its passages, and the first evidence passage in focus."""
+        self._pair = pair
+        sides_a = tuple(p.a for p in pair.passages)
+        sides_b = tuple(p.b for p in pair.passages)
+        self._texts = (side_text(sides_a, texts[0]), side_text(sides_b, texts[1]))
+        self.heading.setText(f"{names[0]}  ↔  {names[1]}")
+        self._show_level(pair)
+        self.reason.setText(pair.reason)
+        self.left.set_text(names[0], self._texts[0], sides_a)
+        self.right.set_text(names[1], self._texts[1], sides_b)
+        self._current = None
+        self._refresh_list()
+        first = next((i for i in self._visible if pair.passages[i].live), None)
+        if first is None and self._visible:
+            first = self._visible[0]
+        if first is not None:
+            self.select_passage(first)
+        else:
+            self._paint()
+
+    def clear(self) -> None:
+        """Show no pair."""
+        self._pair, self._texts, self._current, self._visible = None, None, None, []
+        self.heading.setText(tr("选择一对文件，查看共同段落"))
+        self.badge.clear()
+        self.badge.setStyleSheet("")
+        self.reason.clear()
+        self.left.clear()
+        self.right.clear()
+        self.passages.setRowCount(0)
+        self._update_buttons()
+
+    def _show_level(self, pair: PairResult) -> None:
+        colour = LEVEL_COLOURS[pair.level].name()
+        self.badge.setText(f" {level_name(pair.level)}  {pair.similarity:.1%} ")
+        self.badge.setStyleSheet(
+            f"QLabel {{ background: {colour}; color: white; border-radius: 9px; padding: 2px 8px;"
+            " font-weight: bold; }"
+        )
+
+    def set_hide_flagged(self, hide: bool) -> None:
+        """Hide (or show, greyed) the passages that are template or common text."""
+        self._hide_flagged = hide
+        if self._pair is None:
+            return
+        current = self._current
+        self._refresh_list()
+        if current in self._visible:
+            self.select_passage(current)
+        elif self._visible:
+            self.select_passage(self._visible[0])
+        else:
+            self._current = None
+            self._paint()
+
+    @property
+    def current_passage(self) -> int | None:
+        """The index (in the pair's passages) of the passage in focus."""
+        return self._current
+
+    @property
+    def visible_passages(self) -> list[int]:
+        """The indexes of the passages listed, in order."""
+        return list(self._visible)
+
+    def span(self, side: int, index: int) -> tuple[int, int]:
+        """Where passage ``index`` lies in the text shown on side 0 (A) or 1 (B)."""
+        assert self._texts is not None
+        return self._texts[side].spans[index]
+
+    # -- navigating -----------------------------------------------------------------------------------
+
+    def select_passage(self, index: int) -> None:
+        """Bring passage ``index`` into focus on both sides and in the list."""
+        if self._pair is None or self._texts is None or index not in self._visible:
+            return
+        self._current = index
+        for pane, texts in ((self.left, self._texts[0]), (self.right, self._texts[1])):
+            pane.jump_to(*texts.spans[index])
+        row = self._visible.index(index)
+        if self.passages.currentRow() != row:
+            self.passages.blockSignals(True)
+            self.passages.selectRow(row)
+            self.passages.blockSignals(False)
+        self.passages.scrollTo(self.passages.model().index(row, 0))
+        self._paint()
+        self._update_buttons()
+        self.passage_selected.emit(index)
+
+    def next_passage(self) -> None:
+        """Focus the next listed passage."""
+        self._step(1)
+
+    def previous_passage(self) -> None:
+        """Focus the previous listed passage."""
+        self._step(-1)
+
+    def _step(self, delta: int) -> None:
+        if not self._visible:
+            return
+        row = self._visible.index(self._current) + delta if self._current in self._visible else 0
+        if 0 <= row < len(self._visible):
+            self.select_passage(self._visible[row])
+
+    def _row_chosen(self, row: int) -> None:
+        if 0 <= row < len(self._visible):
+            self.select_passage(self._visible[row])
+
+    def _clicked(self, side: int, offset: int) -> None:
+        if self._texts is None:
+            return
+        spans = self._texts[side].spans
+        hit = next((i for i in self._visible if spans[i][0] <= offset < spans[i][1]), None)
+        if hit is not None and hit != self._current:
+            self.select_passage(hit)
+
+    # -- drawing --------------------------------------------------------------------------------------
+
+    def _refresh_list(self) -> None:
+        assert self._pair is not None
+        passages = self._pair.passages
+        self._visible = [i for i, p in enumerate(passages) if p.live or not self._hide_flagged]
+        table = self.passages
+        table.blockSignals(True)
+        table.setRowCount(len(self._visible))
+        for row, index in enumerate(self._visible):
+            self._fill_row(row, index, passages[index])
+        table.blockSignals(False)
+        self._update_buttons()
+
+    def _fill_row(self, row: int, index: int, passage: Passage) -> None:
+        values = (
+            str(index + 1),
+            f"{passage.a.page} · {passage.a.paragraph}",
+            f"{passage.b.page} · {passage.b.paragraph}",
+            f"{passage.chars:,}",
+            f"{passage.similarity:.0%}",
+            passage_kind(passage),
+        )
+        for col, value in enumerate(values):
+            item = QTableWidgetItem(value)
+            if not passage.live:
+                item.setForeground(FLAGGED_FG)
+            if col in (0, 3, 4):
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setToolTip(passage.a.text[:300])
+            self.passages.setItem(row, col, item)
+
+    def _paint(self) -> None:
+        if self._pair is None or self._texts is None:
+            return
+        for side, pane in enumerate((self.left, self.right)):
+            spans = self._texts[side].spans
+            items = []
+            for index in self._visible:
+                passage = self._pair.passages[index]
+                kind = "current" if index == self._current else ("live" if passage.live else "flagged")
+                marks = (passage.a if side == 0 else passage.b).marks
+                items.append((*spans[index], marks, kind))
+            pane.paint(items)
+
+    def _update_buttons(self) -> None:
+        position = self._visible.index(self._current) + 1 if self._current in self._visible else 0
+        self.previous_button.setEnabled(position > 1)
+        self.next_button.setEnabled(
+            0 < position < len(self._visible) or (position == 0 and bool(self._visible))
+        )
+        total = len(self._visible)
+        self.counter.setText(tr("第 {n} / {total} 段").format(n=position, total=total) if total else "")

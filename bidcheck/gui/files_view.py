@@ -1,0 +1,206 @@
+"""The section's files: added by drag and drop, dialog or folder; roles (bid, tender, template); states."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeyEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableWidget, QTableWidgetItem
+
+from bidcheck.ingest import collect_paths
+from bidcheck.model import Document, Role
+
+from .i18n import tr
+from .store import ROLES, SectionFile
+from .style import ERROR_FG, FLAGGED_FG
+
+__all__ = ["FilesTable", "guess_role"]
+
+ROLE_NAMES = {"bid": "投标文件", "tender": "招标文件", "template": "模板文件"}
+COLUMNS = ("文件", "角色", "页数", "字数", "OCR 页", "状态")
+PAGES, STATUS = 2, 5
+
+
+def guess_role(path: Path) -> Role:
+    """A file named like the tender (招标文件) starts as the tender; anything else as a bid."""
+    return "tender" if "招标文件" in path.stem else "bid"
+
+
+class FilesTable(QTableWidget):
+    """The files of one section with their role and, after a check, pages, characters and errors."""
+
+    files_changed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__(0, len(COLUMNS))
+        self._files: list[SectionFile] = []
+        self._documents: dict[Path, Document] = {}
+        self.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setVisible(False)
+        self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DropOnly)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for col, width in enumerate((180, 88, 44, 58, 60)):
+            self.setColumnWidth(col, max(width, header.sectionSizeHint(col)))  # the title fits
+
+    # -- the list --------------------------------------------------------------------------------------
+
+    def files(self) -> tuple[SectionFile, ...]:
+        """The files in the order they were added."""
+        return tuple(self._files)
+
+    def set_files(self, files: Sequence[SectionFile]) -> None:
+        """Replace the list."""
+        self._files = list(files)
+        self._refresh()
+
+    def add_paths(self, paths: Iterable[Path], role: Role | None = None) -> int:
+        """Add files and every supported file inside folders; returns how many were new."""
+        known = {f.path.resolve() for f in self._files}
+        added = 0
+        for path in collect_paths([Path(p) for p in paths]):
+            if path.resolve() in known:
+                continue
+            known.add(path.resolve())
+            self._files.append(SectionFile(path, role or guess_role(path)))
+            added += 1
+        if added:
+            self._refresh()
+        return added
+
+    def remove_selected(self) -> None:
+        """Remove the selected rows."""
+        rows = {index.row() for index in self.selectionModel().selectedRows()}
+        if rows:
+            self._files = [f for i, f in enumerate(self._files) if i not in rows]
+            self._refresh()
+
+    def set_role(self, row: int, role: Role) -> None:
+        """Change the role of one file."""
+        if self._files[row].role == role:
+            return
+        self._files[row] = SectionFile(self._files[row].path, role)
+        box = self.cellWidget(row, 1)
+        if isinstance(box, QComboBox) and box.currentIndex() != ROLES.index(role):
+            box.blockSignals(True)
+            box.setCurrentIndex(ROLES.index(role))
+            box.blockSignals(False)
+        self.files_changed.emit()
+
+    def clear(self) -> None:
+        """Remove every file and every state."""
+        self._files, self._documents = [], {}
+        self._refresh()
+
+    def show_documents(self, documents: Iterable[Document]) -> None:
+        """Show the pages, characters, OCR pages and error of each file as the check read it."""
+        self._documents = {Path(d.path).absolute(): d for d in documents}
+        self._refresh(changed=False)
+
+    def document_at(self, row: int) -> Document | None:
+        """The document read from a row's file, once checked."""
+        return self._documents.get(self._files[row].path.absolute())
+
+    # -- drawing the rows -------------------------------------------------------------------------------
+
+    def status_item(self, row: int) -> QTableWidgetItem | None:
+        """The cell that shows a row's state (an error spans the pages to state columns)."""
+        return self.item(row, STATUS if self.columnSpan(row, PAGES) == 1 else PAGES)
+
+    def _refresh(self, changed: bool = True) -> None:
+        self.clearSpans()
+        self.setRowCount(len(self._files))
+        for row, item in enumerate(self._files):
+            self._fill_row(row, item, self._documents.get(item.path.absolute()))
+        self.viewport().update()
+        if changed:
+            self.files_changed.emit()
+
+    def _fill_row(self, row: int, item: SectionFile, doc: Document | None) -> None:
+        name = QTableWidgetItem(item.path.name)
+        name.setToolTip(str(item.path))
+        self.setItem(row, 0, name)
+        self.setCellWidget(row, 1, self._role_box(row, item.role))
+        if doc is not None and not doc.ok:  # the error in plain words gets the room of the empty numbers
+            self.setSpan(row, PAGES, 1, STATUS - PAGES + 1)
+            self.setItem(row, PAGES, _status_item(doc))
+            return
+        values = ("", "", "") if doc is None else (doc.pages, doc.chars, doc.ocr_pages)
+        for col, value in enumerate(values, start=PAGES):
+            cell = QTableWidgetItem(f"{value:,}" if isinstance(value, int) else "")
+            cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.setItem(row, col, cell)
+        self.setItem(row, STATUS, _status_item(doc))
+
+    def _role_box(self, row: int, role: Role) -> QComboBox:
+        box = QComboBox()
+        box.setFrame(False)
+        for code in ROLES:
+            box.addItem(tr(ROLE_NAMES[code]), code)
+        box.setCurrentIndex(ROLES.index(role))
+        box.currentIndexChanged.connect(lambda index, r=row: self.set_role(r, ROLES[index]))
+        return box
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """An empty table says what to do."""
+        super().paintEvent(event)
+        if self._files:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(FLAGGED_FG)
+        painter.drawText(
+            self.viewport().rect(),
+            Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+            tr("把投标文件或文件夹拖到这里\n或点击“添加文件”"),
+        )
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Delete removes the selected files (only here, not wherever the focus is)."""
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.selectionModel().hasSelection():
+            self.remove_selected()
+        else:
+            super().keyPressEvent(event)
+
+    # -- drag and drop ----------------------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent | QDragMoveEvent) -> None:
+        """Accept local files and folders."""
+        if event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        """Keep accepting while the drag moves over the rows."""
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """Add the dropped files and folders."""
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.add_paths(paths)
+            event.acceptProposedAction()
+
+
+def _status_item(doc: Document | None) -> QTableWidgetItem:
+    if doc is None:
+        item = QTableWidgetItem(tr("待检查"))
+        item.setForeground(FLAGGED_FG)
+    elif not doc.ok:
+        item = QTableWidgetItem(doc.error or tr("无法读取"))
+        item.setForeground(ERROR_FG)
+    elif doc.ocr_pages:
+        item = QTableWidgetItem(tr("已读取（{n} 页识别）").format(n=doc.ocr_pages))
+    else:
+        item = QTableWidgetItem(tr("已读取"))
+    item.setToolTip(item.text())
+    return item

@@ -1,0 +1,225 @@
+"""The settings dialog: every threshold of ``bidcheck.config.Settings``, validated, resettable."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bidcheck import config
+from bidcheck.config import SETTING_LABELS, Settings, SettingsError
+
+from .i18n import language, tr
+from .strings import ENGLISH
+from .style import ERROR_FG
+
+__all__ = ["SettingsDialog", "explain_error", "setting_label"]
+
+Editor = QSpinBox | QDoubleSpinBox | QComboBox
+GROUPS = (
+    ("判定", ("high_similarity", "high_chars", "watch_similarity", "watch_chars")),
+    ("招标文件与多家共有文字", ("template_share", "template_min_chars", "common_min_bids", "common_share")),
+    (
+        "共同段落",
+        (
+            "min_passage_chars",
+            "min_passage_similarity",
+            "short_passage_chars",
+            "short_passage_similarity",
+            "seed_chars",
+            "max_gap_chars",
+            "max_jump_chars",
+        ),
+    ),
+    ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
+    ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
+)
+_PROBLEMS = {
+    "must be at least 1": "不能小于 1",
+    "must be in (0, 1]": "必须大于 0 且不超过 100%",
+    "must not exceed window_chars": "不能大于 MinHash 窗口长度",
+    "must be below window_chars": "必须小于 MinHash 窗口长度",
+    "must be >= 0": "不能为负数",
+    "must not exceed high": "不能高于一级预警相似度",
+    "must not exceed high_chars": "不能多于一级预警共同字数",
+}
+
+
+def setting_label(key: str) -> str:
+    """A setting's label (``SETTING_LABELS``); in English, its key where the table has no entry yet."""
+    label = SETTING_LABELS.get(key, key)
+    if language() == "en" and label not in ENGLISH:
+        return key.replace("_", " ").capitalize()
+    return tr(label)
+
+
+def explain_error(error: SettingsError) -> str:
+    """A settings error in the interface's words: the setting's label and what is wrong with it."""
+    found = re.match(r"setting '(\w+)' (.+)", str(error))
+    if not found:
+        return str(error)
+    key, problem = found.groups()
+    return tr("“{label}”{problem}").format(
+        label=setting_label(key), problem=tr(_PROBLEMS.get(problem, problem))
+    )
+
+
+def _grouped() -> list[tuple[str, list[str]]]:
+    """The dialog's groups; a setting the core adds later lands in 其他 (other) rather than nowhere."""
+    names = [f.name for f in fields(Settings)]
+    listed = {name for _, group in GROUPS for name in group}
+    groups = [(title, [n for n in group if n in names]) for title, group in GROUPS]
+    rest = [n for n in names if n not in listed]
+    return groups + ([("其他", rest)] if rest else [])
+
+
+class SettingsDialog(QDialog):
+    """Edits a ``Settings``; ``settings()`` is the validated result after ``accept``."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("检查设置"))
+        self._settings = settings
+        self.editors: dict[str, Editor] = {}
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {ERROR_FG.name()};")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Cancel
+            | QDialogButtonBox.StandardButton.RestoreDefaults
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("确定"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("取消"))
+        reset = self.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults)
+        reset.setText(tr("恢复默认"))
+        reset.clicked.connect(self.reset)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self._layout()
+        self._load(settings)
+
+    def _layout(self) -> None:
+        columns = QHBoxLayout()
+        left, right = QVBoxLayout(), QVBoxLayout()
+        for number, (title, names) in enumerate(_grouped()):
+            (left if number < 3 else right).addWidget(self._group(title, names))
+        left.addStretch(1)
+        right.addStretch(1)
+        columns.addLayout(left)
+        columns.addLayout(right)
+        note = QLabel(tr("相似度与占比以百分数填写。改动从下一次检查起生效，并会被记住。"))
+        note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(columns)
+        layout.addWidget(note)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def _group(self, title: str, names: list[str]) -> QGroupBox:
+        box = QGroupBox(tr(title))
+        form = QFormLayout(box)
+        defaults = Settings()
+        for name in names:
+            editor = _editor(name, getattr(defaults, name))
+            editor.setToolTip(
+                tr("默认值：{value}").format(value=_shown(getattr(defaults, name))) + f"  ({name})"
+            )
+            editor.setObjectName(name)
+            changed = editor.currentIndexChanged if isinstance(editor, QComboBox) else editor.valueChanged
+            changed.connect(lambda _value: self.error.clear())
+            self.editors[name] = editor
+            form.addRow(setting_label(name), editor)
+        return box
+
+    def _load(self, settings: Settings) -> None:
+        for name, editor in self.editors.items():
+            _set_value(editor, getattr(settings, name))
+
+    def values(self) -> dict[str, Any]:
+        """What the editors hold, as settings values (percentages back to fractions)."""
+        return {name: _value(editor) for name, editor in self.editors.items()}
+
+    def settings(self) -> Settings:
+        """The settings as edited; raises ``SettingsError`` when they are not valid."""
+        return Settings.from_dict(self.values())
+
+    def reset(self) -> None:
+        """Put every value back to its default."""
+        self._load(Settings())
+        self.error.clear()
+
+    def accept(self) -> None:
+        """Close only when the values are valid; otherwise say what is wrong."""
+        try:
+            self._settings = self.settings()
+        except SettingsError as exc:
+            self.error.setText(explain_error(exc))
+            return
+        super().accept()
+
+    @property
+    def result_settings(self) -> Settings:
+        """The accepted settings (the original ones until accepted)."""
+        return self._settings
+
+
+def _editor(name: str, default: object) -> Editor:
+    editor: Editor
+    if isinstance(default, str):  # a choice among the names the core lists, e.g. config.OCR_ENGINES
+        editor = QComboBox()
+        editor.addItems([str(v) for v in getattr(config, f"{name.upper()}S", (default,))])
+        return editor
+    if isinstance(default, float):
+        editor = QDoubleSpinBox()
+        editor.setRange(0.0, 100.0)
+        editor.setDecimals(1)
+        editor.setSingleStep(1.0)
+        editor.setSuffix(" %")
+    else:
+        editor = QSpinBox()
+        editor.setRange(0, 10_000_000)
+        editor.setGroupSeparatorShown(True)
+    editor.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.UpDownArrows)
+    editor.setMinimumWidth(120)
+    return editor
+
+
+def _set_value(editor: Editor, value: object) -> None:
+    if isinstance(editor, QComboBox):
+        if editor.findText(str(value)) < 0:
+            editor.addItem(str(value))
+        editor.setCurrentText(str(value))
+    elif isinstance(editor, QDoubleSpinBox):
+        editor.setValue(float(str(value)) * 100)
+    else:
+        editor.setValue(int(str(value)))
+
+
+def _value(editor: Editor) -> object:
+    if isinstance(editor, QComboBox):
+        return editor.currentText()
+    if isinstance(editor, QDoubleSpinBox):
+        return round(editor.value() / 100, 6)
+    return editor.value()
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value * 100:g} %"
+    return f"{value:,}" if isinstance(value, int) else str(value)

@@ -1,0 +1,66 @@
+"""Colours, level names and small painting helpers shared by the views."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QColor, QFont, QPainter
+
+from bidcheck.report.xlsx import LEVEL_NAMES
+
+from .i18n import tr
+
+__all__ = [
+    "CURRENT_BG",
+    "CURRENT_MARK",
+    "ERROR_FG",
+    "FLAGGED_BG",
+    "FLAGGED_FG",
+    "LEVEL_COLOURS",
+    "LIVE_BG",
+    "LIVE_MARK",
+    "heat",
+    "level_name",
+    "paint_badge",
+]
+
+LEVEL_COLOURS = {"high": QColor("#D9363E"), "watch": QColor("#E8A317"), "none": QColor("#9AA5B1")}
+LIVE_BG = QColor("#FFF6D9")  # a shared passage, lightly
+LIVE_MARK = QColor("#FFD35C")  # its aligned characters, strongly
+CURRENT_BG = QColor("#E4EEFF")  # the passage in focus, lightly
+CURRENT_MARK = QColor("#94BCFF")  # and its aligned characters, strongly
+FLAGGED_BG = QColor("#ECEDEF")  # template / common text: greyed, never counted
+FLAGGED_FG = QColor("#8A8F98")
+ERROR_FG = QColor("#C62828")
+
+
+def level_name(level: str) -> str:
+    """The level's name as the reports print it (一级预警 / 二级观察 / 无), in the interface language."""
+    return tr(LEVEL_NAMES[level])
+
+
+def heat(value: float) -> QColor:
+    """White through yellow to red as the similarity rises (the workbook's matrix colours)."""
+    v = min(max(value, 0.0), 1.0)
+    green = int(255 - 155 * min(v / 0.3, 1.0))
+    blue = int(255 - 255 * min(v / 0.1, 1.0))
+    red = 255 if v < 0.3 else int(255 - 55 * min((v - 0.3) / 0.7, 1.0))
+    return QColor(red, green, blue)
+
+
+def paint_badge(painter: QPainter, rect: QRect, level: str, font: QFont) -> None:
+    """A rounded, coloured level badge centred in ``rect``."""
+    text = level_name(level)
+    bold = QFont(font)
+    bold.setBold(True)
+    painter.save()
+    painter.setFont(bold)
+    width = painter.fontMetrics().horizontalAdvance(text) + 18
+    badge = QRect(0, 0, min(width, rect.width() - 4), min(rect.height() - 6, 22))
+    badge.moveCenter(rect.center())
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(LEVEL_COLOURS[level])
+    painter.drawRoundedRect(badge, 9, 9)
+    painter.setPen(QColor("white"))
+    painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()

@@ -1,0 +1,418 @@
+"""The main window: a section's files on the left, ranked pairs and matrix on top, evidence below."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bidcheck.config import Settings
+from bidcheck.ingest import SUPPORTED_SUFFIXES
+from bidcheck.model import CheckResult, Role
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.progress import ProgressFn
+from bidcheck.report import write_json, write_xlsx
+
+from . import menus, prefs
+from .evidence_view import EvidenceView
+from .files_view import FilesTable
+from .i18n import tr
+from .results_view import LEVEL_FILTERS, MatrixView, PairsView, summary_text
+from .settings_dialog import SettingsDialog
+from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
+from .tasks import Task, describe
+from .texts import DocText, texts_from_files, texts_from_result
+
+__all__ = ["MainWindow"]
+
+
+class MainWindow(QMainWindow):
+    """One check (one tender section) from files to evidence."""
+
+    result_shown = Signal()  # a result (new or reopened) is on screen, the top pair selected
+    check_cancelled = Signal()
+    task_failed = Signal(str)  # a background job failed: the message shown to the user
+    file_written = Signal(str)  # an export or a saved check was written to this path
+    language_changed = Signal(str)
+
+    def __init__(self, store: QSettings, saved: SavedCheck | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.settings = prefs.load_settings(store)
+        self.result: CheckResult | None = None
+        self.texts: dict[str, DocText] = {}
+        self.name = ""
+        self.check_path: Path | None = None
+        self.task: Task | None = None
+        self._build()
+        self.menu_actions = menus.build(self)
+        prefs.restore_geometry(store, self)
+        if saved is not None:
+            self.apply_saved(saved, self.check_path)
+        self._update_state()
+
+    # -- layout ---------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.files = FilesTable()
+        self.files.files_changed.connect(self._update_state)
+        self.pairs = PairsView()
+        self.pairs.pair_selected.connect(self.show_pair)
+        self.matrix = MatrixView()
+        self.matrix.pair_selected.connect(self.select_pair)
+        self.evidence = EvidenceView()
+        self.summary = QLabel(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
+        self.summary.setWordWrap(True)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self._files_panel())
+        top.addWidget(self._pairs_panel())
+        top.addWidget(self._matrix_panel())
+        top.setSizes([520, 640, 440])
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(self._boxed(tr("共同段落对照"), self.evidence))
+        main.setSizes([380, 620])
+        self.setCentralWidget(main)
+        self._build_status_bar()
+
+    def _boxed(self, title: str, widget: QWidget, *extra: QWidget) -> QGroupBox:
+        box = QGroupBox(title)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(8, 8, 8, 8)
+        for item in extra:
+            layout.addWidget(item)
+        layout.addWidget(widget, 1)
+        return box
+
+    def _files_panel(self) -> QGroupBox:
+        buttons = QWidget()
+        row = QHBoxLayout(buttons)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.add_files_button = QPushButton(tr("添加文件…"))
+        self.add_folder_button = QPushButton(tr("添加文件夹…"))
+        self.remove_button = QPushButton(tr("移除"))
+        self.run_button = QPushButton(tr("开始检查"))
+        self.run_button.setDefault(True)
+        self.run_button.setStyleSheet("QPushButton { font-weight: bold; padding: 4px 18px; }")
+        self.add_files_button.clicked.connect(lambda: self.ask_files("bid"))
+        self.add_folder_button.clicked.connect(self.ask_folder)
+        self.remove_button.clicked.connect(self.files.remove_selected)
+        self.run_button.clicked.connect(self.run_check)
+        for button in (self.add_files_button, self.add_folder_button, self.remove_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        row.addWidget(self.run_button)
+        return self._boxed(tr("标段文件"), self.files, buttons)
+
+    def _pairs_panel(self) -> QGroupBox:
+        bar = QWidget()
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.level_filter = QComboBox()
+        for label in LEVEL_FILTERS:
+            self.level_filter.addItem(tr(label), label)
+        self.level_filter.currentIndexChanged.connect(
+            lambda _i: self.pairs.set_levels(LEVEL_FILTERS[self.level_filter.currentData()])
+        )
+        self.hide_flagged = QCheckBox(tr("隐藏招标文件/模板和多家共有段落"))
+        self.hide_flagged.toggled.connect(self.evidence.set_hide_flagged)
+        row.addWidget(QLabel(tr("等级")))
+        row.addWidget(self.level_filter)
+        row.addWidget(self.hide_flagged)
+        row.addStretch(1)
+        return self._boxed(tr("文件对排名"), self.pairs, self.summary, bar)
+
+    def _matrix_panel(self) -> QGroupBox:
+        return self._boxed(tr("相似度矩阵"), self.matrix)
+
+    def _build_status_bar(self) -> None:
+        self.stage = QLabel()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setFixedWidth(260)
+        self.progress.setTextVisible(True)
+        self.cancel_button = QPushButton(tr("取消"))
+        self.cancel_button.clicked.connect(self.cancel_check)
+        bar = self.statusBar()
+        bar.addWidget(self.stage, 1)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        self._show_busy(False)
+
+    # -- the section ----------------------------------------------------------------------------------
+
+    def add_paths(self, paths: list[Path], role: Role | None = None) -> int:
+        """Add files or folders to the section; a first folder names the section and is remembered."""
+        folders = [p for p in paths if p.is_dir()]
+        if folders and not self.name:
+            self.name = folders[0].name
+        for folder in folders:
+            prefs.remember_recent(self.store, folder)
+        return self.files.add_paths(paths, role)
+
+    def ask_files(self, role: Role) -> None:
+        """Ask for files to add with a role."""
+        patterns = " ".join(f"*{s}" for s in sorted(SUPPORTED_SUFFIXES))
+        names, _ = QFileDialog.getOpenFileNames(
+            self, tr("添加文件"), prefs.last_folder(self.store), f"{tr('支持的文件')} ({patterns})"
+        )
+        if names:
+            prefs.set_last_folder(self.store, Path(names[0]).parent)
+            self.add_paths([Path(n) for n in names], role)
+
+    def ask_folder(self) -> None:
+        """Ask for a folder of bids."""
+        folder = QFileDialog.getExistingDirectory(self, tr("添加文件夹"), prefs.last_folder(self.store))
+        if folder:
+            prefs.set_last_folder(self.store, Path(folder))
+            self.add_paths([Path(folder)])
+
+    def new_check(self) -> None:
+        """Start an empty check."""
+        if self.busy:
+            return
+        self.files.clear()
+        self.name, self.check_path = "", None
+        self._show_result(None, {})
+        self.summary.setText(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
+
+    def inputs(self) -> CheckInputs:
+        """The section's files as the pipeline's inputs."""
+        files = self.files.files()
+        return CheckInputs(
+            tuple(f.path for f in files if f.role == "bid"),
+            tuple(f.path for f in files if f.role == "tender"),
+            tuple(f.path for f in files if f.role == "template"),
+        )
+
+    # -- running --------------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check (or reopening) is running."""
+        return self.task is not None and self.task.is_running()
+
+    def run_check(self) -> None:
+        """Run the check off the UI thread, with progress and cancel."""
+        inputs = self.inputs()
+        if self.busy or not inputs.bids:
+            if not inputs.bids:
+                self.stage.setText(tr("请先添加投标文件。"))
+            return
+        settings = self.settings
+
+        def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText]]:
+            result = check(inputs, settings, progress, cancel)
+            return result, texts_from_result(result)
+
+        self._start(Task(job, self), self._check_done, tr("正在检查…"))
+
+    def _start(self, task: Task, done: Callable[[Any], None], label: str) -> None:
+        self.task = task
+        task.on_progress(self._show_progress).on_success(done).on_failure(self._failed)
+        task.on_cancel(self._cancelled).on_finish(self._task_ended)
+        self.progress.setValue(0)
+        self.stage.setText(label)
+        self._show_busy(True)
+        task.start()
+
+    def cancel_check(self) -> None:
+        """Ask the running check to stop."""
+        if self.busy and self.task is not None:
+            self.task.cancel()
+            self.stage.setText(tr("正在取消…"))
+            self.cancel_button.setEnabled(False)
+
+    def _show_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(fraction * 1000))
+        self.progress.setFormat(f"{fraction:.0%}")
+        if self.task is not None and not self.task.cancel_requested:
+            self.stage.setText(message)
+
+    def _check_done(self, value: tuple[CheckResult, dict[str, DocText]]) -> None:
+        result, texts = value
+        self._show_result(result, texts)
+
+    def _cancelled(self) -> None:
+        self.stage.setText(tr("检查已取消。"))
+        self.check_cancelled.emit()
+
+    def _failed(self, error: Exception) -> None:
+        message = tr("没有完成：{error}").format(error=describe(error))
+        self.stage.setText(message)
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("出错了"), message, parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # window-modal, never blocks the event loop
+        self.task_failed.emit(message)
+
+    def _task_ended(self) -> None:
+        self._show_busy(False)
+        self._update_state()
+
+    def _show_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        self.cancel_button.setEnabled(busy)
+        for widget in (self.run_button, self.add_files_button, self.add_folder_button, self.remove_button):
+            widget.setEnabled(not busy)
+        self.files.setEnabled(not busy)
+        if hasattr(self, "menu_actions"):
+            menus.set_busy(self.menu_actions, busy)
+
+    # -- results --------------------------------------------------------------------------------------
+
+    def _show_result(self, result: CheckResult | None, texts: dict[str, DocText]) -> None:
+        self.result, self.texts = result, texts
+        self.files.show_documents(result.documents if result else ())
+        self.pairs.set_result(result)
+        self.matrix.set_result(result)
+        self.evidence.clear()
+        self._update_state()
+        if result is None:
+            return
+        self.summary.setText(summary_text(result))
+        self.stage.setText(tr("检查完成，用时 {s:.1f} 秒。").format(s=result.elapsed_s))
+        if result.pairs:
+            self.select_pair(0)
+        self.result_shown.emit()
+
+    def select_pair(self, index: int) -> None:
+        """Select a pair (the level filter shows every level again if it hid this one)."""
+        if not self.pairs.select_pair(index):
+            self.level_filter.setCurrentIndex(self.level_filter.findData("全部等级"))
+            self.pairs.select_pair(index)
+
+    def show_pair(self, index: int) -> None:
+        """Show the evidence of the pair with this index in the result."""
+        if self.result is None:
+            return
+        pair = self.result.pairs[index]
+        names = (self.result.document(pair.a).name, self.result.document(pair.b).name)
+        self.evidence.show_pair(pair, names, (self.texts.get(pair.a), self.texts.get(pair.b)))
+        self._mark_matrix(pair.a, pair.b)
+
+    def _mark_matrix(self, a: str, b: str) -> None:
+        assert self.result is not None
+        ids = [d.id for d in self.result.bids if d.ok]
+        if a in ids and b in ids:
+            self.matrix.blockSignals(True)
+            self.matrix.setCurrentCell(ids.index(a), ids.index(b))
+            self.matrix.blockSignals(False)
+
+    # -- files: export, save, reopen ------------------------------------------------------------------
+
+    def export_xlsx(self, path: Path) -> None:
+        """Write the Excel report in the background."""
+        result, section = self.result, self.name
+        if result is not None:
+            self._write(lambda: write_xlsx(result, path, section), path)
+
+    def export_json(self, path: Path) -> None:
+        """Write the result JSON in the background."""
+        result = self.result
+        if result is not None:
+            self._write(lambda: write_json(result, path), path)
+
+    def save_check(self, path: Path) -> None:
+        """Save the check (files, result, texts) to reopen later."""
+        saved = self.snapshot()
+        self.check_path = path
+        prefs.remember_recent(self.store, path)
+        self._write(lambda: save_check(saved, path), path)
+
+    def _write(self, write: Callable[[], None], path: Path) -> None:
+        task = Task(lambda _progress, _cancel: write(), self)
+        task.on_success(lambda _value: self._written(path)).on_failure(self._failed)
+        task.start()
+
+    def _written(self, path: Path) -> None:
+        self.stage.setText(tr("已保存：{path}").format(path=path))
+        self._update_state()
+        self.file_written.emit(str(path))
+
+    def open_check(self, path: Path) -> None:
+        """Reopen a saved check (or a result JSON); bids' texts missing from it are read from the files."""
+        if self.busy:
+            return
+
+        def job(progress: ProgressFn, cancel: threading.Event) -> SavedCheck:
+            saved = load_check(path)
+            if saved.result is None:
+                return saved
+            texts = texts_from_files(saved.result, saved.texts, progress, cancel)
+            return SavedCheck(saved.name, saved.files, saved.result, texts)
+
+        prefs.remember_recent(self.store, path)
+        self._start(Task(job, self), lambda saved: self.apply_saved(saved, path), tr("正在打开…"))
+
+    def apply_saved(self, saved: SavedCheck, path: Path | None) -> None:
+        """Show a saved check."""
+        self.files.set_files(saved.files)
+        self.name = saved.name or (path.stem if path else "")
+        self.check_path = path if path and path.suffix == CHECK_SUFFIX else None
+        self._show_result(saved.result, dict(saved.texts))
+        if saved.result is None:
+            self.stage.setText(tr("已打开，尚未检查。"))
+
+    def snapshot(self) -> SavedCheck:
+        """The check as it stands, to save or to carry into a new window."""
+        return SavedCheck(self.name, self.files.files(), self.result, dict(self.texts))
+
+    # -- settings and language ------------------------------------------------------------------------
+
+    def open_settings(self) -> SettingsDialog:
+        """Open the settings dialog (window-modal); accepted settings are used and remembered."""
+        dialog = SettingsDialog(self.settings, self)
+        dialog.accepted.connect(lambda: self.set_settings(dialog.result_settings))
+        dialog.open()
+        return dialog
+
+    def set_settings(self, settings: Settings) -> None:
+        """Use and remember these settings."""
+        self.settings = settings
+        prefs.save_settings(self.store, settings)
+
+    def switch_language(self, code: str) -> None:
+        """Remember the language; the app rebuilds the window in it (see ``app.py``)."""
+        if not self.busy:
+            prefs.set_language(self.store, code)
+            self.language_changed.emit(code)
+
+    # -- state ----------------------------------------------------------------------------------------
+
+    def _update_state(self) -> None:
+        title = tr("围标串标检查")
+        self.setWindowTitle(f"{self.name} — bidcheck {title}" if self.name else f"bidcheck {title}")
+        has_bids = any(f.role == "bid" for f in self.files.files())
+        self.run_button.setEnabled(has_bids and not self.busy)
+        if hasattr(self, "menu_actions"):
+            menus.update(
+                self.menu_actions, has_bids=has_bids, has_result=self.result is not None, busy=self.busy
+            )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Stop a running check before closing; remember the window's size."""
+        if self.task is not None and self.task.is_running():
+            self.task.cancel()
+            self.task.wait(30_000)
+        prefs.save_geometry(self.store, self)
+        super().closeEvent(event)

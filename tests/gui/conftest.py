@@ -1,0 +1,69 @@
+"""GUI tests run offscreen (no display needed) and never touch the user's own settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before pytest-qt creates the QApplication
+
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
+
+from bidcheck.gui import prefs
+from bidcheck.gui.i18n import set_language
+from bidcheck.gui.window import MainWindow
+
+SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
+TENDER = SAMPLE / "tender" / "招标文件.docx"
+
+
+def wait_until(predicate: Callable[[], bool], timeout_s: float = 60.0) -> None:
+    """Run the event loop until ``predicate()`` holds (module-scoped fixtures have no qtbot)."""
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.timeout.connect(lambda: loop.quit() if predicate() else None)
+    timer.start(20)
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    deadline.start(int(timeout_s * 1000))
+    if not predicate():
+        loop.exec()
+    timer.stop()
+    assert predicate(), f"not done within {timeout_s} s"
+
+
+def new_window(store: Path) -> MainWindow:
+    """A shown main window with its own settings file, in Chinese."""
+    set_language("zh")
+    window = MainWindow(prefs.open_store(store))
+    window.resize(1600, 1000)
+    window.show()
+    return window
+
+
+@pytest.fixture(scope="module")
+def checked(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """A window that has checked the sample section (one check, shared by a module's tests)."""
+    window = new_window(tmp_path_factory.mktemp("store") / "bidcheck.ini")
+    window.add_paths([SAMPLE / "bids", TENDER])
+    shown: list[bool] = []
+    window.result_shown.connect(lambda: shown.append(True))
+    window.run_check()
+    wait_until(lambda: bool(shown) and not window.busy)
+    yield window
+    window.close()
+    window.deleteLater()
+
+
+@pytest.fixture()
+def window(qtbot: object, tmp_path: Path) -> Iterator[MainWindow]:
+    """A fresh, empty window."""
+    win = new_window(tmp_path / "bidcheck.ini")
+    yield win
+    win.close()
+    win.deleteLater()

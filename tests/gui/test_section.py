@@ -1,0 +1,175 @@
+"""A check from the user's side: files and roles, a bad file, cancel, settings, save and reopen, language."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from pytestqt.qtbot import QtBot
+
+from bidcheck.config import Settings
+from bidcheck.gui import app, prefs
+from bidcheck.gui.i18n import set_language
+from bidcheck.gui.window import MainWindow
+from bidcheck.model import result_to_dict
+from tests.builders import paragraphs
+from tests.gui.conftest import SAMPLE, TENDER, new_window
+
+
+def run_to_end(window: MainWindow, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(window.result_shown, timeout=60_000):
+        window.run_check()
+    qtbot.waitUntil(lambda: not window.busy)
+
+
+def test_drop_files_and_folders_and_mark_the_tender(window: MainWindow, qtbot: QtBot) -> None:
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(SAMPLE / "bids")), QUrl.fromLocalFile(str(TENDER))])
+    drop = QDropEvent(
+        QPointF(20, 20),
+        Qt.DropAction.CopyAction,
+        data,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.files.dropEvent(drop)
+    files = window.files.files()
+    assert [f.path.name for f in files][:2] == ["01-华东建设集团.docx", "02-恒信市政工程.pdf"]
+    assert [f.role for f in files].count("tender") == 1  # named 招标文件, so marked as the tender
+    assert window.files.status_item(0).text() == "待检查"
+    window.files.cellWidget(5, 1).setCurrentIndex(2)  # the user marks 06 as a template
+    assert window.inputs().templates == (files[5].path,)
+    assert window.files.add_paths([SAMPLE / "bids"]) == 0  # nothing is added twice
+    window.files.selectRow(5)
+    qtbot.keyClick(window.files, Qt.Key.Key_Delete)
+    assert len(window.files.files()) == 6 and window.inputs().templates == ()
+
+
+def test_a_bad_file_shows_its_error_and_the_rest_is_checked(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    bids = tmp_path / "bids"
+    bids.mkdir()
+    for name in ("01-华东建设集团.docx", "02-恒信市政工程.pdf"):
+        shutil.copy(SAMPLE / "bids" / name, bids / name)
+    (bids / "03-坏文件.pdf").write_bytes(b"%PDF-1.7\nthis is not really a pdf")
+    window.add_paths([bids, TENDER])
+    run_to_end(window, qtbot)
+    status = window.files.status_item(2)
+    assert status.text() not in ("已读取", "待检查") and status.text()
+    assert status.foreground().color().red() > 150
+    assert window.result is not None and window.result.pairs[0].level == "high"
+    assert "1 个文件无法读取" in window.summary.text()
+
+
+def test_cancel_stops_the_check_and_the_window_stays_usable(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    big = tmp_path / "big"
+    big.mkdir()
+    for n in range(24):
+        (big / f"{n:02d}.txt").write_text("\n".join(paragraphs(n, 300)), encoding="utf-8")
+    window.add_paths([big])
+    window.run_check()
+    assert window.busy and window.cancel_button.isVisible() and not window.run_button.isEnabled()
+    qtbot.waitUntil(lambda: window.progress.value() > 0, timeout=30_000)  # reading has begun
+    with qtbot.waitSignal(window.check_cancelled, timeout=60_000):
+        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.busy)
+    assert window.result is None
+    assert window.stage.text() == "检查已取消。"
+    assert window.run_button.isEnabled() and window.files.isEnabled() and not window.cancel_button.isVisible()
+    window.new_check()  # usable again: a small section checks to the end
+    window.add_paths([SAMPLE / "bids" / "03-中联路桥.docx", SAMPLE / "bids" / "04-宏远建工.pdf"])
+    run_to_end(window, qtbot)
+    assert window.result is not None and len(window.result.pairs) == 1
+
+
+def test_settings_dialog_validates_resets_and_remembers(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    dialog = window.open_settings()
+    assert dialog.isVisible()
+    dialog.editors["high_similarity"].setValue(10.0)
+    dialog.editors["watch_similarity"].setValue(90.0)  # watch above high: refused, and said so
+    dialog.accept()
+    assert dialog.isVisible()
+    assert dialog.error.text() == "“二级观察相似度”不能高于一级预警相似度"
+    dialog.reset()
+    assert dialog.editors["high_similarity"].value() == Settings().high_similarity * 100
+    assert not dialog.error.text()
+    dialog.editors["high_chars"].setValue(5000)
+    dialog.editors["watch_similarity"].setValue(4.0)
+    dialog.accept()
+    assert not dialog.isVisible()
+    assert window.settings.high_chars == 5000 and window.settings.watch_similarity == 0.04
+    remembered = prefs.load_settings(prefs.open_store(tmp_path / "bidcheck.ini"))
+    assert remembered.high_chars == 5000
+
+
+def test_save_and_reopen_a_check(checked: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    path = tmp_path / "第二标段.bidcheck"
+    with qtbot.waitSignal(checked.file_written, timeout=30_000):
+        checked.save_check(path)
+    reopened = new_window(tmp_path / "other.ini")
+    try:
+        with qtbot.waitSignal(reopened.result_shown, timeout=30_000):
+            reopened.open_check(path)
+        assert reopened.result is not None and checked.result is not None
+        assert result_to_dict(reopened.result)["pairs"] == result_to_dict(checked.result)["pairs"]
+        assert [f.role for f in reopened.files.files()] == [f.role for f in checked.files.files()]
+        assert reopened.texts.keys() == checked.texts.keys()
+        assert reopened.evidence.left.view.toPlainText() == checked.texts[reopened.result.pairs[0].a].text
+        assert reopened.check_path == path
+        assert prefs.recent(reopened.store) == [path]
+    finally:
+        reopened.close()
+
+
+def test_reopen_a_result_whose_files_are_gone_shows_passages_only(
+    checked: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    assert checked.result is not None
+    data = result_to_dict(checked.result)
+    for doc in data["documents"]:
+        doc["path"] = str(tmp_path / "gone" / doc["name"])
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reopened = new_window(tmp_path / "other.ini")
+    try:
+        with qtbot.waitSignal(reopened.result_shown, timeout=30_000):
+            reopened.open_check(path)
+        assert reopened.texts == {}
+        evidence = reopened.evidence
+        assert "只显示共同段落" in evidence.left.title.text()
+        pair = reopened.result.pairs[0] if reopened.result else None
+        assert pair is not None
+        index = evidence.visible_passages[-1]
+        evidence.select_passage(index)
+        start, end = evidence.span(1, index)
+        assert evidence.right.view.toPlainText()[start:end] == pair.passages[index].b.text
+        assert evidence.right.view.textCursor().position() == start
+    finally:
+        reopened.close()
+
+
+def test_english_interface(qtbot: QtBot, tmp_path: Path) -> None:
+    store = tmp_path / "bidcheck.ini"
+    window = app.open_window(store)
+    qtbot.addWidget(window)
+    window.add_paths([SAMPLE / "bids"])
+    window.switch_language("en")
+    english = app.windows()[-1]
+    qtbot.addWidget(english)
+    assert english is not window and window not in app.windows()
+    assert english.run_button.text() == "Run check"
+    assert english.windowTitle() == "6 bids — bidcheck Bid collusion check" or english.windowTitle().endswith(
+        "bidcheck Bid collusion check"
+    )
+    assert len(english.files.files()) == 6  # the same check
+    assert prefs.language(prefs.open_store(store)) == "en"
+    english.close()
+    set_language("zh")
