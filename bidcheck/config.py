@@ -79,7 +79,7 @@ class Settings:
     high_similarity: float = 0.2
     high_chars: int = 3000
     watch_similarity: float = 0.05
-    watch_chars: int = 300
+    watch_chars: int = 150
     # running and reporting
     workers: int = 0  # 0 = choose from the number of cores
     max_file_mb: int = 300
