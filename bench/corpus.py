@@ -12,6 +12,7 @@ Usage: .venv/bin/python -m bench.corpus OUT_DIR [--bids N] [--seed S]
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 from dataclasses import dataclass, field
@@ -100,14 +101,20 @@ class Section:
 # ---------------------------------------------------------------- layout and writers
 
 
+@functools.cache
+def _char_width(char: str) -> float:
+    return float(pdfmetrics.stringWidth(char, FONT, SIZE))
+
+
 def _wrap(text: str, indent: float) -> list[str]:
-    lines, current, width = [], "", WIDTH - indent
+    lines, current, used, width = [], "", 0.0, WIDTH - indent
     for char in text:
-        if pdfmetrics.stringWidth(current + char, FONT, SIZE) > width:
+        step = _char_width(char)
+        if used + step > width:
             lines.append(current)
-            current, width = char, WIDTH
+            current, used, width = char, step, WIDTH
         else:
-            current += char
+            current, used = current + char, used + step
     return [*lines, current] if current else lines
 
 
@@ -215,7 +222,7 @@ def _letter(texts: dict[str, list[str]], company: str, rng: random.Random) -> st
     )
 
 
-def _bid_skeleton(index: int, texts: dict[str, list[str]], rng: random.Random) -> Bid:
+def _bid_skeleton(index: int, texts: dict[str, list[str]], rng: random.Random, own: tuple[int, int]) -> Bid:
     company = _COMPANIES[index % len(_COMPANIES)] + ("" if index < len(_COMPANIES) else str(index))
     fmt = rng.choice(("docx", "pdf"))
     bid = Bid(f"{index + 1:02d}-{company}.{fmt}", company, fmt, rng.choice(("explicit", "rendered")))
@@ -236,7 +243,7 @@ def _bid_skeleton(index: int, texts: dict[str, list[str]], rng: random.Random) -
         response,
         [
             Para("第三章 施工组织设计", "heading"),
-            *(Para(paragraph(rng), "own") for _ in range(rng.randint(18, 24))),
+            *(Para(paragraph(rng), "own") for _ in range(rng.randint(*own))),
         ],
     ]
     return bid
@@ -384,11 +391,15 @@ def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) ->
     }
 
 
-def generate_section(folder: Path, bids: int = 8, seed: int = 1) -> Section:
-    """Write a labelled section of ``bids`` bids into ``folder``; return where everything is."""
+def generate_section(folder: Path, bids: int = 8, seed: int = 1, own: tuple[int, int] = (18, 24)) -> Section:
+    """Write a labelled section of ``bids`` bids into ``folder``; return where everything is.
+
+    ``own`` is the range of each bid's count of its own construction-plan paragraphs (about 200
+    characters each): the default makes bids of about 6,000 characters, (250, 270) about 55,000.
+    """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
-    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i)) for i in range(bids)]
+    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i), own) for i in range(bids)]
     pairs = _plan(plans, rng)
     public = _public(plans, rng)
     (folder / "bids").mkdir(parents=True, exist_ok=True)

@@ -132,6 +132,7 @@ class CheckResult:
     documents: tuple[Document, ...]
     pairs: tuple[PairResult, ...]
     groups: tuple[Group, ...] = ()
+    timings: dict[str, float] = field(default_factory=dict)  # wall seconds of each stage
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -187,6 +188,7 @@ def result_to_dict(result: CheckResult) -> dict[str, Any]:
         "schema": SCHEMA,
         "settings": result.settings,
         "elapsed_s": round(result.elapsed_s, 3),
+        "timings": {stage: round(seconds, 3) for stage, seconds in result.timings.items()},
         "documents": [_document_to_dict(d) for d in result.documents],
         "pairs": [_pair_to_dict(p) for p in result.pairs],
         "groups": [
@@ -260,6 +262,7 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
         tuple(_document_from_dict(d) for d in data["documents"]),
         tuple(_pair_from_dict(p) for p in data["pairs"]),
         groups,
+        {str(k): float(v) for k, v in (data.get("timings") or {}).items()},
     )
 
 

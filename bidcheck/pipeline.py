@@ -16,7 +16,7 @@ from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
 from bidcheck.model import CheckResult, Document, Role
-from bidcheck.prepare import Prepared, prepare_document
+from bidcheck.prepare import Prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 
 __all__ = ["CheckInputs", "check"]
@@ -92,13 +92,12 @@ def _prepare_jobs(
         out = []
         for done, job in enumerate(jobs, start=1):
             check_cancel(cancel)
-            out.append(prepare_document(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr))
+            out.append(prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr))
             progress(done / len(jobs), f"读取 {job.path.name}")
         return out
     with ProcessPoolExecutor(min(settings.worker_count, len(jobs))) as pool:
         futures = [
-            pool.submit(prepare_document, j.path, j.doc_id, j.role, settings, defer_ocr=defer_ocr)
-            for j in jobs
+            pool.submit(prepare_cached, j.path, j.doc_id, j.role, settings, defer_ocr=defer_ocr) for j in jobs
         ]
         out = []
         try:
@@ -112,6 +111,19 @@ def _prepare_jobs(
         return out
 
 
+class _Stopwatch:
+    """Wall seconds per stage, in the order the stages ran."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.seconds[stage] = self.seconds.get(stage, 0.0) + now - self._last
+        self._last = now
+
+
 def check(
     inputs: CheckInputs,
     settings: Settings | None = None,
@@ -121,8 +133,10 @@ def check(
     """Check one tender section: read every file, compare every pair of bids, judge and group them."""
     settings = settings or Settings()
     started = time.perf_counter()
+    watch = _Stopwatch()
     jobs, duplicates = _jobs(inputs)
     prepared = _prepare_all(jobs, settings, slice_progress(progress, 0.0, 0.6), cancel)
+    watch.lap("read")
     ready = [p.ready for p in prepared if p.ready is not None]
     bids = [r for r in ready if r.doc.role == "bid"]
     templates = [r for r in ready if r.doc.role != "bid"]
@@ -135,12 +149,16 @@ def check(
         settings.lsh_threshold,
         settings.num_perm,
     )
+    watch.lap("candidates")
     found = compare_pairs(
         [b.align_input() for b in bids], candidates, settings, slice_progress(progress, 0.62, 0.95), cancel
     )
+    watch.lap("verify")
     check_cancel(cancel)
     progress(0.95, "判定与分组")
     pairs = judge_all(bids, templates, found, settings)
+    groups = find_groups(pairs)
+    watch.lap("judge")
     documents = sorted([p.doc for p in prepared] + duplicates, key=lambda d: int(d.id[1:]))
     progress(1.0, "完成")
     return CheckResult(
@@ -148,5 +166,6 @@ def check(
         time.perf_counter() - started,
         tuple(documents),
         tuple(pairs),
-        tuple(find_groups(pairs)),
+        tuple(groups),
+        watch.seconds,
     )

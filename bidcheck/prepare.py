@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bidcheck import __version__
+from bidcheck.cache import file_digest, load_blob, store_blob
 from bidcheck.compare.align import AlignInput
-from bidcheck.config import Settings
+from bidcheck.config import SETTINGS_VERSION, Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import read_document
 from bidcheck.ingest.registry import error_document
@@ -14,7 +18,7 @@ from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
 
-__all__ = ["Prepared", "Ready", "prepare_document"]
+__all__ = ["CACHE_VERSION", "Prepared", "Ready", "prepare_cached", "prepare_document"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,3 +89,63 @@ def prepare_document(
         return Prepared(
             replace(doc, status="error", error=f"处理文件时出错（{type(exc).__name__}）", blocks=())
         )
+
+
+CACHE_VERSION = 1  # raise it when reading, cleaning or fingerprinting changes what they produce
+_CACHE_KIND = "documents"
+_PREPARE_SETTINGS = (
+    "window_chars",
+    "window_stride",
+    "shingle_chars",
+    "num_perm",
+    "seed",
+    "seed_chars",
+    "ocr_engine",
+    "max_file_mb",
+)
+
+
+def _cache_key(path: Path, settings: Settings) -> str | None:
+    """The file's bytes, the settings that shape its fingerprints, and the versions: one cache entry."""
+    try:
+        digest = file_digest(path)
+    except OSError:
+        return None
+    shape = {name: getattr(settings, name) for name in _PREPARE_SETTINGS}
+    version = f"{CACHE_VERSION}|{__version__}|{SETTINGS_VERSION}|{sorted(shape.items())}"
+    return "d" + hashlib.blake2b(f"{version}|{digest}".encode(), digest_size=20).hexdigest()
+
+
+def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepared:
+    """A cached document under this check's id, path and role."""
+    doc = replace(prepared.doc, id=doc_id, path=str(path), name=path.name, role=role)
+    ready = prepared.ready
+    return Prepared(doc, Ready(doc, ready.clean, ready.fingerprint) if ready else None)
+
+
+def _load_cached(key: str) -> Prepared | None:
+    data = load_blob(_CACHE_KIND, key)
+    if data is None:
+        return None
+    try:
+        value = pickle.loads(data)
+    except Exception:  # an entry from another version, or damaged: read the file again
+        return None
+    return value if isinstance(value, Prepared) else None
+
+
+def prepare_cached(
+    path: Path, doc_id: str, role: Role, settings: Settings, *, defer_ocr: bool = False
+) -> Prepared:
+    """``prepare_document`` through the on-disk cache: an unchanged file is read from the cache at once.
+
+    Only readable documents are cached; re-checking a section after adding one bid reads only that bid.
+    """
+    key = _cache_key(path, settings)
+    cached = _load_cached(key) if key else None
+    if cached is not None:
+        return _rebound(cached, path, doc_id, role)
+    prepared = prepare_document(path, doc_id, role, settings, defer_ocr=defer_ocr)
+    if key and prepared.ready is not None and not prepared.ocr_tasks:
+        store_blob(_CACHE_KIND, key, pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
+    return prepared

@@ -1,0 +1,84 @@
+"""The on-disk cache: what was computed for a file once is read back, not computed again.
+
+The folder is ``$BIDCHECK_CACHE_DIR`` when that variable is set, else the user's cache folder
+(``~/.cache/bidcheck``, ``%LOCALAPPDATA%\\bidcheck\\cache``, ``~/Library/Caches/bidcheck``); when it cannot be
+written, a folder in the temporary directory. Entries are written whole or not at all, and a cache that
+cannot be read or written only costs time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["CACHE_ENV", "cache_folders", "file_digest", "load_blob", "store_blob"]
+
+CACHE_ENV = "BIDCHECK_CACHE_DIR"
+
+
+def _user_cache_root() -> Path:
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else Path.home() / "AppData" / "Local") / "bidcheck" / "cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "bidcheck"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "bidcheck"
+
+
+def cache_folders(kind: str) -> tuple[Path, Path]:
+    """The cache folder for one kind of entry, and its fallback in the temporary directory."""
+    return _user_cache_root() / kind, Path(tempfile.gettempdir()) / "bidcheck-cache" / kind
+
+
+def file_digest(path: Path) -> str:
+    """A hash of a file's bytes."""
+    digest = hashlib.blake2b(digest_size=20)
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _entry(folder: Path, key: str, suffix: str) -> Path:
+    return folder / key[1:3] / f"{key}{suffix}"
+
+
+def load_blob(kind: str, key: str, suffix: str = ".bin") -> bytes | None:
+    """The bytes stored under ``key``, or ``None``."""
+    for folder in cache_folders(kind):
+        try:
+            return _entry(folder, key, suffix).read_bytes()
+        except OSError:
+            continue
+    return None
+
+
+def store_blob(kind: str, key: str, data: bytes, suffix: str = ".bin") -> None:
+    """Store bytes under ``key`` (in the first folder that can be written); failures are ignored."""
+    for folder in cache_folders(kind):
+        if _write(_entry(folder, key, suffix), data):
+            return
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """Write a file whole (a temporary file renamed into place) or not at all."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+        return True
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        return False
