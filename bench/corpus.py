@@ -15,6 +15,7 @@ import argparse
 import functools
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
 
 from bench.grammar import EDITS, edit_block, paragraph, sentence
+
+Prose = Callable[[random.Random], str]
 
 __all__ = ["Para", "Section", "generate_section"]
 
@@ -222,7 +225,9 @@ def _letter(texts: dict[str, list[str]], company: str, rng: random.Random) -> st
     )
 
 
-def _bid_skeleton(index: int, texts: dict[str, list[str]], rng: random.Random, own: tuple[int, int]) -> Bid:
+def _bid_skeleton(
+    index: int, texts: dict[str, list[str]], rng: random.Random, own: tuple[int, int], prose: Prose
+) -> Bid:
     company = _COMPANIES[index % len(_COMPANIES)] + ("" if index < len(_COMPANIES) else str(index))
     fmt = rng.choice(("docx", "pdf"))
     bid = Bid(f"{index + 1:02d}-{company}.{fmt}", company, fmt, rng.choice(("explicit", "rendered")))
@@ -243,7 +248,7 @@ def _bid_skeleton(index: int, texts: dict[str, list[str]], rng: random.Random, o
         response,
         [
             Para("第三章 施工组织设计", "heading"),
-            *(Para(paragraph(rng), "own") for _ in range(rng.randint(*own))),
+            *(Para(prose(rng), "own") for _ in range(rng.randint(*own))),
         ],
     ]
     return bid
@@ -391,15 +396,19 @@ def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) ->
     }
 
 
-def generate_section(folder: Path, bids: int = 8, seed: int = 1, own: tuple[int, int] = (18, 24)) -> Section:
+def generate_section(
+    folder: Path, bids: int = 8, seed: int = 1, own: tuple[int, int] = (18, 24), prose: Prose = paragraph
+) -> Section:
     """Write a labelled section of ``bids`` bids into ``folder``; return where everything is.
 
     ``own`` is the range of each bid's count of its own construction-plan paragraphs (about 200
     characters each): the default makes bids of about 6,000 characters, (250, 270) about 55,000.
+    ``prose`` writes those paragraphs: the grammar (default), or ``lexicon_paragraph`` for long bids
+    whose text is as varied as real prose.
     """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
-    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i), own) for i in range(bids)]
+    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i), own, prose) for i in range(bids)]
     pairs = _plan(plans, rng)
     public = _public(plans, rng)
     (folder / "bids").mkdir(parents=True, exist_ok=True)

@@ -70,3 +70,17 @@ def test_passages_have_both_locations_highlighted_and_flags_greyed(
     marked = [b for b in text if isinstance(b, TextBlock) and b.font.b]
     assert marked and sum(len(b.text) for b in marked) >= 0.9 * len(str(text))
     assert template[0][0].font.color.rgb.endswith("808080")
+
+
+def test_quiet_pairs_list_only_evidence_and_the_summary_counts_the_rest(
+    workbook: tuple[Path, CheckResult],
+) -> None:
+    path, result = workbook
+    book = load_workbook(path)
+    names = {d.id: d.name for d in result.documents}
+    quiet = {frozenset((names[p.a], names[p.b])) for p in result.pairs if p.level == "none"}
+    rows = list(book["共同段落"].iter_rows(min_row=2, values_only=True))
+    assert rows and not [r for r in rows if frozenset((r[0], r[1])) in quiet and r[3] != "证据"]
+    left_out = sum(len(p.passages) for p in result.pairs if p.level == "none")
+    summary = {r[0]: r[1] for r in book["概要"].iter_rows(values_only=True) if r and r[0]}
+    assert left_out > 0 and str(summary["共同段落表未列出"]).startswith(f"{left_out} 段")

@@ -37,7 +37,8 @@ def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
     """Write the workbook for a check result to ``path`` (atomically)."""
     book = Workbook()
     names = {d.id: d.name for d in result.documents}
-    _summary(book.active, result, section)
+    quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
+    _summary(book.active, result, section, quiet_flagged)
     _matrix(book.create_sheet("相似度矩阵"), result)
     _pairs(book.create_sheet("文件对排名"), result.pairs, names)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
@@ -72,7 +73,7 @@ def _finish_table(sheet: Worksheet) -> None:
         sheet.auto_filter.ref = sheet.dimensions
 
 
-def _summary(sheet: Worksheet, result: CheckResult, section: str) -> None:
+def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged: int) -> None:
     sheet.title = "概要"
     levels = Counter(p.level for p in result.pairs)
     bids = result.bids
@@ -88,6 +89,10 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str) -> None:
         ("二级观察", levels["watch"]),
         ("无", levels["none"]),
         ("疑似串标组数", len(result.groups)),
+        (
+            "共同段落表未列出",
+            f"{quiet_flagged} 段（等级为“无”的文件对中的招标文件/多家共有文字）" if quiet_flagged else "无",
+        ),
     ]
     _header(sheet, ("项目", "内容"), (44, 70))
     for row in rows:
@@ -166,7 +171,7 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
                 pair.reason,
             ]
         )
-        row = sheet.max_row
+        row = rank + 1
         sheet.cell(row=row, column=4).fill = PatternFill("solid", fgColor=_LEVEL_FILLS[pair.level])
         for col in (5, 6, 7, 8):
             sheet.cell(row=row, column=col).number_format = "0.0%"
@@ -207,40 +212,54 @@ def _kind(passage: Passage) -> str:
     return "多家共有" if passage.common else "证据"
 
 
-def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
+def _listed(pair: PairResult) -> list[tuple[int, Passage]]:
+    """The passages a pair lists: all of them when it reached a level, else its evidence only (the tender
+    text every pair of a large section shares would bury the evidence in thousands of grey rows)."""
+    numbered = list(enumerate(pair.passages, start=1))
+    return numbered if pair.level != "none" else [(n, p) for n, p in numbered if p.live]
+
+
+def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> int:
+    """Write the passages sheet; returns how many template/common passages of quiet pairs were left out."""
     _header(
         sheet,
         ("文件A", "文件B", "序号", "类别", "相似度", "字数", "A页", "A段", "A原文", "B页", "B段", "B原文"),
         (22, 22, 6, 12, 8, 7, 6, 6, 60, 6, 6, 60),
     )
+    row, left_out = 1, 0
     for pair in pairs:
-        for number, passage in enumerate(pair.passages, start=1):
-            grey = not passage.live
-            sheet.append(
-                [
-                    names[pair.a],
-                    names[pair.b],
-                    number,
-                    _kind(passage),
-                    passage.similarity,
-                    passage.chars,
-                    passage.a.page,
-                    passage.a.paragraph,
-                    _rich(passage.a, grey),
-                    passage.b.page,
-                    passage.b.paragraph,
-                    _rich(passage.b, grey),
-                ]
-            )
-            row = sheet.max_row
-            sheet.cell(row=row, column=5).number_format = "0.0%"
-            sheet.row_dimensions[row].height = _text_height(max(passage.a.text, passage.b.text, key=len))
-            for col in range(1, 13):
-                cell = sheet.cell(row=row, column=col)
-                cell.alignment = _WRAP
-                if grey and col not in (9, 12):
-                    cell.font = _GREY
+        listed = _listed(pair)
+        left_out += len(pair.passages) - len(listed)
+        for number, passage in listed:
+            row += 1
+            _passage_row(sheet, row, names[pair.a], names[pair.b], number, passage)
     _finish_table(sheet)
+    return left_out
+
+
+def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: int, passage: Passage) -> None:
+    grey = not passage.live
+    values = (
+        name_a,
+        name_b,
+        number,
+        _kind(passage),
+        passage.similarity,
+        passage.chars,
+        passage.a.page,
+        passage.a.paragraph,
+        _rich(passage.a, grey),
+        passage.b.page,
+        passage.b.paragraph,
+        _rich(passage.b, grey),
+    )
+    for col, value in enumerate(values, start=1):
+        cell = sheet.cell(row=row, column=col, value=value)
+        cell.alignment = _WRAP
+        if grey and col not in (9, 12):
+            cell.font = _GREY
+    sheet.cell(row=row, column=5).number_format = "0.0%"
+    sheet.row_dimensions[row].height = _text_height(max(passage.a.text, passage.b.text, key=len))
 
 
 def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:

@@ -1,0 +1,198 @@
+"""Speed at section scale: ``bidcheck check`` on 10 to 200 bids of about 55,000 characters, against the
+plain-text floor (reading the same files with pypdfium2 and python-docx and doing nothing else).
+
+For each size it prints the floor, the whole check as a user runs it (a fresh process, an empty cache),
+its stages, the ratio to the floor, the peak memory of the process tree, and a re-check with the cache
+filled. Sections are generated once into ``--folder`` and reused.
+
+Usage: .venv/bin/python -m bench.scale [--sizes 10 30 100 200] [--workers N] [--folder DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from docx import Document as open_docx
+
+from bench.corpus import generate_section
+from bench.grammar import lexicon_paragraph
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _read_plain(path: Path) -> int:
+    """The floor's work for one file: its text, and nothing else."""
+    if path.suffix == ".pdf":
+        pdf = pdfium.PdfDocument(path)
+        chars = sum(len(pdf[i].get_textpage().get_text_range()) for i in range(len(pdf)))
+        pdf.close()
+        return chars
+    doc = open_docx(str(path))
+    cells = sum(len(c.text) for t in doc.tables for r in t.rows for c in r.cells)
+    return sum(len(p.text) for p in doc.paragraphs) + cells
+
+
+def floor_seconds(files: list[Path], workers: int) -> float:
+    """Wall time to read every file's text with the same number of processes as the check."""
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_read_plain, files, chunksize=4))
+    return time.perf_counter() - started
+
+
+def _tree_rss(root: int) -> int:
+    """Resident memory (bytes) of a process and all its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(stat[1]), []).append(int(entry.name))
+            rss[int(entry.name)] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def run_check(section: Path, out: Path, cache: Path, workers: int) -> tuple[float, int, dict[str, object]]:
+    """Run ``bidcheck check`` in a fresh process: (wall seconds, peak tree memory, result JSON)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "bidcheck.cli",
+        "check",
+        str(section / "bids"),
+        "--tender",
+        str(section / "tender" / "招标文件.docx"),
+        "--json",
+        str(out / "r.json"),
+        "--xlsx",
+        str(out / "r.xlsx"),
+        "--quiet",
+        "--workers",
+        str(workers),
+    ]
+    env = {**os.environ, "BIDCHECK_CACHE_DIR": str(cache)}
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    peak = [0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - started
+    sampler.join()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"bidcheck check failed ({proc.returncode}): {err.decode()[-2000:]}")
+    return wall, peak[0], json.loads((out / "r.json").read_text(encoding="utf-8"))
+
+
+def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
+    section = folder / f"scale-{size}"
+    if not (section / "truth.json").exists():
+        generate_section(section, size, seed=size, own=(250, 270), prose=lexicon_paragraph)
+    files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
+    floor = floor_seconds(files, workers)
+    with tempfile.TemporaryDirectory() as temp:
+        cold_wall, peak, result = run_check(section, Path(temp), Path(temp) / "cache", workers)
+        warm_wall, _, _ = run_check(section, Path(temp), Path(temp) / "cache", workers)
+    timings = dict(result["timings"])  # type: ignore[arg-type]
+    timings["start+report"] = cold_wall - float(result["elapsed_s"])  # type: ignore[arg-type]
+    chars = sum(int(d["chars"]) for d in result["documents"])  # type: ignore[union-attr]
+    return {
+        "bids": size,
+        "chars": chars,
+        "floor": floor,
+        "check": cold_wall,
+        "ratio": cold_wall / floor,
+        "stages": timings,
+        "peak_mb": peak / 2**20,
+        "warm": warm_wall,
+        "high": sum(1 for p in result["pairs"] if p["level"] == "high"),
+    }  # type: ignore[union-attr]
+
+
+_COLUMNS = (
+    ("bids", 5),
+    ("chars", 11),
+    ("floor s", 9),
+    ("check s", 9),
+    ("ratio", 7),
+    ("read", 7),
+    ("cand", 7),
+    ("verify", 8),
+    ("judge", 7),
+    ("st+rep", 8),
+    ("peak MB", 9),
+    ("re-check", 9),
+    ("high", 6),
+)
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    """The benchmark table: one row per section size."""
+    lines = ["".join(f"{name:>{width}}" for name, width in _COLUMNS)]
+    for r in rows:
+        s = r["stages"]
+        assert isinstance(s, dict)
+        values = (
+            f"{r['bids']}",
+            f"{r['chars']:,}",
+            f"{r['floor']:.1f}",
+            f"{r['check']:.1f}",
+            f"{r['ratio']:.1f}",
+            f"{s.get('read', 0):.1f}",
+            f"{s.get('candidates', 0):.1f}",
+            f"{s.get('verify', 0):.1f}",
+            f"{s.get('judge', 0):.1f}",
+            f"{s.get('start+report', 0):.1f}",
+            f"{r['peak_mb']:.0f}",
+            f"{r['warm']:.1f}",
+            f"{r['high']}",
+        )
+        lines.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, _COLUMNS, strict=True)))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 30, 100, 200])
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "bidcheck-scale")
+    args = parser.parse_args()
+    rows = []
+    for size in args.sizes:
+        rows.append(measure(size, args.folder, args.workers))
+        print(table(rows[-1:]).splitlines()[-1] if len(rows) > 1 else table(rows), flush=True)
+    print(f"\ncommand: {Path(sys.executable).name} -m bench.scale {' '.join(sys.argv[1:])}")
+    print(
+        f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
+        " 'st+rep' is process start, imports and writing the JSON and Excel reports"
+    )
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
