@@ -177,7 +177,10 @@ def _chain_seeds(seeds: npt.NDArray[np.int64], settings: Settings) -> list[_Chai
 
 def _segments(lo: int, hi: int, sentence_starts: npt.NDArray[np.int32]) -> list[Span]:
     """A's span cut at sentence starts, long sentences cut further, tiny pieces merged forward."""
-    cuts = [lo, *[int(s) for s in sentence_starts if lo < s < hi], hi]
+    inner = sentence_starts[
+        np.searchsorted(sentence_starts, lo, "right") : np.searchsorted(sentence_starts, hi)
+    ]
+    cuts = [lo, *inner.tolist(), hi]
     spans: list[Span] = []
     for s, e in itertools.pairwise(cuts):
         pieces = max(1, round((e - s) / _SEGMENT_CHARS))
