@@ -17,6 +17,7 @@ import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bidcheck.ingest.docx import read_docx
 from bidcheck.ingest.errors import ReadError
@@ -103,23 +104,11 @@ def convert_to_docx(source: Path, soffice: Path, workdir: Path, timeout_s: float
 
 def _run(command: list[str], timeout_s: float) -> None:
     """Run LibreOffice in a process group of its own, so that a hang can be ended with all it started."""
+    group: dict[str, Any] = {"start_new_session": True}
     if sys.platform == "win32":
-        flags = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            creationflags=flags,
-        )
-    else:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW}
+    quiet = subprocess.DEVNULL
+    process = subprocess.Popen(command, stdin=quiet, stdout=quiet, stderr=quiet, **group)
     try:
         process.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired as exc:
