@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import pickle
 from dataclasses import dataclass, replace
@@ -105,6 +107,21 @@ _PREPARE_SETTINGS = (
 )
 
 
+@functools.cache
+def _code_digest() -> str:
+    """A hash of the code that reads, cleans and fingerprints, so that a changed program never reuses
+    entries an older one wrote (an installed build without sources relies on its version number)."""
+    package = Path(__file__).resolve().parent
+    sources = [package / "prepare.py", package / "model.py", package / "config.py"]
+    for stage in ("ingest", "text", "fingerprint"):
+        sources += sorted((package / stage).glob("*.py"))
+    digest = hashlib.blake2b(digest_size=12)
+    for source in sources:
+        with contextlib.suppress(OSError):
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
 def _cache_key(path: Path, settings: Settings) -> str | None:
     """The file's bytes, the settings that shape its fingerprints, and the versions: one cache entry."""
     try:
@@ -112,7 +129,7 @@ def _cache_key(path: Path, settings: Settings) -> str | None:
     except OSError:
         return None
     shape = {name: getattr(settings, name) for name in _PREPARE_SETTINGS}
-    version = f"{CACHE_VERSION}|{__version__}|{SETTINGS_VERSION}|{sorted(shape.items())}"
+    version = f"{CACHE_VERSION}|{__version__}|{_code_digest()}|{SETTINGS_VERSION}|{sorted(shape.items())}"
     return "d" + hashlib.blake2b(f"{version}|{digest}".encode(), digest_size=20).hexdigest()
 
 
