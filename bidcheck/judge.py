@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import RawPassage, passes
+from bidcheck.compare.align import RawPassage, passes, without_overlaps
+from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import judge_pair
 from bidcheck.config import Settings
-from bidcheck.evidence import mask_runs, mask_share, share_counts, template_mask
+from bidcheck.evidence import mask_runs, mask_share
+from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.model import PairResult, Passage, Side
 from bidcheck.prepare import Ready
@@ -30,75 +31,45 @@ class _Flagged:
     common: bool = False
 
 
-def _template_masks(
-    bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings
-) -> list[npt.NDArray[np.bool_]]:
-    hashes = [t.fingerprint.kgrams for t in templates]
-    union = np.unique(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
+def _live_parts(
+    p: RawPassage, masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], settings: Settings
+) -> list[RawPassage]:
+    """The evidence in an aligned passage: its parts outside the masked text that still make a passage.
+
+    A copied paragraph that quotes a short stretch of tender text stays one passage; one that runs on
+    into a longer stretch (``min_passage_chars``) ends where that stretch begins.
+    """
+    parts = [
+        p.restricted(lo, hi)
+        for (lo, hi), masked in mask_runs(p.a, masks[0], settings.min_passage_chars)
+        if not masked
+    ]
     return [
-        template_mask(
-            b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars, settings.template_min_chars
-        )
-        for b in bids
+        q
+        for q in parts
+        if q is not None
+        and passes(q, settings)
+        and max(mask_share(q.a, masks[0]), mask_share(q.b, masks[1])) < settings.template_share
     ]
 
 
-def _split_by_mask(p: RawPassage, mask: npt.NDArray[np.bool_], settings: Settings) -> list[RawPassage]:
-    """A passage that runs from masked text (tender, or text most bids hold) into other text becomes
-    one passage of each; a part that no longer makes a passage on its own is dropped."""
-    runs = mask_runs(p.a, mask, settings.min_passage_chars)
-    if len(runs) == 1:
-        return [p]
-    parts = [p.restricted(*span) for span, _ in runs]
-    return [q for q in parts if q is not None and passes(q, settings)]
+def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings) -> _Flagged:
+    """A passage of masked text is template text when mostly so on either side, else common text."""
+    share = max(mask_share(q.a, masks.template[i]), mask_share(q.b, masks.template[j]))
+    template = share >= settings.template_share
+    return _Flagged(q, template, not template)
 
 
-def _flagged_parts(
-    passages: list[RawPassage], masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], settings: Settings
-) -> list[tuple[RawPassage, bool]]:
-    """Passages split at the mask's edges, each with whether it is mostly masked text (on either side)."""
-    threshold = settings.template_share
-    parts = [q for p in passages for q in _split_by_mask(p, masks[0], settings)]
-    return [(q, max(mask_share(q.a, masks[0]), mask_share(q.b, masks[1])) >= threshold) for q in parts]
-
-
-def _flag_template(
-    found: dict[tuple[int, int], list[RawPassage]], masks: list[npt.NDArray[np.bool_]], settings: Settings
-) -> dict[tuple[int, int], list[_Flagged]]:
-    return {
-        (i, j): [_Flagged(q, flag) for q, flag in _flagged_parts(passages, (masks[i], masks[j]), settings)]
-        for (i, j), passages in found.items()
-    }
-
-
-def _common_masks(
-    flagged: dict[tuple[int, int], list[_Flagged]], lengths: list[int], settings: Settings
-) -> list[npt.NDArray[np.bool_]]:
-    """For each bid: which characters at least ``common_min_bids`` and ``common_share`` of all bids hold."""
-    spans: list[list[Span]] = [[] for _ in lengths]
-    for (i, j), passages in flagged.items():
-        for p in passages:
-            if not p.template:
-                spans[i].append(p.raw.a)
-                spans[j].append(p.raw.b)
-    needed = max(settings.common_min_bids, math.ceil(settings.common_share * len(lengths) - 1e-9))
-    return [share_counts(n, s) + 1 >= needed for n, s in zip(lengths, spans, strict=True)]
-
-
-def _flag_common(
-    flagged: dict[tuple[int, int], list[_Flagged]], lengths: list[int], settings: Settings
-) -> dict[tuple[int, int], list[_Flagged]]:
-    """Passages of text held by at least ``common_min_bids`` bids and ``common_share`` of all bids."""
-    masks = _common_masks(flagged, lengths, settings)
-    out = {}
-    for (i, j), passages in flagged.items():
-        template = [f for f in passages if f.template]
-        live = [f.raw for f in passages if not f.template]
-        parts = _flagged_parts(live, (masks[i], masks[j]), settings)
-        out[(i, j)] = sorted(
-            template + [_Flagged(q, False, flag) for q, flag in parts], key=lambda f: f.raw.a
-        )
-    return out
+def _pair_passages(
+    i: int, j: int, found: PairFound, masks: SharedMasks, settings: Settings
+) -> list[_Flagged]:
+    """The live passages of a pair, then its passages of masked text where they do not overlap them."""
+    either = (masks.either(i), masks.either(j))
+    live = [q for p in found.live for q in _live_parts(p, either, settings)]
+    kept = without_overlaps(live, [], settings)
+    flagged = without_overlaps(found.masked, kept, settings)
+    out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, settings) for q in flagged]
+    return sorted(out, key=lambda f: (f.raw.a, f.raw.b))
 
 
 def _merged_marks(marks: tuple[Span, ...]) -> list[Span]:
@@ -145,13 +116,17 @@ def _pair_result(
     j: int,
     bids: Sequence[Ready],
     flagged: list[_Flagged],
-    masks: list[npt.NDArray[np.bool_]],
+    masks: SharedMasks,
     settings: Settings,
 ) -> PairResult:
     a, b = bids[i], bids[j]
     live = [f.raw for f in flagged if not (f.template or f.common)]
     similarity, cov_a, cov_b, level, reason = judge_pair(
-        [p.a for p in live], [p.b for p in live], (masks[i], masks[j]), len(flagged) - len(live), settings
+        [p.a for p in live],
+        [p.b for p in live],
+        (masks.template[i], masks.template[j]),
+        len(flagged) - len(live),
+        settings,
     )
     passages, omitted = _capped(
         [_passage(f, a.clean, b.clean) for f in flagged], settings.max_passages_per_pair
@@ -172,17 +147,16 @@ def _pair_result(
 
 def judge_all(
     bids: Sequence[Ready],
-    templates: Sequence[Ready],
-    found: dict[tuple[int, int], list[RawPassage]],
+    masks: SharedMasks,
+    found: dict[tuple[int, int], PairFound],
     settings: Settings,
 ) -> list[PairResult]:
     """Every pair of readable bids judged, ranked by level and similarity."""
-    masks = _template_masks(bids, templates, settings)
-    flagged = _flag_common(
-        _flag_template(found, masks, settings), [len(b.clean.norm) for b in bids], settings
-    )
+    empty = PairFound([], [])
     pairs = [
-        _pair_result(i, j, bids, flagged.get((i, j), []), masks, settings)
+        _pair_result(
+            i, j, bids, _pair_passages(i, j, found.get((i, j), empty), masks, settings), masks, settings
+        )
         for i in range(len(bids))
         for j in range(i + 1, len(bids))
     ]

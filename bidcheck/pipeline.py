@@ -8,15 +8,20 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bidcheck.compare import candidate_window_pairs, compare_pairs
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.compare import AlignInput, candidate_window_pairs, compare_pairs
+from bidcheck.compare.candidates import mostly_open_windows
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
+from bidcheck.evidence.masks import shared_masks
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
 from bidcheck.model import CheckResult, Document, Role
-from bidcheck.prepare import Prepared, prepare_cached
+from bidcheck.prepare import Prepared, Ready, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 
 __all__ = ["CheckInputs", "check"]
@@ -111,6 +116,12 @@ def _prepare_jobs(
         return out
 
 
+def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArray[np.bool_], list[bool]]:
+    """The k-grams and windows of a bid that may find candidates: those outside its masked text."""
+    usable = x.open_kgrams(settings.seed_chars)
+    return usable, mostly_open_windows(usable, ready.fingerprint.window_starts, settings.window_chars)
+
+
 class _Stopwatch:
     """Wall seconds per stage, in the order the stages ran."""
 
@@ -142,21 +153,22 @@ def check(
     templates = [r for r in ready if r.doc.role != "bid"]
     check_cancel(cancel)
     progress(0.6, "建立候选索引")
+    masks = shared_masks(bids, templates, settings)
+    aligned = [b.align_input(masks.either(i)) for i, b in enumerate(bids)]
     candidates = candidate_window_pairs(
         [b.fingerprint.windows for b in bids],
         [b.fingerprint.kgrams for b in bids],
         settings.window_stride,
         settings.lsh_threshold,
         settings.num_perm,
+        [_usable(x, b, settings) for x, b in zip(aligned, bids, strict=True)],
     )
     watch.lap("candidates")
-    found = compare_pairs(
-        [b.align_input() for b in bids], candidates, settings, slice_progress(progress, 0.62, 0.95), cancel
-    )
+    found = compare_pairs(aligned, candidates, settings, slice_progress(progress, 0.62, 0.95), cancel)
     watch.lap("verify")
     check_cancel(cancel)
     progress(0.95, "判定与分组")
-    pairs = judge_all(bids, templates, found, settings)
+    pairs = judge_all(bids, masks, found, settings)
     groups = find_groups(pairs)
     watch.lap("judge")
     documents = sorted([p.doc for p in prepared] + duplicates, key=lambda d: int(d.id[1:]))

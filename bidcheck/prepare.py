@@ -9,6 +9,9 @@ import pickle
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from bidcheck import __version__
 from bidcheck.cache import file_digest, load_blob, store_blob
 from bidcheck.compare.align import AlignInput
@@ -31,13 +34,14 @@ class Ready:
     clean: CleanText
     fingerprint: Fingerprint
 
-    def align_input(self) -> AlignInput:
-        """What verification needs of this document."""
+    def align_input(self, masked: npt.NDArray[np.bool_] | None = None) -> AlignInput:
+        """What verification needs of this document, with its text that is no evidence."""
         return AlignInput(
             self.clean.norm,
             self.fingerprint.kgrams,
             self.clean.sentence_starts,
             self.fingerprint.window_starts,
+            masked,
         )
 
 

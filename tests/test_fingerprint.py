@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import xxhash
 from datasketch import MinHash
@@ -9,7 +11,7 @@ from datasketch import MinHash
 from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash, fingerprint_text, simhash_similarity, window_minhashes
 from bidcheck.fingerprint.kgrams import kgram_hashes
-from bidcheck.fingerprint.minhash import window_starts
+from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
 from tests.builders import paragraph, paragraphs
 
 TEXT = "本工程沟槽开挖采用机械开挖与人工清底相结合的方式开挖前应先复核地下管线位置严禁超挖"
@@ -24,6 +26,14 @@ def test_minhash_equals_datasketch_on_every_window() -> None:
         window = text[start : start + 300]
         reference.update_batch([window[i : i + 3].encode("utf-8") for i in range(len(window) - 2)])
         assert np.array_equal(reference.hashvalues, lean.hashvalues)
+
+
+def test_shingle_hashes_equal_xxh32_for_every_width_of_character() -> None:
+    text = "本工程a1b2沟槽开挖é采用𠀀𠀁机械开挖与人工清底" + paragraph(random.Random(3))
+    for k in (1, 2, 3, 4, 5, 6):
+        shingles = [text[i : i + k] for i in range(len(text) - k + 1)]
+        reference = [xxhash.xxh32_intdigest(s.encode("utf-8")) for s in shingles]
+        assert shingle_hashes(text, k).tolist() == reference
 
 
 def test_minhash_golden_values() -> None:

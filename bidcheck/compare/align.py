@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 
@@ -21,13 +22,22 @@ from rapidfuzz.distance import Indel
 
 from bidcheck.config import Settings
 
-__all__ = ["AlignInput", "RawPassage", "align_pair", "find_seeds", "passage_from_marks", "passes"]
+__all__ = [
+    "AlignInput",
+    "RawPassage",
+    "align_pair",
+    "find_seeds",
+    "passage_from_marks",
+    "passes",
+    "without_overlaps",
+]
 
 Span = tuple[int, int]
 _MAX_OCCURRENCES = 4
 _SEGMENT_CHARS = 120
 _SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
 _EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
+_MIN_OPEN_SEEDS = 3  # a chain of masked text alone (tender text, text most bids hold) is not aligned
 _JOIN_KEEPS = 0.95  # joining two neighbouring passages may cost at most 5% of the better one's similarity
 
 
@@ -39,6 +49,37 @@ class AlignInput:
     kgrams: npt.NDArray[np.uint64]
     sentence_starts: npt.NDArray[np.int32]
     window_starts: tuple[int, ...]
+    masked: npt.NDArray[np.bool_] | None = None  # text that is no evidence (see ``bidcheck.evidence``)
+
+    def open_kgrams(self, k: int) -> npt.NDArray[np.bool_]:
+        """Which k-grams lie wholly outside the masked text: only they may seed evidence."""
+        n = len(self.kgrams)
+        if self.masked is None:
+            return np.ones(n, dtype=bool)
+        return ~self.masked[:n] & ~self.masked[k - 1 : k - 1 + n]
+
+    @functools.cached_property
+    def _masked_kgrams(self) -> dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]]:
+        return {}
+
+    def masked_kgrams(self, k: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+        """(hash, position) of the k-grams wholly inside the masked text whose hash occurs there only
+        once, sorted by hash; computed once per document."""
+        if k not in self._masked_kgrams:
+            self._masked_kgrams[k] = _singletons(self.kgrams, self.masked, k)
+        return self._masked_kgrams[k]
+
+
+def _singletons(
+    kgrams: npt.NDArray[np.uint64], masked: npt.NDArray[np.bool_] | None, k: int
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    n = len(kgrams)
+    if masked is None or not n:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+    positions = np.flatnonzero(masked[:n] & masked[k - 1 : k - 1 + n]).astype(np.int64)
+    values, first, counts = np.unique(kgrams[positions], return_index=True, return_counts=True)
+    once = counts == 1
+    return values[once], positions[first[once]]
 
 
 @dataclass(frozen=True)
@@ -88,6 +129,8 @@ def _one_to_one(marks: list[tuple[Span, Span]]) -> list[tuple[Span, Span]]:
     """The marks, in order, less any whose A or B characters an earlier mark already uses."""
     if not marks:
         return []
+    if _disjoint([a for a, _ in marks]) and _disjoint([b for _, b in marks]):
+        return marks
     used_a, used_b = _Usage([a for a, _ in marks]), _Usage([b for _, b in marks])
     kept = []
     for a, b in marks:
@@ -96,6 +139,11 @@ def _one_to_one(marks: list[tuple[Span, Span]]) -> list[tuple[Span, Span]]:
             used_b.take(b)
             kept.append((a, b))
     return kept
+
+
+def _disjoint(spans: list[Span]) -> bool:
+    ordered = sorted(spans)
+    return all(x[1] <= y[0] for x, y in itertools.pairwise(ordered))
 
 
 class _Usage:
@@ -337,18 +385,22 @@ def _without(p: RawPassage, kept: list[RawPassage]) -> RawPassage | None:
     return p if len(marks) == len(p.marks) else passage_from_marks(marks)
 
 
-def _non_overlapping(passages: list[RawPassage], settings: Settings) -> list[RawPassage]:
-    """Keep passages by aligned length weighted by closeness (similarity to the 4th), trimming the others
-    so that none overlap: a passage that strays at one end into text that another passage matches more
-    closely gives that text up."""
-    kept: list[RawPassage] = []
+def without_overlaps(
+    passages: list[RawPassage], kept: list[RawPassage], settings: Settings
+) -> list[RawPassage]:
+    """The passages, best first (aligned length weighted by closeness, similarity to the 4th), each
+    trimmed of what ``kept`` or a better one already holds, so that none overlap on either side: a
+    passage that strays at one end into text another passage matches more closely gives that text up."""
+    taken = list(kept)
+    out: list[RawPassage] = []
     for p in sorted(passages, key=lambda p: (-p.matched * p.similarity**4, p.a, p.b)):
-        rest = _without(p, kept)
+        rest = _without(p, taken)
         if rest is None or not passes(rest, settings):
             continue
-        if not any(_overlaps(rest.a, q.a) or _overlaps(rest.b, q.b) for q in kept):
-            kept.append(rest)
-    return sorted(kept, key=lambda p: (p.a, p.b))
+        if not any(_overlaps(rest.a, q.a) or _overlaps(rest.b, q.b) for q in taken):
+            taken.append(rest)
+            out.append(rest)
+    return sorted(out, key=lambda p: (p.a, p.b))
 
 
 def align_pair(
@@ -356,12 +408,14 @@ def align_pair(
 ) -> list[RawPassage]:
     """All passages shared by A and B, found from their candidate window pairs."""
     seeds = find_seeds(a, b, window_pairs, settings)
+    open_a, open_b = a.open_kgrams(settings.seed_chars), b.open_kgrams(settings.seed_chars)
     passages: list[RawPassage] = []
     for chain in _chain_seeds(seeds, settings):
-        if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
+        opened = sum(bool(open_a[pa] and open_b[pb]) for pa, pb in chain.seeds)
+        if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2 and opened >= _MIN_OPEN_SEEDS:
             passages.extend(_chain_passages(chain, a, b, settings))
     joined = _join_neighbours(passages, settings.max_gap_chars)
-    return _non_overlapping([p for p in joined if passes(p, settings)], settings)
+    return without_overlaps([p for p in joined if passes(p, settings)], [], settings)
 
 
 def _near(x: Span, y: Span, gap: int) -> bool:

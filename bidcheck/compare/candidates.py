@@ -17,7 +17,14 @@ import numpy.typing as npt
 from datasketch import LeanMinHash, MinHashLSH
 from numpy.lib.stride_tricks import sliding_window_view
 
-__all__ = ["WindowPairs", "candidate_window_pairs", "kgram_window_pairs", "lsh_window_pairs", "winnow"]
+__all__ = [
+    "WindowPairs",
+    "candidate_window_pairs",
+    "kgram_window_pairs",
+    "lsh_window_pairs",
+    "mostly_open_windows",
+    "winnow",
+]
 
 WindowPairs = dict[tuple[int, int], list[tuple[int, int]]]
 _WINNOW = 8  # one fingerprint per 8 consecutive k-grams at least
@@ -26,21 +33,50 @@ _MIN_HITS = 2  # shared fingerprints needed before two windows are worth verifyi
 
 
 def lsh_window_pairs(
-    windows: Sequence[Sequence[LeanMinHash]], threshold: float, num_perm: int
+    windows: Sequence[Sequence[LeanMinHash]],
+    threshold: float,
+    num_perm: int,
+    keep: Sequence[Sequence[bool]] | None = None,
 ) -> WindowPairs:
-    """Window pairs whose MinHashes collide in an LSH index of all windows."""
-    lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
-    with lsh.insertion_session() as session:
-        for doc, doc_windows in enumerate(windows):
-            for index, signature in enumerate(doc_windows):
-                session.insert((doc, index), signature, check_duplication=False)
+    """Window pairs of different documents that share a bucket of MinHash LSH over all windows.
+
+    The bands are datasketch's (``MinHashLSH(threshold, num_perm).hashranges``) and a bucket is one
+    band's values, as in its index; the buckets are formed with one sort per band over all windows
+    instead of one dictionary lookup per window and band. ``keep[d][w]`` false leaves window ``w`` of
+    document ``d`` out (a window of masked text).
+    """
+    bands = MinHashLSH(threshold=threshold, num_perm=num_perm).hashranges
+    ids = [(d, w) for d, doc in enumerate(windows) for w in range(len(doc)) if keep is None or keep[d][w]]
+    if len(ids) < 2:
+        return {}
+    signatures = np.stack([windows[d][w].hashvalues for d, w in ids]).astype(np.uint64)
+    docs = np.asarray([d for d, _ in ids])
+    index = np.asarray([w for _, w in ids])
     pairs: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
-    for doc, doc_windows in enumerate(windows):
-        for index, signature in enumerate(doc_windows):
-            for other, other_index in lsh.query(signature):
-                if other > doc:
-                    pairs[(doc, other)].add((index, other_index))
+    for start, end in bands:
+        for members in _buckets(signatures[:, start:end]):
+            _add_bucket(pairs, docs[members].tolist(), index[members].tolist())
     return {key: sorted(value) for key, value in pairs.items()}
+
+
+def _buckets(band: npt.NDArray[np.uint64]) -> list[npt.NDArray[np.intp]]:
+    """Rows with equal band values, for every value held by rows of at least two."""
+    keys = np.ascontiguousarray(band).view(np.dtype((np.void, band.shape[1] * band.itemsize))).ravel()
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    ends = np.r_[starts[1:], len(ordered)]
+    return [order[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True) if e - s > 1]
+
+
+def _add_bucket(
+    pairs: defaultdict[tuple[int, int], set[tuple[int, int]]], docs: list[int], index: list[int]
+) -> None:
+    members = sorted(zip(docs, index, strict=True))
+    for x, (da, wa) in enumerate(members):
+        for db, wb in members[x + 1 :]:
+            if db != da:
+                pairs[(da, db)].add((wa, wb))
 
 
 def winnow(kgrams: npt.NDArray[np.uint64], window: int = _WINNOW) -> npt.NDArray[np.int64]:
@@ -51,9 +87,13 @@ def winnow(kgrams: npt.NDArray[np.uint64], window: int = _WINNOW) -> npt.NDArray
     return np.unique(lows).astype(np.int64)
 
 
-def _fingerprints(kgrams: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-    """(hash, position) of a document's winnowed k-grams, stock phrases left out."""
+def _fingerprints(
+    kgrams: npt.NDArray[np.uint64], usable: npt.NDArray[np.bool_] | None
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    """(hash, position) of a document's winnowed k-grams, stock phrases and unusable k-grams left out."""
     positions = winnow(kgrams)
+    if usable is not None:
+        positions = positions[usable[positions]]
     hashes = kgrams[positions]
     _, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
     keep = counts[inverse] <= _MAX_REPEATS
@@ -61,10 +101,16 @@ def _fingerprints(kgrams: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.uint64
 
 
 def kgram_window_pairs(
-    kgrams: Sequence[npt.NDArray[np.uint64]], stride: int, window_counts: Sequence[int]
+    kgrams: Sequence[npt.NDArray[np.uint64]],
+    stride: int,
+    window_counts: Sequence[int],
+    usable: Sequence[npt.NDArray[np.bool_]] | None = None,
 ) -> WindowPairs:
-    """Window pairs sharing at least two winnowed k-grams, from one inverted index of all documents."""
-    parts = [_fingerprints(h) for h in kgrams]
+    """Window pairs sharing at least two winnowed k-grams, from one inverted index of all documents.
+
+    ``usable[d]`` says which k-grams of document ``d`` may enter the index (those outside masked text).
+    """
+    parts = [_fingerprints(h, usable[d] if usable is not None else None) for d, h in enumerate(kgrams)]
     hashes = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint64)
     docs = np.concatenate([np.full(len(p[0]), d) for d, p in enumerate(parts)]) if parts else np.zeros(0)
     windows = (
@@ -93,18 +139,31 @@ def kgram_window_pairs(
     return dict(pairs)
 
 
+def mostly_open_windows(
+    usable: npt.NDArray[np.bool_], starts: Sequence[int], window_chars: int
+) -> list[bool]:
+    """Which windows have at least half their k-grams usable (outside masked text)."""
+    return [bool(usable[s : s + window_chars].mean() >= 0.5) if len(usable) else False for s in starts]
+
+
 def candidate_window_pairs(
     windows: Sequence[Sequence[LeanMinHash]],
     kgrams: Sequence[npt.NDArray[np.uint64]],
     stride: int,
     threshold: float,
     num_perm: int,
+    usable: Sequence[tuple[npt.NDArray[np.bool_], list[bool]]] | None = None,
 ) -> WindowPairs:
-    """For each pair of documents ``(i, j)``, ``i < j``: the window pairs worth verifying, sorted."""
+    """For each pair of documents ``(i, j)``, ``i < j``: the window pairs worth verifying, sorted.
+
+    ``usable[d]`` is (usable k-grams, windows kept) of document ``d``; masked text finds no candidates.
+    """
     merged: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
     found = (
-        lsh_window_pairs(windows, threshold, num_perm),
-        kgram_window_pairs(kgrams, stride, [len(w) for w in windows]),
+        lsh_window_pairs(windows, threshold, num_perm, [u[1] for u in usable] if usable else None),
+        kgram_window_pairs(
+            kgrams, stride, [len(w) for w in windows], [u[0] for u in usable] if usable else None
+        ),
     )
     for source in found:
         for key, value in source.items():

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["mask_runs", "mask_share", "share_counts", "template_mask"]
+__all__ = [
+    "form_pieces",
+    "frequent_kgrams",
+    "is_member",
+    "long_gram_hashes",
+    "mask_runs",
+    "mask_share",
+    "occurrences_mask",
+    "spans_mask",
+    "template_mask",
+]
 
 Span = tuple[int, int]
 
@@ -25,10 +36,28 @@ def template_mask(
     A stretch is at least ``min_chars`` long: stock phrases a trade shares with the tender (a dozen
     characters) are not template text, a quoted clause or a form is.
     """
-    mask = np.zeros(length, dtype=bool)
     if not len(template_hashes) or not len(kgrams):
-        return mask
-    hits = np.isin(kgrams, template_hashes)
+        return np.zeros(length, dtype=bool)
+    return _hit_runs_mask(is_member(kgrams, np.unique(template_hashes)), length, k, min_chars)
+
+
+def is_member(values: npt.NDArray[np.uint64], sorted_set: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """``np.isin`` for a set already sorted and unique, without sorting it again."""
+    if not len(sorted_set):
+        return np.zeros(len(values), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return np.asarray(sorted_set[at] == values)
+
+
+def _distinct(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    ordered = np.sort(values)
+    keep: npt.NDArray[np.bool_] = np.r_[True, ordered[1:] != ordered[:-1]]
+    return ordered[keep] if len(ordered) else ordered
+
+
+def _hit_runs_mask(hits: npt.NDArray[np.bool_], length: int, k: int, min_chars: int) -> npt.NDArray[np.bool_]:
+    """The characters covered by runs of consecutive k-gram hits that span at least ``min_chars``."""
+    mask = np.zeros(length, dtype=bool)
     edges = np.flatnonzero(np.diff(np.r_[0, hits.astype(np.int8), 0]))
     for start, end in zip(edges[::2], edges[1::2], strict=True):
         if end - start + k - 1 >= min_chars:
@@ -36,19 +65,70 @@ def template_mask(
     return mask
 
 
+def frequent_kgrams(kgrams: Sequence[npt.NDArray[np.uint64]], needed: int) -> npt.NDArray[np.uint64]:
+    """The k-gram hashes that at least ``needed`` of the documents hold, sorted."""
+    if not kgrams or needed > len(kgrams):
+        return np.zeros(0, dtype=np.uint64)
+    ordered: npt.NDArray[np.uint64] = np.sort(np.concatenate([_distinct(h) for h in kgrams]))
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    counts = np.diff(np.r_[starts, len(ordered)])
+    frequent: npt.NDArray[np.uint64] = ordered[starts[counts >= needed]]
+    return frequent
+
+
+def long_gram_hashes(kgrams: npt.NDArray[np.uint64], k: int, length: int) -> npt.NDArray[np.uint64]:
+    """Hashes of every ``length``-character substring, combined from the k-gram hashes that tile it."""
+    count = len(kgrams) - (length - k)
+    if count <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    offsets = sorted({*range(0, length - k + 1, k), length - k})
+    out = np.zeros(count, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for offset in offsets:
+            out = out * np.uint64(0x100000001B3) + kgrams[offset : offset + count]
+    return out
+
+
+def spans_mask(starts: npt.NDArray[np.bool_], span: int, length: int) -> npt.NDArray[np.bool_]:
+    """The characters covered by a ``span``-character stretch beginning wherever ``starts`` is true."""
+    counts = np.zeros(length + 1, dtype=np.int32)
+    at = np.flatnonzero(starts)
+    np.add.at(counts, at, 1)
+    np.add.at(counts, np.minimum(at + span, length), -1)
+    return np.cumsum(counts[:-1]) > 0
+
+
+def form_pieces(
+    norm: str, blanks: Sequence[int], sentence_starts: Sequence[int], min_chars: int
+) -> list[str]:
+    """The pieces of a form: the comparable text on either side of each blank to fill in, up to the
+    next blank or sentence boundary. Bidders fill the blanks, so the pieces are all that stays of the
+    form, and each may be shorter than a template stretch."""
+    bounds = sorted({0, len(norm), *blanks, *sentence_starts})
+    pieces: set[str] = set()
+    for blank in set(blanks):
+        at = bisect.bisect_left(bounds, blank)
+        before = bounds[at - 1] if at > 0 else 0
+        after = bounds[at + 1] if at + 1 < len(bounds) else len(norm)
+        pieces.update((norm[before:blank], norm[blank:after]))
+    return sorted(p for p in pieces if len(p) >= min_chars)
+
+
+def occurrences_mask(norm: str, pieces: Iterable[str]) -> npt.NDArray[np.bool_]:
+    """Which characters of ``norm`` lie in an exact occurrence of one of the pieces."""
+    mask = np.zeros(len(norm), dtype=bool)
+    for piece in pieces:
+        at = norm.find(piece)
+        while at >= 0:
+            mask[at : at + len(piece)] = True
+            at = norm.find(piece, at + 1)
+    return mask
+
+
 def mask_share(span: Span, mask: npt.NDArray[np.bool_]) -> float:
     """The share of a span that the mask covers."""
     s, e = span
     return float(mask[s:e].mean()) if e > s else 0.0
-
-
-def share_counts(length: int, spans: Iterable[Span]) -> npt.NDArray[np.int32]:
-    """For one document: at each character, how many passages (each with another bid) cover it."""
-    counts = np.zeros(length + 1, dtype=np.int32)
-    for s, e in spans:
-        counts[s] += 1
-        counts[e] -= 1
-    return np.cumsum(counts[:-1], dtype=np.int32)
 
 
 def mask_runs(span: Span, mask: npt.NDArray[np.bool_], min_chars: int) -> list[tuple[Span, bool]]:

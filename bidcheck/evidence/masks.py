@@ -1,0 +1,86 @@
+"""Per-bid masks of the text that is no evidence: the tender's own text, and text most bids hold.
+
+Both are known before any pair is compared, from the k-grams of all documents at once, so the
+comparison of a pair looks for evidence only in the rest, and lists the masked text it shares apart.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.config import Settings
+from bidcheck.evidence.flags import (
+    form_pieces,
+    frequent_kgrams,
+    is_member,
+    long_gram_hashes,
+    occurrences_mask,
+    spans_mask,
+    template_mask,
+)
+from bidcheck.prepare import Ready
+
+__all__ = ["SharedMasks", "shared_masks"]
+
+Mask = npt.NDArray[np.bool_]
+_BLANK = re.compile(r"[_＿]{2,}|[ \u3000]{2,}|（\s*）|\(\s*\)")
+_FORM_PIECE_CHARS = 4
+
+
+@dataclass(frozen=True)
+class SharedMasks:
+    """For each bid, by comparable character: tender/template text, and text most bids hold."""
+
+    template: list[Mask]
+    common: list[Mask]
+
+    def either(self, index: int) -> Mask:
+        """Text of bid ``index`` that is no evidence of itself."""
+        return self.template[index] | self.common[index]
+
+
+def _tender_pieces(templates: Sequence[Ready]) -> list[str]:
+    """The pieces of every form in the tender and template documents (see ``form_pieces``)."""
+    pieces: list[str] = []
+    for t in templates:
+        starts = [m.start() for m in _BLANK.finditer(t.clean.text)]
+        blanks = np.searchsorted(t.clean.norm_map, starts).tolist()
+        pieces += form_pieces(t.clean.norm, blanks, t.clean.sentence_starts.tolist(), _FORM_PIECE_CHARS)
+    return sorted(set(pieces))
+
+
+def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> list[Mask]:
+    hashes = [t.fingerprint.kgrams for t in templates]
+    union = np.unique(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
+    pieces = _tender_pieces(templates)
+    return [
+        template_mask(
+            b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars, settings.template_min_chars
+        )
+        | occurrences_mask(b.clean.norm, pieces)
+        for b in bids
+    ]
+
+
+def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
+    """Stretches of ``template_min_chars`` that at least ``common_min_bids`` and ``common_share`` of all
+    bids hold word for word: public text nobody supplied as a template. Stock phrases of the trade
+    are shorter, or not the same stretch in every bid."""
+    needed = max(settings.common_min_bids, math.ceil(settings.common_share * len(bids) - 1e-9))
+    k, span = settings.seed_chars, settings.template_min_chars
+    grams = [long_gram_hashes(b.fingerprint.kgrams, k, span) for b in bids]
+    frequent = frequent_kgrams(grams, needed)
+    return [
+        spans_mask(is_member(g, frequent), span, len(b.clean.norm)) for g, b in zip(grams, bids, strict=True)
+    ]
+
+
+def shared_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> SharedMasks:
+    """The template and common masks of every bid."""
+    return SharedMasks(_template_masks(bids, templates, settings), _common_masks(bids, settings))

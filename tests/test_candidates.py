@@ -1,0 +1,71 @@
+"""Candidate window pairs: the LSH buckets are datasketch's, and masked text finds no candidates."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+from datasketch import MinHashLSH
+
+from bidcheck.compare.candidates import kgram_window_pairs, lsh_window_pairs
+from bidcheck.config import Settings
+from bidcheck.fingerprint import fingerprint_text
+from bidcheck.text import normalize
+from tests.builders import paragraphs
+
+SETTINGS = Settings()
+
+
+def _section(seed: int) -> list[str]:
+    """Four texts: two share a copied stretch, all four share a clause."""
+    clause = "".join(paragraphs(seed * 10, 1))
+    copied = "".join(paragraphs(seed * 10 + 1, 3))
+    own = ["".join(paragraphs(seed * 10 + 2 + i, 4)) for i in range(4)]
+    texts = [own[0] + copied + clause, own[1] + clause + copied, own[2] + clause, clause + own[3]]
+    return [normalize(t)[0] for t in texts]
+
+
+def _datasketch_pairs(windows: list[list[object]]) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """The reference: datasketch's index, queried with every window."""
+    lsh = MinHashLSH(threshold=SETTINGS.lsh_threshold, num_perm=SETTINGS.num_perm)
+    for d, doc in enumerate(windows):
+        for w, signature in enumerate(doc):
+            lsh.insert((d, w), signature)
+    found: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
+    for d, doc in enumerate(windows):
+        for w, signature in enumerate(doc):
+            for other, index in lsh.query(signature):
+                if other > d:
+                    found[(d, other)].add((w, index))
+    return {key: sorted(value) for key, value in found.items()}
+
+
+def test_lsh_window_pairs_are_the_pairs_datasketch_finds() -> None:
+    prints = [fingerprint_text(t, SETTINGS) for t in _section(5)]
+    windows = [list(p.windows) for p in prints]
+    ours = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm)
+    assert ours == _datasketch_pairs(windows)
+    assert (0, 1) in ours
+
+
+def test_windows_left_out_find_no_lsh_candidates() -> None:
+    prints = [fingerprint_text(t, SETTINGS) for t in _section(6)]
+    windows = [list(p.windows) for p in prints]
+    keep = [[True] * len(w) for w in windows]
+    keep[1] = [False] * len(windows[1])
+    ours = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm, keep)
+    assert all(1 not in key for key in ours)
+
+
+def test_masked_kgrams_find_no_kgram_candidates() -> None:
+    prints = [fingerprint_text(t, SETTINGS) for t in _section(7)]
+    counts = [len(p.windows) for p in prints]
+    kgrams = [p.kgrams for p in prints]
+    found = kgram_window_pairs(kgrams, SETTINGS.window_stride, counts)
+    assert (0, 1) in found
+    assert (2, 3) in found  # the clause all four hold
+    usable = [np.ones(len(h), dtype=bool) for h in kgrams]
+    usable[0][:] = False
+    masked = kgram_window_pairs(kgrams, SETTINGS.window_stride, counts, usable)
+    assert all(0 not in key for key in masked)
+    assert (1, 2) in masked

@@ -1,0 +1,94 @@
+"""Masked text: the tender's forms, text most bids hold word for word, and the passages of such text."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+
+from bidcheck.compare.align import AlignInput
+from bidcheck.compare.shared import masked_passages
+from bidcheck.config import Settings
+from bidcheck.evidence.flags import form_pieces, long_gram_hashes, occurrences_mask, spans_mask
+from bidcheck.fingerprint import fingerprint_text
+from bidcheck.fingerprint.kgrams import kgram_hashes
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.text import normalize
+from tests.builders import make_docx, paragraphs
+
+SETTINGS = Settings()
+FORM = (
+    "我方已仔细研究了本标段招标文件的全部内容，愿意以人民币（大写）{price}的投标总报价。"
+    "我方承诺在招标文件规定的投标有效期内不修改、撤销投标文件。"
+    "投标人：{company}有限公司（盖单位章），法定代表人或其委托代理人：{person}（签字），日期：{date}。"
+)
+
+
+def test_form_pieces_are_the_text_between_blanks() -> None:
+    text = FORM.format(price="________元", company="________", person="________", date="____年__月__日")
+    norm, offsets, sentences = normalize(text)
+    blanks = np.searchsorted(offsets, [i for i in range(len(text)) if text[i : i + 2] == "__"]).tolist()
+    pieces = form_pieces(norm, blanks, sentences.tolist(), 4)
+    assert "有限公司盖单位章法定代表人或其委托代理人" in pieces
+    assert "签字日期" in pieces
+    assert all(len(p) >= 4 for p in pieces)
+    filled = normalize(FORM.format(price="叁仟万元", company="华东建设", person="张伟", date="2025年3月1日"))[
+        0
+    ]
+    mask = occurrences_mask(filled, pieces)
+    assert not mask[filled.index("华东建设") : filled.index("华东建设") + 4].any()
+    assert mask[filled.index("盖单位章")]
+
+
+def test_long_gram_hashes_agree_exactly_when_the_stretch_agrees() -> None:
+    a = "".join(paragraphs(1, 2))
+    b = "前言" + a[100:160] + "后记" + "".join(paragraphs(2, 1))
+    ha = long_gram_hashes(kgram_hashes(a, 5), 5, 24)
+    hb = long_gram_hashes(kgram_hashes(b, 5), 5, 24)
+    assert len(ha) == len(a) - 23
+    assert ha[100] == hb[2] and ha[136] == hb[38]
+    assert ha[99] != hb[2] and ha[101] != hb[2]
+    assert np.array_equal(
+        spans_mask(np.array([False, True, False, False]), 2, 5), [False, True, True, False, False]
+    )
+
+
+def test_masked_passages_are_exact_runs_of_the_masked_text() -> None:
+    clause = "".join(paragraphs(3, 1))
+    own = ["".join(paragraphs(4 + i, 3)) for i in range(2)]
+    inputs = []
+    for text in (own[0] + clause, clause + own[1]):
+        norm, _, sentences = normalize(text)
+        fp = fingerprint_text(norm, SETTINGS)
+        masked = np.zeros(len(norm), dtype=bool)
+        start = norm.index(normalize(clause)[0])
+        masked[start : start + len(normalize(clause)[0])] = True
+        inputs.append(AlignInput(norm, fp.kgrams, sentences, fp.window_starts, masked))
+    (passage,) = masked_passages(inputs[0], inputs[1], SETTINGS)
+    length = len(normalize(clause)[0])
+    assert passage.similarity == 1.0
+    assert passage.a[1] - passage.a[0] == length and passage.b == (0, length)
+    assert inputs[0].norm[slice(*passage.a)] == inputs[1].norm[slice(*passage.b)]
+
+
+def test_a_filled_in_bid_letter_is_template_text_not_evidence(tmp_path: Path) -> None:
+    """Many bidders fill in the tender's letter form: the pieces between the blanks are shorter than a
+    template stretch, and still no pair may be raised on them."""
+    rng = random.Random(5)
+    blank = FORM.format(price="________元", company="________", person="________", date="____年__月__日")
+    make_docx(tmp_path / "tender.docx", [["投标函格式", blank], paragraphs(50, 4)])
+    bids = tmp_path / "bids"
+    bids.mkdir()
+    for n in range(12):
+        letter = FORM.format(
+            price=f"{rng.randint(3000, 5000)}万元",
+            company=rng.choice(["华东", "恒信", "中联", "宏远"]) + "建设",
+            person=rng.choice("张王李赵") + rng.choice("伟芳敏静"),
+            date=f"2025年{rng.randint(3, 9)}月{rng.randint(1, 28)}日",
+        )
+        make_docx(bids / f"{n:02d}.docx", [["投标函", letter], paragraphs(100 + n, 6)])
+    result = check(CheckInputs((bids,), (tmp_path / "tender.docx",)), Settings(workers=1))
+    assert {p.level for p in result.pairs} == {"none"}
+    assert not [q for p in result.pairs for q in p.passages if q.live]
+    assert any(q.template for p in result.pairs for q in p.passages)
