@@ -154,7 +154,7 @@ def check(
     check_cancel(cancel)
     progress(0.6, "建立候选索引")
     masks = shared_masks(bids, templates, settings)
-    aligned = [b.align_input(masks.either(i)) for i, b in enumerate(bids)]
+    aligned = [masks.align_input(b, i) for i, b in enumerate(bids)]
     candidates = candidate_window_pairs(
         [b.fingerprint.windows for b in bids],
         [b.fingerprint.kgrams for b in bids],

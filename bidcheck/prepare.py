@@ -9,12 +9,8 @@ import pickle
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-
 from bidcheck import __version__
 from bidcheck.cache import file_digest, load_blob, store_blob
-from bidcheck.compare.align import AlignInput
 from bidcheck.config import SETTINGS_VERSION, Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import read_document
@@ -33,16 +29,6 @@ class Ready:
     doc: Document
     clean: CleanText
     fingerprint: Fingerprint
-
-    def align_input(self, masked: npt.NDArray[np.bool_] | None = None) -> AlignInput:
-        """What verification needs of this document, with its text that is no evidence."""
-        return AlignInput(
-            self.clean.norm,
-            self.fingerprint.kgrams,
-            self.clean.sentence_starts,
-            self.fingerprint.window_starts,
-            masked,
-        )
 
 
 @dataclass(frozen=True, eq=False)

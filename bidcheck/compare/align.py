@@ -37,7 +37,7 @@ _MAX_OCCURRENCES = 4
 _SEGMENT_CHARS = 120
 _SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
 _EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
-_MIN_OPEN_SEEDS = 3  # a chain of masked text alone (tender text, text most bids hold) is not aligned
+_MIN_OPEN_SEEDS = 3  # a chain of masked text or stock phrases alone is not aligned
 _JOIN_KEEPS = 0.95  # joining two neighbouring passages may cost at most 5% of the better one's similarity
 
 
@@ -50,13 +50,16 @@ class AlignInput:
     sentence_starts: npt.NDArray[np.int32]
     window_starts: tuple[int, ...]
     masked: npt.NDArray[np.bool_] | None = None  # text that is no evidence (see ``bidcheck.evidence``)
+    stock: npt.NDArray[np.bool_] | None = None  # k-grams too widespread to seed a passage
 
     def open_kgrams(self, k: int) -> npt.NDArray[np.bool_]:
-        """Which k-grams lie wholly outside the masked text: only they may seed evidence."""
+        """Which k-grams lie wholly outside the masked text and are no stock phrase: only they may find
+        candidates and make a chain worth aligning."""
         n = len(self.kgrams)
+        usable = np.ones(n, dtype=bool) if self.stock is None else ~self.stock
         if self.masked is None:
-            return np.ones(n, dtype=bool)
-        return ~self.masked[:n] & ~self.masked[k - 1 : k - 1 + n]
+            return usable
+        return usable & ~self.masked[:n] & ~self.masked[k - 1 : k - 1 + n]
 
     @functools.cached_property
     def _masked_kgrams(self) -> dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]]:
@@ -406,16 +409,45 @@ def without_overlaps(
 def align_pair(
     a: AlignInput, b: AlignInput, window_pairs: list[tuple[int, int]], settings: Settings
 ) -> list[RawPassage]:
-    """All passages shared by A and B, found from their candidate window pairs."""
+    """All passages shared by A and B, found from their candidate window pairs.
+
+    Chains are first built from the seeds that are evidence (outside masked text, no stock phrase);
+    only around those is every seed chained and aligned, so text made only of what every bid says
+    costs nothing.
+    """
     seeds = find_seeds(a, b, window_pairs, settings)
-    open_a, open_b = a.open_kgrams(settings.seed_chars), b.open_kgrams(settings.seed_chars)
+    usable = a.open_kgrams(settings.seed_chars)[seeds[:, 0]] & b.open_kgrams(settings.seed_chars)[seeds[:, 1]]
     passages: list[RawPassage] = []
-    for chain in _chain_seeds(seeds, settings):
-        opened = sum(bool(open_a[pa] and open_b[pb]) for pa, pb in chain.seeds)
-        if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2 and opened >= _MIN_OPEN_SEEDS:
-            passages.extend(_chain_passages(chain, a, b, settings))
+    for lo, hi in _evidence_regions(seeds[usable], settings):
+        inside = seeds[
+            (seeds[:, 0] >= lo[0]) & (seeds[:, 0] < hi[0]) & (seeds[:, 1] >= lo[1]) & (seeds[:, 1] < hi[1])
+        ]
+        for chain in _chain_seeds(inside, settings):
+            if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
+                passages.extend(_chain_passages(chain, a, b, settings))
     joined = _join_neighbours(passages, settings.max_gap_chars)
     return without_overlaps([p for p in joined if passes(p, settings)], [], settings)
+
+
+def _evidence_regions(seeds: npt.NDArray[np.int64], settings: Settings) -> list[tuple[Span, Span]]:
+    """(A, B) low and high corners of the neighbourhoods of the chains of evidence seeds, merged."""
+    gap, jump = settings.max_gap_chars, settings.max_jump_chars
+    boxes = sorted(
+        ((max(c.a_lo - gap, 0), max(c.b_lo - jump, 0)), (c.a_hi + gap, c.b_hi + jump))
+        for c in _chain_seeds(seeds, settings)
+        if c.a_hi - c.a_lo >= settings.min_passage_chars // 2 and len(c.seeds) >= _MIN_OPEN_SEEDS
+    )
+    merged: list[tuple[Span, Span]] = []
+    for lo, hi in boxes:
+        if merged and lo[0] <= merged[-1][1][0] and lo[1] <= merged[-1][1][1] and hi[1] >= merged[-1][0][1]:
+            last = merged[-1]
+            merged[-1] = (
+                (last[0][0], min(last[0][1], lo[1])),
+                (max(last[1][0], hi[0]), max(last[1][1], hi[1])),
+            )
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def _near(x: Span, y: Span, gap: int) -> bool:

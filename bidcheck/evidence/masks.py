@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.compare.align import AlignInput
 from bidcheck.config import Settings
 from bidcheck.evidence.flags import (
     form_pieces,
@@ -31,6 +32,8 @@ __all__ = ["SharedMasks", "shared_masks"]
 Mask = npt.NDArray[np.bool_]
 _BLANK = re.compile(r"[_＿]{2,}|[ \u3000]{2,}|（\s*）|\(\s*\)")
 _FORM_PIECE_CHARS = 4
+_STOCK_MIN_BIDS = 20
+_STOCK_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -39,10 +42,22 @@ class SharedMasks:
 
     template: list[Mask]
     common: list[Mask]
+    stock: list[Mask]  # by k-gram: phrases of the trade too widespread to seed evidence (see ``_stock``)
 
     def either(self, index: int) -> Mask:
         """Text of bid ``index`` that is no evidence of itself."""
         return self.template[index] | self.common[index]
+
+    def align_input(self, bid: Ready, index: int) -> AlignInput:
+        """What verification needs of bid ``index``, with its masks."""
+        return AlignInput(
+            bid.clean.norm,
+            bid.fingerprint.kgrams,
+            bid.clean.sentence_starts,
+            bid.fingerprint.window_starts,
+            self.either(index),
+            self.stock[index],
+        )
 
 
 def _tender_pieces(templates: Sequence[Ready]) -> list[str]:
@@ -81,6 +96,20 @@ def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     ]
 
 
+def _stock(bids: Sequence[Ready]) -> list[Mask]:
+    """For each bid, which of its k-grams at least half the bids hold (and at least ``_STOCK_MIN_BIDS``).
+
+    Such a k-gram is a phrase of the trade, no sign of copying by itself: it does not seed a passage,
+    though it counts inside one found from rarer text. Smaller sections cannot tell a phrase of the
+    trade from a shared draft this way, and keep every k-gram.
+    """
+    needed = max(_STOCK_MIN_BIDS, math.ceil(_STOCK_SHARE * len(bids)))
+    frequent = frequent_kgrams([b.fingerprint.kgrams for b in bids], needed)
+    return [is_member(b.fingerprint.kgrams, frequent) for b in bids]
+
+
 def shared_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> SharedMasks:
-    """The template and common masks of every bid."""
-    return SharedMasks(_template_masks(bids, templates, settings), _common_masks(bids, settings))
+    """The template, common and stock masks of every bid."""
+    return SharedMasks(
+        _template_masks(bids, templates, settings), _common_masks(bids, settings), _stock(bids)
+    )
