@@ -44,13 +44,23 @@ def _live_parts(
         for (lo, hi), masked in mask_runs(p.a, masks[0], settings.min_passage_chars)
         if not masked
     ]
-    return [
-        q
-        for q in parts
-        if q is not None
-        and passes(q, settings)
-        and max(mask_share(q.a, masks[0]), mask_share(q.b, masks[1])) < settings.template_share
-    ]
+    return [q for q in parts if q is not None and passes(q, settings) and _agrees_outside(q, masks, settings)]
+
+
+def _agrees_outside(
+    q: RawPassage, masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], settings: Settings
+) -> bool:
+    """Whether the passage, its masked characters left out on both sides, still makes a passage: what
+    two bids share around a quoted clause or a filled-in form is evidence only if it agrees as closely."""
+    open_a, open_b = ~masks[0], ~masks[1]
+    length_a, length_b = int(open_a[q.a[0] : q.a[1]].sum()), int(open_b[q.b[0] : q.b[1]].sum())
+    matched = sum(int((open_a[a0:a1] & open_b[b0:b1]).sum()) for (a0, a1), (b0, b1) in q.marks)
+    if min(length_a, length_b) < settings.min_passage_chars:
+        return False
+    similarity = 2 * matched / (length_a + length_b)
+    if min(length_a, length_b) < settings.short_passage_chars:
+        return similarity >= settings.short_passage_similarity
+    return similarity >= settings.min_passage_similarity
 
 
 def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings) -> _Flagged:
