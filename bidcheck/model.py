@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -161,13 +161,27 @@ def _document_to_dict(doc: Document) -> dict[str, Any]:
 
 
 def _side_to_dict(side: Side) -> dict[str, Any]:
-    out = asdict(side)
-    out["marks"] = [list(m) for m in side.marks]
-    return out
+    return {
+        "page": side.page,
+        "paragraph": side.paragraph,
+        "start": side.start,
+        "end": side.end,
+        "text": side.text,
+        "marks": [list(m) for m in side.marks],
+    }
 
 
 def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
-    out = {k: v for k, v in asdict(pair).items() if k != "passages"}
+    out: dict[str, Any] = {
+        "a": pair.a,
+        "b": pair.b,
+        "similarity": pair.similarity,
+        "coverage_a": pair.coverage_a,
+        "coverage_b": pair.coverage_b,
+        "simhash_similarity": pair.simhash_similarity,
+        "level": pair.level,
+        "reason": pair.reason,
+    }
     out["passages"] = [
         {
             "a": _side_to_dict(p.a),
@@ -179,6 +193,7 @@ def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
         }
         for p in pair.passages
     ]
+    out["passages_omitted"] = pair.passages_omitted
     return out
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from copy import copy
 from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -108,13 +110,48 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         row[0].alignment = Alignment(horizontal="left")
 
 
-def _heat(value: float) -> PatternFill:
-    """White through yellow to red as the similarity rises."""
+class _Styles:
+    """Cells styled alike share one style record. The first cell of each kind is styled through
+    openpyxl's attributes; later ones take a copy of its style ids, which skips hashing the same fill
+    and format again for every cell (most of the time of writing a 200-bid matrix)."""
+
+    def __init__(self) -> None:
+        self._done: dict[tuple[object, ...], Cell] = {}
+
+    def apply(self, cell: Cell, key: tuple[object, ...], style: Callable[[Cell], None]) -> None:
+        first = self._done.get(key)
+        if first is None:
+            style(cell)
+            self._done[key] = cell
+        else:
+            cell._style = copy(first._style)
+
+
+def _percent_fill(color: str) -> Callable[[Cell], None]:
+    def style(cell: Cell) -> None:
+        cell.fill, cell.number_format = PatternFill("solid", fgColor=color), "0.0%"
+
+    return style
+
+
+def _heat(value: float) -> str:
+    """White through yellow to red as the similarity rises (the fill colour)."""
     v = min(max(value, 0.0), 1.0)
     green = int(255 - 155 * min(v / 0.3, 1.0))
     blue = int(255 - 255 * min(v / 0.1, 1.0))
     red = 255 if v < 0.3 else int(255 - 55 * min((v - 0.3) / 0.7, 1.0))
-    return PatternFill("solid", fgColor=f"{red:02X}{green:02X}{blue:02X}")
+    return f"{red:02X}{green:02X}{blue:02X}"
+
+
+def _filled(color: str) -> Callable[[Cell], None]:
+    def style(cell: Cell) -> None:
+        cell.fill = PatternFill("solid", fgColor=color)
+
+    return style
+
+
+def _percent(cell: Cell) -> None:
+    cell.number_format = "0.0%"
 
 
 def _matrix(sheet: Worksheet, result: CheckResult) -> None:
@@ -123,13 +160,15 @@ def _matrix(sheet: Worksheet, result: CheckResult) -> None:
     lookup.update({(p.b, p.a): p.similarity for p in result.pairs})
     _header(sheet, ["文件", *[d.name for d in bids]], [28] + [14] * len(bids))
     sheet.freeze_panes = "B2"
+    styles = _Styles()
     for row, doc in enumerate(bids, start=2):
         sheet.cell(row=row, column=1, value=doc.name).font = Font(bold=True)
         for col, other in enumerate(bids, start=2):
             cell = sheet.cell(row=row, column=col)
             if doc.id != other.id:
-                value = lookup.get((doc.id, other.id), 0.0)
-                cell.value, cell.fill, cell.number_format = value, _heat(value), "0.0%"
+                cell.value = lookup.get((doc.id, other.id), 0.0)
+                color = _heat(float(cell.value))
+                styles.apply(cell, ("heat", color), _percent_fill(color))
             else:
                 cell.value, cell.alignment = "—", Alignment(horizontal="center")
 
@@ -153,6 +192,7 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
         ),
         (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70),
     )
+    styles = _Styles()
     for rank, pair in enumerate(pairs, start=1):
         live = [p for p in pair.passages if p.live]
         sheet.append(
@@ -172,9 +212,10 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
             ]
         )
         row = rank + 1
-        sheet.cell(row=row, column=4).fill = PatternFill("solid", fgColor=_LEVEL_FILLS[pair.level])
+        level = sheet.cell(row=row, column=4)
+        styles.apply(level, ("level", pair.level), _filled(_LEVEL_FILLS[pair.level]))
         for col in (5, 6, 7, 8):
-            sheet.cell(row=row, column=col).number_format = "0.0%"
+            styles.apply(sheet.cell(row=row, column=col), ("percent",), _percent)
     _finish_table(sheet)
 
 
