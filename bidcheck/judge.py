@@ -95,10 +95,10 @@ def _merged_marks(marks: tuple[Span, ...]) -> list[Span]:
 def _side(clean: CleanText, span: Span, marks: tuple[Span, ...]) -> Side:
     start, end = clean.clean_span(*span)
     page, paragraph = clean.locate(start)
-    rel = tuple(
-        (clean.clean_span(s, e)[0] - start, clean.clean_span(s, e)[1] - start)
-        for s, e in _merged_marks(marks)
-    )
+    merged = np.asarray(_merged_marks(marks), dtype=np.int64).reshape(-1, 2)
+    lows = clean.norm_map[merged[:, 0]] - start
+    highs = clean.norm_map[merged[:, 1] - 1] + 1 - start
+    rel = tuple(zip(lows.tolist(), highs.tolist(), strict=True))
     return Side(page, paragraph, start, end, clean.text[start:end], rel)
 
 

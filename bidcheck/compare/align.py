@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from dataclasses import dataclass, field
@@ -134,7 +135,7 @@ def _one_to_one(marks: list[tuple[Span, Span]]) -> list[tuple[Span, Span]]:
         return []
     if _disjoint([a for a, _ in marks]) and _disjoint([b for _, b in marks]):
         return marks
-    used_a, used_b = _Usage([a for a, _ in marks]), _Usage([b for _, b in marks])
+    used_a, used_b = _Usage(), _Usage()
     kept = []
     for a, b in marks:
         if used_a.free(a) and used_b.free(b):
@@ -150,17 +151,22 @@ def _disjoint(spans: list[Span]) -> bool:
 
 
 class _Usage:
-    """Which characters of a range are taken."""
+    """Which characters are taken: sorted, disjoint spans."""
 
-    def __init__(self, spans: list[Span]) -> None:
-        self.lo = min(s for s, _ in spans)
-        self.used = np.zeros(max(e for _, e in spans) - self.lo, dtype=bool)
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
 
     def free(self, span: Span) -> bool:
-        return not self.used[span[0] - self.lo : span[1] - self.lo].any()
+        at = bisect.bisect_right(self.starts, span[0])
+        if at and self.ends[at - 1] > span[0]:
+            return False
+        return at == len(self.starts) or self.starts[at] >= span[1]
 
     def take(self, span: Span) -> None:
-        self.used[span[0] - self.lo : span[1] - self.lo] = True
+        at = bisect.bisect_right(self.starts, span[0])
+        self.starts.insert(at, span[0])
+        self.ends.insert(at, span[1])
 
 
 @dataclass

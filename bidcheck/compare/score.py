@@ -13,6 +13,8 @@ __all__ = ["coverage", "judge_pair", "level_for"]
 
 def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_]) -> tuple[float, int]:
     """(share, chars) of a document's non-template comparable text inside the given spans."""
+    if not spans:
+        return 0.0, 0
     covered = np.zeros(len(template_mask), dtype=bool)
     for s, e in spans:
         covered[s:e] = True

@@ -128,7 +128,7 @@ def occurrences_mask(norm: str, pieces: Iterable[str]) -> npt.NDArray[np.bool_]:
 def mask_share(span: Span, mask: npt.NDArray[np.bool_]) -> float:
     """The share of a span that the mask covers."""
     s, e = span
-    return float(mask[s:e].mean()) if e > s else 0.0
+    return int(np.count_nonzero(mask[s:e])) / (e - s) if e > s else 0.0
 
 
 def mask_runs(span: Span, mask: npt.NDArray[np.bool_], min_chars: int) -> list[tuple[Span, bool]]:

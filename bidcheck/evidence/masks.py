@@ -6,6 +6,7 @@ comparison of a pair looks for evidence only in the rest, and lists the masked t
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -44,9 +45,13 @@ class SharedMasks:
     common: list[Mask]
     stock: list[Mask]  # by k-gram: phrases of the trade too widespread to seed evidence (see ``_stock``)
 
+    @functools.cached_property
+    def _either(self) -> list[Mask]:
+        return [t | c for t, c in zip(self.template, self.common, strict=True)]
+
     def either(self, index: int) -> Mask:
         """Text of bid ``index`` that is no evidence of itself."""
-        return self.template[index] | self.common[index]
+        return self._either[index]
 
     def align_input(self, bid: Ready, index: int) -> AlignInput:
         """What verification needs of bid ``index``, with its masks."""
