@@ -212,6 +212,8 @@ def report(tally: Tally, command: str) -> str:
         f"{'overall':<16}{_ratio(total_found, total):>8}{_ratio(tally.inside_chars, tally.live_chars):>11}"
         f"{total:>9.0f}",
         "",
+        f"planted characters found: {total_found:.0f} of {total:.0f}; "
+        f"evidence characters that were planted: {tally.inside_chars:.0f} of {tally.live_chars:.0f}",
         f"pair levels right: {tally.levels_right}/{tally.levels}",
         f"ranking AUC (colluding vs clean pairs): min {min(tally.auc):.3f}, mean {np.mean(tally.auc):.3f}",
         f"template text raised as evidence: {tally.template_alarms} passages; "

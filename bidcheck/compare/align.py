@@ -39,7 +39,7 @@ _SEGMENT_CHARS = 120
 _SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
 _EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
 _MIN_OPEN_SEEDS = 3  # a chain of masked text or stock phrases alone is not aligned
-_JOIN_KEEPS = 0.95  # joining two neighbouring passages may cost at most 5% of the better one's similarity
+_JOIN_KEEPS = 0.85  # joining two neighbouring passages may cost at most 15% of the better one's similarity
 
 
 @dataclass(frozen=True, eq=False)
