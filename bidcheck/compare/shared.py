@@ -20,24 +20,6 @@ Span = tuple[int, int]
 Mark = tuple[Span, Span]
 
 
-def _singletons(
-    hashes: npt.NDArray[np.uint64], positions: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-    """The hashes that occur once among ``positions``, sorted, with their positions."""
-    values, first, counts = np.unique(hashes[positions], return_index=True, return_counts=True)
-    once = counts == 1
-    return values[once], positions[first[once]]
-
-
-def _masked_positions(x: AlignInput, k: int) -> npt.NDArray[np.int64]:
-    """K-gram positions of ``x`` lying wholly inside its masked text."""
-    if x.masked is None or not len(x.kgrams):
-        return np.zeros(0, dtype=np.int64)
-    n = len(x.kgrams)
-    inside = x.masked[:n] & x.masked[k - 1 : k - 1 + n]
-    return np.flatnonzero(inside).astype(np.int64)
-
-
 def exact_runs(seeds_a: npt.NDArray[np.int64], seeds_b: npt.NDArray[np.int64], k: int) -> list[Mark]:
     """Runs of seeds on one diagonal at consecutive positions, as exact (A part, B part) marks."""
     if not len(seeds_a):
