@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import RawPassage, passes, without_overlaps
+from bidcheck.compare.align import RawPassage, agreement_passes, passes, without_overlaps
 from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import judge_pair
 from bidcheck.config import Settings
-from bidcheck.evidence import mask_runs, mask_share
+from bidcheck.evidence import mask_runs, mask_share, raise_rings
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.model import PairResult, Passage, Side
@@ -55,12 +55,8 @@ def _agrees_outside(
     open_a, open_b = ~masks[0], ~masks[1]
     length_a, length_b = int(open_a[q.a[0] : q.a[1]].sum()), int(open_b[q.b[0] : q.b[1]].sum())
     matched = sum(int((open_a[a0:a1] & open_b[b0:b1]).sum()) for (a0, a1), (b0, b1) in q.marks)
-    if min(length_a, length_b) < settings.min_passage_chars:
-        return False
-    similarity = 2 * matched / (length_a + length_b)
-    if min(length_a, length_b) < settings.short_passage_chars:
-        return similarity >= settings.short_passage_similarity
-    return similarity >= settings.min_passage_similarity
+    similarity = 2 * matched / (length_a + length_b) if length_a + length_b else 0.0
+    return agreement_passes(min(length_a, length_b), similarity, settings)
 
 
 def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings) -> _Flagged:
@@ -161,7 +157,8 @@ def judge_all(
     found: dict[tuple[int, int], PairFound],
     settings: Settings,
 ) -> list[PairResult]:
-    """Every pair of readable bids judged, ranked by level and similarity."""
+    """Every pair of readable bids judged (rings raised, see ``raise_rings``), ranked by level and
+    similarity."""
     empty = PairFound([], [])
     pairs = [
         _pair_result(
@@ -170,5 +167,6 @@ def judge_all(
         for i in range(len(bids))
         for j in range(i + 1, len(bids))
     ]
+    pairs = raise_rings(pairs, {b.doc.id: b.doc.name for b in bids}, settings.min_passage_chars)
     rank = {"high": 0, "watch": 1, "none": 2}
     return sorted(pairs, key=lambda p: (rank[p.level], -p.similarity, p.a, p.b))

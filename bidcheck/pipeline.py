@@ -14,7 +14,7 @@ import numpy.typing as npt
 from bidcheck.compare import AlignInput, candidate_window_pairs, compare_pairs
 from bidcheck.compare.candidates import mostly_open_windows
 from bidcheck.config import Settings
-from bidcheck.evidence import find_groups, raise_rings
+from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import shared_masks
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.ocr_batch import recognize_pages
@@ -169,7 +169,6 @@ def check(
     check_cancel(cancel)
     progress(0.95, "判定与分组")
     pairs = judge_all(bids, masks, found, settings)
-    pairs = raise_rings(pairs, {b.doc.id: b.doc.name for b in bids}, settings.min_passage_chars)
     groups = find_groups(pairs)
     watch.lap("judge")
     documents = sorted([p.doc for p in prepared] + duplicates, key=lambda d: int(d.id[1:]))

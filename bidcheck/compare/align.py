@@ -15,6 +15,7 @@ import bisect
 import functools
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +27,7 @@ from bidcheck.config import Settings
 __all__ = [
     "AlignInput",
     "RawPassage",
+    "agreement_passes",
     "align_pair",
     "find_seeds",
     "passage_from_marks",
@@ -53,25 +55,35 @@ class AlignInput:
     masked: npt.NDArray[np.bool_] | None = None  # text that is no evidence (see ``bidcheck.evidence``)
     stock: npt.NDArray[np.bool_] | None = None  # k-grams too widespread to seed a passage
 
+    @functools.cached_property
+    def _per_k(self) -> dict[tuple[str, int], Any]:
+        """What is derived once per document and k-gram length, then reused for every pair."""
+        return {}
+
     def open_kgrams(self, k: int) -> npt.NDArray[np.bool_]:
         """Which k-grams lie wholly outside the masked text and are no stock phrase: only they may find
-        candidates and make a chain worth aligning."""
-        n = len(self.kgrams)
-        usable = np.ones(n, dtype=bool) if self.stock is None else ~self.stock
-        if self.masked is None:
-            return usable
-        return usable & ~self.masked[:n] & ~self.masked[k - 1 : k - 1 + n]
-
-    @functools.cached_property
-    def _masked_kgrams(self) -> dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]]:
-        return {}
+        candidates and make a chain worth aligning. Computed once per document."""
+        if ("open", k) not in self._per_k:
+            self._per_k[("open", k)] = _open(len(self.kgrams), self.masked, self.stock, k)
+        result: npt.NDArray[np.bool_] = self._per_k[("open", k)]
+        return result
 
     def masked_kgrams(self, k: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
         """(hash, position) of the k-grams wholly inside the masked text whose hash occurs there only
-        once, sorted by hash; computed once per document."""
-        if k not in self._masked_kgrams:
-            self._masked_kgrams[k] = _singletons(self.kgrams, self.masked, k)
-        return self._masked_kgrams[k]
+        once, sorted by hash. Computed once per document."""
+        if ("masked", k) not in self._per_k:
+            self._per_k[("masked", k)] = _singletons(self.kgrams, self.masked, k)
+        result: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] = self._per_k[("masked", k)]
+        return result
+
+
+def _open(
+    n: int, masked: npt.NDArray[np.bool_] | None, stock: npt.NDArray[np.bool_] | None, k: int
+) -> npt.NDArray[np.bool_]:
+    usable = np.ones(n, dtype=bool) if stock is None else ~stock
+    if masked is None:
+        return usable
+    return usable & ~masked[:n] & ~masked[k - 1 : k - 1 + n]
 
 
 def _singletons(
@@ -376,12 +388,16 @@ def passes(p: RawPassage, settings: Settings) -> bool:
     Two sentences written on the same stock frame ("本工程……问题较为突出，因此将……作为重点") agree on
     most of their characters over a sentence or two; copied text keeps agreeing paragraph after paragraph.
     """
-    shortest = min(p.a[1] - p.a[0], p.b[1] - p.b[0])
+    return agreement_passes(min(p.a[1] - p.a[0], p.b[1] - p.b[0]), p.similarity, settings)
+
+
+def agreement_passes(shortest: int, similarity: float, settings: Settings) -> bool:
+    """The rule of ``passes`` for a passage whose shorter side is ``shortest`` characters long."""
     if shortest < settings.min_passage_chars:
         return False
     if shortest < settings.short_passage_chars:
-        return p.similarity >= settings.short_passage_similarity
-    return p.similarity >= settings.min_passage_similarity
+        return similarity >= settings.short_passage_similarity
+    return similarity >= settings.min_passage_similarity
 
 
 def _overlaps(x: Span, y: Span) -> bool:
@@ -425,10 +441,8 @@ def align_pair(
     usable = a.open_kgrams(settings.seed_chars)[seeds[:, 0]] & b.open_kgrams(settings.seed_chars)[seeds[:, 1]]
     passages: list[RawPassage] = []
     for lo, hi in _evidence_regions(seeds[usable], settings):
-        inside = seeds[
-            (seeds[:, 0] >= lo[0]) & (seeds[:, 0] < hi[0]) & (seeds[:, 1] >= lo[1]) & (seeds[:, 1] < hi[1])
-        ]
-        for chain in _chain_seeds(inside, settings):
+        inside = np.all((seeds >= lo) & (seeds < hi), axis=1)
+        for chain in _chain_seeds(seeds[inside], settings):
             if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
                 passages.extend(_chain_passages(chain, a, b, settings))
     joined = _join_neighbours(passages, settings.max_gap_chars)

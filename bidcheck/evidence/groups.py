@@ -69,7 +69,7 @@ def raise_rings(pairs: Sequence[PairResult], names: dict[str, str], min_chars: i
     """Pairs at ``watch`` whose two bidders belong to a ring are raised to ``high``: panels judge rings, and
     every member of a ring is as suspect as its closest pair. A ring is a shared draft (see
     ``_shared_drafts``) each two of whose members are linked at ``watch`` or ``high``; two bidders who
-    each copied a different part of a third are no ring."""
+    each copied a different part of a third are no ring. The pairs keep their order."""
     linked = {frozenset((p.a, p.b)) for p in pairs if p.level != "none"}
     drafts = [
         d
@@ -84,5 +84,4 @@ def raise_rings(pairs: Sequence[PairResult], names: dict[str, str], min_chars: i
             reason = f"一级预警：疑似串标组（{members}）共用同一段文字；{pair.reason}"
             pair = replace(pair, level="high", reason=reason)
         out.append(pair)
-    rank = {"high": 0, "watch": 1, "none": 2}
-    return sorted(out, key=lambda p: (rank[p.level], -p.similarity, p.a, p.b))
+    return out

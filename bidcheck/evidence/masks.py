@@ -77,7 +77,7 @@ def _tender_pieces(templates: Sequence[Ready]) -> list[str]:
 
 def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> list[Mask]:
     hashes = [t.fingerprint.kgrams for t in templates]
-    union = np.unique(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
+    union = np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64)  # made unique by template_mask
     pieces = _tender_pieces(templates)
     return [
         template_mask(
