@@ -69,3 +69,18 @@ def test_masked_kgrams_find_no_kgram_candidates() -> None:
     masked = kgram_window_pairs(kgrams, SETTINGS.window_stride, counts, usable)
     assert all(0 not in key for key in masked)
     assert (1, 2) in masked
+
+
+def test_lsh_pairs_below_the_jaccard_floor_are_left_out() -> None:
+    prints = [fingerprint_text(t, SETTINGS) for t in _section(5)]
+    windows = [list(p.windows) for p in prints]
+    every = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm)
+    kept = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm, min_jaccard=0.3)
+    estimates = {
+        (key, pair): windows[key[0]][pair[0]].jaccard(windows[key[1]][pair[1]])
+        for key, pairs in every.items()
+        for pair in pairs
+    }
+    assert any(e < 0.3 for e in estimates.values()) and any(e >= 0.3 for e in estimates.values())
+    found = {(key, pair) for key, pairs in kept.items() for pair in pairs}
+    assert found == {k for k, e in estimates.items() if e >= 0.3}

@@ -76,6 +76,15 @@ class AlignInput:
         result: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] = self._per_k[("masked", k)]
         return result
 
+    def masked_in_order(self, k: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+        """``masked_kgrams`` in the order of their positions. Computed once per document."""
+        if ("in order", k) not in self._per_k:
+            hashes, positions = self.masked_kgrams(k)
+            order = np.argsort(positions)
+            self._per_k[("in order", k)] = hashes[order], positions[order]
+        result: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] = self._per_k[("in order", k)]
+        return result
+
 
 def _open(
     n: int, masked: npt.NDArray[np.bool_] | None, stock: npt.NDArray[np.bool_] | None, k: int

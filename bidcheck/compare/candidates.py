@@ -30,6 +30,8 @@ WindowPairs = dict[tuple[int, int], list[tuple[int, int]]]
 _WINNOW = 8  # one fingerprint per 8 consecutive k-grams at least
 _MAX_REPEATS = 4  # a k-gram repeated more often inside one document is a stock phrase, not evidence
 _MIN_HITS = 2  # shared fingerprints needed before two windows are worth verifying
+_MIN_WINDOW_JACCARD = 0.1  # LSH pairs below this estimated Jaccard are band collisions of unrelated text
+_MIN_OPEN_SHARE = 0.8  # a window enters LSH when this share of its k-grams lies outside masked text
 
 
 def lsh_window_pairs(
@@ -37,46 +39,66 @@ def lsh_window_pairs(
     threshold: float,
     num_perm: int,
     keep: Sequence[Sequence[bool]] | None = None,
+    min_jaccard: float = 0.0,
 ) -> WindowPairs:
     """Window pairs of different documents that share a bucket of MinHash LSH over all windows.
 
     The bands are datasketch's (``MinHashLSH(threshold, num_perm).hashranges``) and a bucket is one
     band's values, as in its index; the buckets are formed with one sort per band over all windows
     instead of one dictionary lookup per window and band. ``keep[d][w]`` false leaves window ``w`` of
-    document ``d`` out (a window of masked text).
+    document ``d`` out (a window of masked text). A pair whose signatures agree in fewer than
+    ``min_jaccard`` of their values (the estimated Jaccard similarity) is left out: with few rows per
+    band, windows of unrelated text that share only common words collide in some band.
     """
     bands = MinHashLSH(threshold=threshold, num_perm=num_perm).hashranges
     ids = [(d, w) for d, doc in enumerate(windows) for w in range(len(doc)) if keep is None or keep[d][w]]
     if len(ids) < 2:
         return {}
     signatures = np.stack([windows[d][w].hashvalues for d, w in ids]).astype(np.uint64)
-    docs = np.asarray([d for d, _ in ids])
-    index = np.asarray([w for _, w in ids])
-    pairs: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
-    for start, end in bands:
-        for members in _buckets(signatures[:, start:end]):
-            _add_bucket(pairs, docs[members].tolist(), index[members].tolist())
-    return {key: sorted(value) for key, value in pairs.items()}
+    docs = np.asarray([d for d, _ in ids], dtype=np.int64)
+    index = np.asarray([w for _, w in ids], dtype=np.int64)
+    rows = np.unique(np.concatenate([_bucket_pairs(signatures[:, s:e]) for s, e in bands]))
+    first, second = rows // len(ids), rows % len(ids)
+    apart = docs[first] != docs[second]
+    first, second = first[apart], second[apart]
+    if min_jaccard > 0 and len(first):
+        agree = (signatures[first] == signatures[second]).mean(axis=1)
+        first, second = first[agree >= min_jaccard], second[agree >= min_jaccard]
+    return _grouped_by_documents(docs[first], index[first], docs[second], index[second])
 
 
-def _buckets(band: npt.NDArray[np.uint64]) -> list[npt.NDArray[np.intp]]:
-    """Rows with equal band values, for every value held by rows of at least two."""
+def _bucket_pairs(band: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """Every pair of rows with equal band values, as ``low * rows + high`` (low < high)."""
     keys = np.ascontiguousarray(band).view(np.dtype((np.void, band.shape[1] * band.itemsize))).ravel()
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    ends = np.r_[starts[1:], len(ordered)]
-    return [order[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True) if e - s > 1]
+    sizes = np.diff(np.r_[starts, len(ordered)])
+    parts = [np.zeros(0, dtype=np.int64)]
+    for size in np.unique(sizes[sizes > 1]).tolist():
+        members = order[starts[sizes == size][:, None] + np.arange(size)]
+        low, high = np.triu_indices(size, 1)
+        a, b = members[:, low].ravel(), members[:, high].ravel()
+        parts.append(np.minimum(a, b).astype(np.int64) * len(keys) + np.maximum(a, b))
+    return np.concatenate(parts)
 
 
-def _add_bucket(
-    pairs: defaultdict[tuple[int, int], set[tuple[int, int]]], docs: list[int], index: list[int]
-) -> None:
-    members = sorted(zip(docs, index, strict=True))
-    for x, (da, wa) in enumerate(members):
-        for db, wb in members[x + 1 :]:
-            if db != da:
-                pairs[(da, db)].add((wa, wb))
+def _grouped_by_documents(
+    doc_a: npt.NDArray[np.int64],
+    win_a: npt.NDArray[np.int64],
+    doc_b: npt.NDArray[np.int64],
+    win_b: npt.NDArray[np.int64],
+) -> WindowPairs:
+    """Window pairs keyed by their documents' ids, the lower document first, each list sorted."""
+    swap = doc_a > doc_b
+    da, db = np.where(swap, doc_b, doc_a), np.where(swap, doc_a, doc_b)
+    wa, wb = np.where(swap, win_b, win_a), np.where(swap, win_a, win_b)
+    order = np.lexsort((wb, wa, db, da))
+    da, db, wa, wb = da[order].tolist(), db[order].tolist(), wa[order].tolist(), wb[order].tolist()
+    pairs: defaultdict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for key_a, key_b, x, y in zip(da, db, wa, wb, strict=True):
+        pairs[(key_a, key_b)].append((x, y))
+    return dict(pairs)
 
 
 def winnow(kgrams: npt.NDArray[np.uint64], window: int = _WINNOW) -> npt.NDArray[np.int64]:
@@ -142,8 +164,16 @@ def kgram_window_pairs(
 def mostly_open_windows(
     usable: npt.NDArray[np.bool_], starts: Sequence[int], window_chars: int
 ) -> list[bool]:
-    """Which windows have at least half their k-grams usable (outside masked text)."""
-    return [bool(usable[s : s + window_chars].mean() >= 0.5) if len(usable) else False for s in starts]
+    """Which windows have most of their k-grams usable (outside masked text): only they enter LSH. A
+    window half in the tender's text shares that half with every bid and would find them all."""
+    if not len(usable):
+        return [False] * len(starts)
+    totals = np.r_[0, np.cumsum(usable, dtype=np.int64)]
+    lows = np.minimum(np.asarray(starts, dtype=np.int64), len(usable))
+    highs = np.minimum(lows + window_chars, len(usable))
+    sizes = np.maximum(highs - lows, 1)
+    open_share = (totals[highs] - totals[lows]) / sizes
+    return [bool(x) for x in open_share >= _MIN_OPEN_SHARE]
 
 
 def candidate_window_pairs(
@@ -160,7 +190,9 @@ def candidate_window_pairs(
     """
     merged: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
     found = (
-        lsh_window_pairs(windows, threshold, num_perm, [u[1] for u in usable] if usable else None),
+        lsh_window_pairs(
+            windows, threshold, num_perm, [u[1] for u in usable] if usable else None, _MIN_WINDOW_JACCARD
+        ),
         kgram_window_pairs(
             kgrams, stride, [len(w) for w in windows], [u[0] for u in usable] if usable else None
         ),

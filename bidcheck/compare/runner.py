@@ -1,18 +1,19 @@
 """Runs the comparison of every pair of bids, in worker processes when there are several.
 
-Each pair gets its evidence passages (aligned from its candidate windows, outside the masked text) and
-its passages of masked text (exact runs, see ``bidcheck.compare.shared``).
+Each pair with candidate windows gets its evidence passages, aligned in worker processes; meanwhile the
+main process lists the passages of masked text every pair shares (exact runs of all pairs at once, see
+``bidcheck.compare.shared``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from bidcheck.compare.align import AlignInput, RawPassage, align_pair
 from bidcheck.compare.candidates import WindowPairs
-from bidcheck.compare.shared import masked_passages
+from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
 
@@ -39,28 +40,23 @@ def _install(inputs: Sequence[AlignInput], settings: Settings) -> None:
     _WORKER_INPUTS = (inputs, settings)
 
 
-def _compare(inputs: Sequence[AlignInput], job: Job, settings: Settings) -> PairFound:
+def _compare(inputs: Sequence[AlignInput], job: Job, settings: Settings) -> list[RawPassage]:
     i, j, window_pairs = job
-    a, b = inputs[i], inputs[j]
-    live = align_pair(a, b, window_pairs, settings) if window_pairs else []
-    return PairFound(live, masked_passages(a, b, settings))
+    return align_pair(inputs[i], inputs[j], window_pairs, settings)
 
 
-def _compare_in_worker(jobs: list[Job]) -> list[PairFound]:
+def _compare_in_worker(jobs: list[Job]) -> list[list[RawPassage]]:
     assert _WORKER_INPUTS is not None, "worker started without its inputs"
     inputs, settings = _WORKER_INPUTS
     return [_compare(inputs, job, settings) for job in jobs]
 
 
-def _jobs(inputs: Sequence[AlignInput], candidates: WindowPairs) -> list[Job]:
-    """Every pair with candidates, and every pair whose two sides both hold masked text."""
-    has_masked = [x.masked is not None and bool(x.masked.any()) for x in inputs]
-    return [
-        (i, j, candidates.get((i, j), []))
-        for i in range(len(inputs))
-        for j in range(i + 1, len(inputs))
-        if (i, j) in candidates or (has_masked[i] and has_masked[j])
-    ]
+def _found(
+    live: dict[tuple[int, int], list[RawPassage]], masked: dict[tuple[int, int], list[RawPassage]]
+) -> dict[tuple[int, int], PairFound]:
+    return {
+        key: PairFound(live.get(key, []), masked.get(key, [])) for key in sorted(live.keys() | masked.keys())
+    }
 
 
 def compare_pairs(
@@ -71,18 +67,23 @@ def compare_pairs(
     cancel: CancelFlag | None = None,
 ) -> dict[tuple[int, int], PairFound]:
     """What every pair shares. Pairs sharing nothing are left out."""
-    jobs = _jobs(inputs, candidates)
-    out: dict[tuple[int, int], PairFound] = {}
+    jobs = [(i, j, windows) for (i, j), windows in sorted(candidates.items())]
+    live: dict[tuple[int, int], list[RawPassage]] = {}
     if settings.worker_count <= 1 or len(jobs) < 4:
         for done, job in enumerate(jobs, start=1):
             check_cancel(cancel)
-            out[(job[0], job[1])] = _compare(inputs, job, settings)
+            live[(job[0], job[1])] = _compare(inputs, job, settings)
             progress(done / len(jobs), "比对文件对")
-        return out
+        return _found(live, all_masked_passages(inputs, settings))
     with ProcessPoolExecutor(
         settings.worker_count, initializer=_install, initargs=(inputs, settings)
     ) as pool:
-        return _run_in_pool(pool, _batches(jobs, settings.worker_count), len(jobs), progress, cancel)
+        futures = {
+            pool.submit(_compare_in_worker, batch): batch for batch in _batches(jobs, settings.worker_count)
+        }
+        masked = all_masked_passages(inputs, settings)
+        live = _collect(futures, len(jobs), progress, cancel)
+    return _found(live, masked)
 
 
 def _batches(jobs: list[Job], workers: int) -> list[list[Job]]:
@@ -91,11 +92,13 @@ def _batches(jobs: list[Job], workers: int) -> list[list[Job]]:
     return [jobs[x : x + size] for x in range(0, len(jobs), size)]
 
 
-def _run_in_pool(
-    pool: Executor, batches: list[list[Job]], total: int, progress: ProgressFn, cancel: CancelFlag | None
-) -> dict[tuple[int, int], PairFound]:
-    futures = {pool.submit(_compare_in_worker, batch): batch for batch in batches}
-    out: dict[tuple[int, int], PairFound] = {}
+def _collect(
+    futures: dict[Future[list[list[RawPassage]]], list[Job]],
+    total: int,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+) -> dict[tuple[int, int], list[RawPassage]]:
+    out: dict[tuple[int, int], list[RawPassage]] = {}
     try:
         for future in as_completed(futures):
             check_cancel(cancel)

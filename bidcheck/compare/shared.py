@@ -7,54 +7,146 @@ of a large section. They are listed, greyed, beside the evidence.
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import AlignInput, RawPassage, passage_from_marks, passes
+from bidcheck.compare.align import AlignInput, RawPassage, passes
 from bidcheck.config import Settings
-from bidcheck.evidence.flags import is_member
 
-__all__ = ["exact_runs", "masked_passages"]
-
-Span = tuple[int, int]
-Mark = tuple[Span, Span]
+__all__ = ["all_masked_passages", "masked_passages"]
 
 
-def exact_runs(seeds_a: npt.NDArray[np.int64], seeds_b: npt.NDArray[np.int64], k: int) -> list[Mark]:
-    """Runs of seeds on one diagonal at consecutive positions, as exact (A part, B part) marks."""
-    if not len(seeds_a):
-        return []
-    diagonal = seeds_b - seeds_a
-    order = np.lexsort((seeds_a, diagonal))
-    pa, dg = seeds_a[order], diagonal[order]
-    breaks = np.flatnonzero((np.diff(pa) != 1) | (np.diff(dg) != 0)) + 1
-    starts, ends = np.r_[0, breaks], np.r_[breaks, len(pa)] - 1
-    marks = [
-        ((int(pa[s]), int(pa[e]) + k), (int(pa[s] + dg[s]), int(pa[e] + dg[s]) + k))
-        for s, e in zip(starts.tolist(), ends.tolist(), strict=True)
-    ]
-    return sorted(marks)
+Runs = tuple[npt.NDArray[np.int64], ...]
+Mark = tuple[tuple[int, int], tuple[int, int]]
 
 
-def _group_marks(marks: list[Mark], gap: int) -> list[list[Mark]]:
-    """Marks that continue each other on both sides (within ``gap`` characters) form one group."""
-    groups: list[list[Mark]] = []
-    for a, b in marks:
-        last = groups[-1][-1] if groups else None
-        if last is not None and a[0] <= last[0][1] + gap and abs(b[0] - last[1][1]) <= gap:
-            groups[-1].append((a, b))
-        else:
-            groups.append([(a, b)])
-    return groups
+class _Positions:
+    """Where each bid holds each masked k-gram: one row per bid, one column per distinct hash of the
+    k-grams some bid's masked text holds once (-1: not held once). Such k-grams pair up across two bids
+    one to one, so the runs two bids share are read out of two rows."""
+
+    def __init__(self, inputs: Sequence[AlignInput], k: int) -> None:
+        held = [x.masked_in_order(k) for x in inputs]
+        self.vocabulary = np.unique(np.concatenate([h for h, _ in held])) if held else np.zeros(0, np.uint64)
+        self.ids = [np.searchsorted(self.vocabulary, h) for h, _ in held]
+        self.positions = [pos for _, pos in held]
+        self.table = np.full((len(inputs), len(self.vocabulary)), -1, dtype=np.int64)
+        for row, (ids, pos) in enumerate(zip(self.ids, self.positions, strict=True)):
+            self.table[row, ids] = pos
+
+    def runs_after(self, i: int, k: int) -> Runs:
+        """(other bid, a0, a1, b0, b1) of every exact run bid ``i`` shares with each later bid, ordered by
+        bid, then by position in ``i``: characters ``a0..a1`` of ``i`` equal ``b0..b1`` of the other."""
+        pa, partner = self.positions[i], self.table[i + 1 :, self.ids[i]]
+        held = partner >= 0
+        cont = np.zeros_like(held)
+        cont[:, 1:] = held[:, 1:] & held[:, :-1] & (partner[:, 1:] == partner[:, :-1] + 1)
+        cont[:, 1:] &= (pa[1:] == pa[:-1] + 1)[None, :]
+        ends = held.copy()
+        ends[:, :-1] &= ~cont[:, 1:]
+        other, first = np.nonzero(held & ~cont)
+        _, last = np.nonzero(ends)
+        return other + i + 1, pa[first], pa[last] + k, partner[other, first], partner[other, last] + k
+
+
+def _groups(runs: Runs, gap: int, min_chars: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Runs of one bid pair that continue each other on both sides (within ``gap`` characters), as
+    ``(first, end)`` indices, where both sides span at least ``min_chars`` (no passage of those runs can
+    be longer)."""
+    other, a0, a1, b0, b1 = runs
+    joined = (other[1:] == other[:-1]) & (a0[1:] <= a1[:-1] + gap) & (np.abs(b0[1:] - b1[:-1]) <= gap)
+    first = np.r_[0, np.flatnonzero(~joined) + 1]
+    end = np.r_[first[1:], len(a0)]
+    span_b = np.maximum.reduceat(b1, first) - np.minimum.reduceat(b0, first)
+    long = (a1[end - 1] - a0[first] >= min_chars) & (span_b >= min_chars)
+    return first[long], end[long]
+
+
+def _overlapping(
+    runs: Runs, first: npt.NDArray[np.int64], end: npt.NDArray[np.int64]
+) -> tuple[list[bool], list[bool]]:
+    """Whether each group's runs overlap in A, and whether they overlap in B."""
+    _, a0, a1, b0, b1 = runs
+    group = np.repeat(np.arange(len(first)), end - first)
+    rows = np.concatenate([np.arange(f, e) for f, e in zip(first.tolist(), end.tolist(), strict=True)])
+    a0, a1, b0, b1 = a0[rows], a1[rows], b0[rows], b1[rows]
+    same = group[1:] == group[:-1]
+    in_a = np.zeros(len(rows), dtype=bool)
+    in_a[1:] = same & (a0[1:] < a1[:-1])
+    order = np.lexsort((b1, b0, group))
+    in_b = np.zeros(len(rows), dtype=bool)
+    gs, bs, be = group[order], b0[order], b1[order]
+    in_b[1:] = (gs[1:] == gs[:-1]) & (bs[1:] < be[:-1])
+    counts = len(first)
+    return (
+        (np.bincount(group, weights=in_a, minlength=counts) > 0).tolist(),
+        (np.bincount(gs, weights=in_b, minlength=counts) > 0).tolist(),
+    )
+
+
+def _first_claims(marks: list[Mark]) -> list[Mark]:
+    """The marks (in A's order) less any whose A or B characters an earlier kept one holds: the rule of
+    ``passage_from_marks``, where A's check is one comparison because the marks come in A's order."""
+    kept: list[Mark] = []
+    reach = -1
+    starts: list[int] = []  # kept B spans, sorted
+    ends: list[int] = []
+    for mark in marks:
+        (a0, a1), (b0, b1) = mark
+        if a0 < reach:
+            continue
+        at = bisect.bisect_right(starts, b0)
+        if (at and ends[at - 1] > b0) or (at < len(starts) and starts[at] < b1):
+            continue
+        starts.insert(at, b0)
+        ends.insert(at, b1)
+        kept.append(mark)
+        reach = a1
+    return kept
+
+
+def _passage(marks: list[Mark], overlapping: bool) -> RawPassage:
+    """The passage of runs in A's order, each character claimed once (see ``passage_from_marks``)."""
+    kept = _first_claims(marks) if overlapping else marks
+    span_b = (min(b[0] for _, b in kept), max(b[1] for _, b in kept))
+    return RawPassage((kept[0][0][0], kept[-1][0][1]), span_b, sum(a[1] - a[0] for a, _ in kept), tuple(kept))
+
+
+def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[int, list[RawPassage]]:
+    k = settings.seed_chars
+    runs = positions.runs_after(i, k)
+    if not len(runs[0]):
+        return {}
+    first, end = _groups(runs, settings.max_gap_chars, settings.min_passage_chars)
+    if not len(first):
+        return {}
+    other, a0, a1, b0, b1 = (r.tolist() for r in runs)
+    out: dict[int, list[RawPassage]] = {}
+    clash_a, clash_b = _overlapping(runs, first, end)
+    for f, e, in_a, in_b in zip(first.tolist(), end.tolist(), clash_a, clash_b, strict=True):
+        marks = list(zip(zip(a0[f:e], a1[f:e], strict=True), zip(b0[f:e], b1[f:e], strict=True), strict=True))
+        found = _passage(marks, in_a or in_b)
+        if passes(found, settings):
+            out.setdefault(other[f], []).append(found)
+    return out
+
+
+def all_masked_passages(
+    inputs: Sequence[AlignInput], settings: Settings
+) -> dict[tuple[int, int], list[RawPassage]]:
+    """The passages of masked text every pair of bids ``(i, j)``, ``i < j``, shares (pairs sharing none
+    are left out), from exact runs of equal k-grams."""
+    positions = _Positions(inputs, settings.seed_chars)
+    return {
+        (i, j): found
+        for i in range(len(inputs))
+        for j, found in _passages_after(positions, i, settings).items()
+    }
 
 
 def masked_passages(a: AlignInput, b: AlignInput, settings: Settings) -> list[RawPassage]:
-    """The passages of masked text that A and B share, from exact runs of equal k-grams."""
-    k = settings.seed_chars
-    hashes_a, pos_a = a.masked_kgrams(k)
-    hashes_b, pos_b = b.masked_kgrams(k)
-    in_a = np.flatnonzero(is_member(hashes_a, hashes_b))
-    in_b = np.searchsorted(hashes_b, hashes_a[in_a])
-    marks = exact_runs(pos_a[in_a], pos_b[in_b], k)
-    found = (passage_from_marks(group) for group in _group_marks(marks, settings.max_gap_chars))
-    return [p for p in found if p is not None and passes(p, settings)]
+    """The passages of masked text that A and B share (see ``all_masked_passages``)."""
+    return all_masked_passages([a, b], settings).get((0, 1), [])
