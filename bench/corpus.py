@@ -226,10 +226,16 @@ def _letter(texts: dict[str, list[str]], company: str, rng: random.Random) -> st
 
 
 def _bid_skeleton(
-    index: int, texts: dict[str, list[str]], rng: random.Random, own: tuple[int, int], prose: Prose
+    index: int,
+    texts: dict[str, list[str]],
+    rng: random.Random,
+    own: tuple[int, int],
+    prose: Prose,
+    alternate: bool = False,
 ) -> Bid:
     company = _COMPANIES[index % len(_COMPANIES)] + ("" if index < len(_COMPANIES) else str(index))
     fmt = rng.choice(("docx", "pdf"))
+    fmt = ("docx", "pdf")[index % 2] if alternate else fmt
     bid = Bid(f"{index + 1:02d}-{company}.{fmt}", company, fmt, rng.choice(("explicit", "rendered")))
     quoted = sorted(rng.sample(range(len(texts["requirements"])), rng.randint(4, 6)))
     response = [Para("第二章 技术响应", "heading"), Para(f"{company}对招标文件技术要求逐条响应如下。", "own")]
@@ -397,18 +403,26 @@ def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) ->
 
 
 def generate_section(
-    folder: Path, bids: int = 8, seed: int = 1, own: tuple[int, int] = (18, 24), prose: Prose = paragraph
+    folder: Path,
+    bids: int = 8,
+    seed: int = 1,
+    own: tuple[int, int] = (18, 24),
+    prose: Prose = paragraph,
+    alternate: bool = False,
 ) -> Section:
     """Write a labelled section of ``bids`` bids into ``folder``; return where everything is.
 
     ``own`` is the range of each bid's count of its own construction-plan paragraphs (about 200
     characters each): the default makes bids of about 6,000 characters, (250, 270) about 55,000.
     ``prose`` writes those paragraphs: the grammar (default), or ``lexicon_paragraph`` for long bids
-    whose text is as varied as real prose.
+    whose text is as varied as real prose. With ``alternate``, bids are docx and PDF in turn instead of
+    at random, so that sections of different sizes hold the two formats in the same proportion.
     """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
-    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i), own, prose) for i in range(bids)]
+    plans = [
+        _bid_skeleton(i, texts, random.Random(seed * 1000 + i), own, prose, alternate) for i in range(bids)
+    ]
     pairs = _plan(plans, rng)
     public = _public(plans, rng)
     (folder / "bids").mkdir(parents=True, exist_ok=True)

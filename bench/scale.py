@@ -110,9 +110,9 @@ def run_check(section: Path, out: Path, cache: Path, workers: int) -> tuple[floa
 
 
 def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
-    section = folder / f"scale-{size}"
+    section = folder / f"section-{size}"
     if not (section / "truth.json").exists():
-        generate_section(section, size, seed=size, own=(250, 270), prose=lexicon_paragraph)
+        generate_section(section, size, seed=size, own=(250, 270), prose=lexicon_paragraph, alternate=True)
     files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
     floor = floor_seconds(files, workers)
     with tempfile.TemporaryDirectory() as temp:
