@@ -78,36 +78,69 @@ def _pair_passages(
     return sorted(out, key=lambda f: (f.raw.a, f.raw.b))
 
 
-def _merged_marks(marks: tuple[Span, ...]) -> list[Span]:
-    merged: list[Span] = []
-    for s, e in marks:
-        if merged and s <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
-        else:
-            merged.append((s, e))
-    return merged
+class _Sides:
+    """The sides of every passage to be listed, located in their documents in one batch per document
+    (page, paragraph, clean-text span, wording and marks): numpy over all of a document's sides at once
+    instead of a few small array steps for each of tens of thousands of passages."""
+
+    def __init__(self, bids: Sequence[Ready]) -> None:
+        self._bids = bids
+        self._asked: list[list[tuple[Span, tuple[Span, ...]]]] = [[] for _ in bids]
+
+    def ask(self, doc: int, span: Span, marks: tuple[Span, ...]) -> int:
+        """Ask for one side; its number in ``located()[doc]``."""
+        self._asked[doc].append((span, marks))
+        return len(self._asked[doc]) - 1
+
+    def located(self) -> list[list[Side]]:
+        return [_located(b.clean, asked) for b, asked in zip(self._bids, self._asked, strict=True)]
 
 
-def _side(clean: CleanText, span: Span, marks: tuple[Span, ...]) -> Side:
-    start, end = clean.clean_span(*span)
-    page, paragraph = clean.locate(start)
-    merged = np.asarray(_merged_marks(marks), dtype=np.int64).reshape(-1, 2)
-    lows = clean.norm_map[merged[:, 0]] - start
-    highs = clean.norm_map[merged[:, 1] - 1] + 1 - start
-    rel = tuple(zip(lows.tolist(), highs.tolist(), strict=True))
-    return Side(page, paragraph, start, end, clean.text[start:end], rel)
+def _located(clean: CleanText, asked: list[tuple[Span, tuple[Span, ...]]]) -> list[Side]:
+    if not asked:
+        return []
+    spans = np.asarray([span for span, _ in asked], dtype=np.int64)
+    starts = clean.norm_map[spans[:, 0]].astype(np.int64)
+    ends = clean.norm_map[spans[:, 1] - 1].astype(np.int64) + 1
+    block = np.maximum(np.searchsorted(np.asarray(clean.block_starts), starts, "right") - 1, 0)
+    pages = np.asarray(clean.block_pages)[block].tolist() if clean.block_pages else [1] * len(asked)
+    paragraphs = np.asarray(clean.block_paragraphs)[block].tolist() if clean.block_pages else [0] * len(asked)
+    lows, highs, bounds = _merged_marks(clean, [marks for _, marks in asked], starts)
+    text, starts_l, ends_l = clean.text, starts.tolist(), ends.tolist()
+    return [
+        Side(
+            pages[n],
+            paragraphs[n],
+            starts_l[n],
+            ends_l[n],
+            text[starts_l[n] : ends_l[n]],
+            tuple(zip(lows[bounds[n] : bounds[n + 1]], highs[bounds[n] : bounds[n + 1]], strict=True)),
+        )
+        for n in range(len(asked))
+    ]
 
 
-def _passage(f: _Flagged, a: CleanText, b: CleanText) -> Passage:
-    raw = f.raw
-    return Passage(
-        _side(a, raw.a, raw.marks_a),
-        _side(b, raw.b, raw.marks_b),
-        round(raw.similarity, 4),
-        raw.a[1] - raw.a[0],
-        f.template,
-        f.common,
-    )
+def _merged_marks(
+    clean: CleanText, marks: list[tuple[Span, ...]], starts: npt.NDArray[np.int64]
+) -> tuple[list[int], list[int], list[int]]:
+    """Each side's marks (in order) merged where they overlap or touch, in clean-text offsets from the
+    side's start: (lows, highs, where each side's marks begin)."""
+    counts = np.asarray([len(m) for m in marks], dtype=np.int64)
+    flat = np.asarray([x for m in marks for x in m], dtype=np.int64).reshape(-1, 2)
+    if not len(flat):
+        return [], [], [0] * (len(marks) + 1)
+    side = np.repeat(np.arange(len(marks)), counts)
+    apart = side * (int(flat.max()) + 1)  # no mark of one side reaches another's
+    lo, hi = flat[:, 0] + apart, flat[:, 1] + apart
+    reach = np.maximum.accumulate(hi)
+    first = np.flatnonzero(np.r_[True, lo[1:] > reach[:-1]])
+    lo_m = lo[first] - apart[first]
+    hi_m = np.maximum.reduceat(hi, first) - apart[first]
+    owner = side[first]
+    lows = clean.norm_map[lo_m].astype(np.int64) - starts[owner]
+    highs = clean.norm_map[hi_m - 1].astype(np.int64) + 1 - starts[owner]
+    bounds = np.searchsorted(owner, np.arange(len(marks) + 1)).tolist()
+    return lows.tolist(), highs.tolist(), bounds
 
 
 def _capped(passages: list[Passage], cap: int) -> tuple[list[Passage], int]:
@@ -122,6 +155,7 @@ def _pair_result(
     j: int,
     bids: Sequence[Ready],
     flagged: list[_Flagged],
+    listed: list[Passage],
     masks: SharedMasks,
     settings: Settings,
 ) -> PairResult:
@@ -134,9 +168,7 @@ def _pair_result(
         len(flagged) - len(live),
         settings,
     )
-    passages, omitted = _capped(
-        [_passage(f, a.clean, b.clean) for f in flagged], settings.max_passages_per_pair
-    )
+    passages, omitted = _capped(listed, settings.max_passages_per_pair)
     return PairResult(
         a.doc.id,
         b.doc.id,
@@ -151,6 +183,32 @@ def _pair_result(
     )
 
 
+def _listed_passages(
+    keys: list[tuple[int, int]], flagged: list[list[_Flagged]], bids: Sequence[Ready]
+) -> list[list[Passage]]:
+    """Every pair's flagged passages as located ``Passage``s (see ``_Sides``)."""
+    sides = _Sides(bids)
+    asked = [
+        [(sides.ask(i, f.raw.a, f.raw.marks_a), sides.ask(j, f.raw.b, f.raw.marks_b)) for f in pair]
+        for (i, j), pair in zip(keys, flagged, strict=True)
+    ]
+    located = sides.located()
+    return [
+        [
+            Passage(
+                located[i][x],
+                located[j][y],
+                round(f.raw.similarity, 4),
+                f.raw.a[1] - f.raw.a[0],
+                f.template,
+                f.common,
+            )
+            for f, (x, y) in zip(pair, numbers, strict=True)
+        ]
+        for (i, j), pair, numbers in zip(keys, flagged, asked, strict=True)
+    ]
+
+
 def judge_all(
     bids: Sequence[Ready],
     masks: SharedMasks,
@@ -160,12 +218,12 @@ def judge_all(
     """Every pair of readable bids judged (rings raised, see ``raise_rings``), ranked by level and
     similarity."""
     empty = PairFound([], [])
+    keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
+    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, settings) for i, j in keys]
+    listed = _listed_passages(keys, flagged, bids)
     pairs = [
-        _pair_result(
-            i, j, bids, _pair_passages(i, j, found.get((i, j), empty), masks, settings), masks, settings
-        )
-        for i in range(len(bids))
-        for j in range(i + 1, len(bids))
+        _pair_result(i, j, bids, f, passages, masks, settings)
+        for (i, j), f, passages in zip(keys, flagged, listed, strict=True)
     ]
     pairs = raise_rings(pairs, {b.doc.id: b.doc.name for b in bids}, settings.min_passage_chars)
     rank = {"high": 0, "watch": 1, "none": 2}

@@ -167,7 +167,7 @@ def _side_to_dict(side: Side) -> dict[str, Any]:
         "start": side.start,
         "end": side.end,
         "text": side.text,
-        "marks": [list(m) for m in side.marks],
+        "marks": side.marks,  # tuples: written as JSON arrays
     }
 
 

@@ -16,6 +16,7 @@ from bidcheck.compare.candidates import mostly_open_windows
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import shared_masks
+from bidcheck.gcpause import collector_paused
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
@@ -148,6 +149,19 @@ def check(
     jobs, duplicates = _jobs(inputs)
     prepared = _prepare_all(jobs, settings, slice_progress(progress, 0.0, 0.6), cancel)
     watch.lap("read")
+    with collector_paused():
+        return _compare_and_judge(prepared, duplicates, settings, progress, cancel, watch, started)
+
+
+def _compare_and_judge(
+    prepared: list[Prepared],
+    duplicates: list[Document],
+    settings: Settings,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+    watch: _Stopwatch,
+    started: float,
+) -> CheckResult:
     ready = [p.ready for p in prepared if p.ready is not None]
     bids = [r for r in ready if r.doc.role == "bid"]
     templates = [r for r in ready if r.doc.role != "bid"]

@@ -74,15 +74,20 @@ def compare_pairs(
             check_cancel(cancel)
             live[(job[0], job[1])] = _compare(inputs, job, settings)
             progress(done / len(jobs), "比对文件对")
-        return _found(live, all_masked_passages(inputs, settings))
+        return _found(live, all_masked_passages(inputs, settings, cancel))
     with ProcessPoolExecutor(
         settings.worker_count, initializer=_install, initargs=(inputs, settings)
     ) as pool:
         futures = {
             pool.submit(_compare_in_worker, batch): batch for batch in _batches(jobs, settings.worker_count)
         }
-        masked = all_masked_passages(inputs, settings)
-        live = _collect(futures, len(jobs), progress, cancel)
+        try:
+            masked = all_masked_passages(inputs, settings, cancel)
+            live = _collect(futures, len(jobs), progress, cancel)
+        except BaseException:  # interrupted or cancelled: the pool must not finish the queue first
+            for future in futures:
+                future.cancel()
+            raise
     return _found(live, masked)
 
 
@@ -99,14 +104,9 @@ def _collect(
     cancel: CancelFlag | None,
 ) -> dict[tuple[int, int], list[RawPassage]]:
     out: dict[tuple[int, int], list[RawPassage]] = {}
-    try:
-        for future in as_completed(futures):
-            check_cancel(cancel)
-            for job, found in zip(futures[future], future.result(), strict=True):
-                out[(job[0], job[1])] = found
-            progress(len(out) / total, "比对文件对")
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        raise
+    for future in as_completed(futures):
+        check_cancel(cancel)
+        for job, found in zip(futures[future], future.result(), strict=True):
+            out[(job[0], job[1])] = found
+        progress(len(out) / total, "比对文件对")
     return out

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from bidcheck.compare.align import AlignInput, RawPassage, passes
 from bidcheck.config import Settings
+from bidcheck.progress import CancelFlag, check_cancel
 
 __all__ = ["all_masked_passages", "masked_passages"]
 
@@ -135,16 +136,16 @@ def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[i
 
 
 def all_masked_passages(
-    inputs: Sequence[AlignInput], settings: Settings
+    inputs: Sequence[AlignInput], settings: Settings, cancel: CancelFlag | None = None
 ) -> dict[tuple[int, int], list[RawPassage]]:
     """The passages of masked text every pair of bids ``(i, j)``, ``i < j``, shares (pairs sharing none
     are left out), from exact runs of equal k-grams."""
     positions = _Positions(inputs, settings.seed_chars)
-    return {
-        (i, j): found
-        for i in range(len(inputs))
-        for j, found in _passages_after(positions, i, settings).items()
-    }
+    out: dict[tuple[int, int], list[RawPassage]] = {}
+    for i in range(len(inputs)):
+        check_cancel(cancel)
+        out.update(((i, j), found) for j, found in _passages_after(positions, i, settings).items())
+    return out
 
 
 def masked_passages(a: AlignInput, b: AlignInput, settings: Settings) -> list[RawPassage]:

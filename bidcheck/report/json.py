@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, result_to_dict
 from bidcheck.report.files import write_atomically
 
@@ -14,7 +15,8 @@ __all__ = ["result_json", "write_json"]
 def result_json(result: CheckResult) -> str:
     """The result as JSON text: keys in a fixed order, Chinese kept readable, one document, pair or group
     per line (each line written by the C encoder, which an indented dump would not use)."""
-    items = list(result_to_dict(result).items())
+    with collector_paused():
+        items = list(result_to_dict(result).items())
     lines = ["{"]
     for n, (key, value) in enumerate(items):
         comma = "," if n < len(items) - 1 else ""

@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from bidcheck.config import SETTING_LABELS
+from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
 from bidcheck.report.files import write_atomically
 
@@ -37,6 +38,11 @@ _CELL_LIMIT = 32000
 
 def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
     """Write the workbook for a check result to ``path`` (atomically)."""
+    with collector_paused():
+        _write_xlsx(result, path, section)
+
+
+def _write_xlsx(result: CheckResult, path: Path, section: str) -> None:
     book = Workbook()
     names = {d.id: d.name for d in result.documents}
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
