@@ -118,9 +118,11 @@ def _prepare_jobs(
 
 
 def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArray[np.bool_], list[bool]]:
-    """The k-grams and windows of a bid that may find candidates: those outside its masked text."""
-    usable = x.open_kgrams(settings.seed_chars)
-    return usable, mostly_open_windows(usable, ready.fingerprint.window_starts, settings.window_chars)
+    """The k-grams and windows of a bid that may find candidates: k-grams outside its masked text and
+    no stock phrase; windows mostly outside its masked text (stock phrases are part of any prose)."""
+    unmasked = x.unmasked_kgrams(settings.seed_chars)
+    windows = mostly_open_windows(unmasked, ready.fingerprint.window_starts, settings.window_chars)
+    return x.open_kgrams(settings.seed_chars), windows
 
 
 class _Stopwatch:

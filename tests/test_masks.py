@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from bidcheck.compare.align import AlignInput
-from bidcheck.compare.shared import masked_passages
+from bidcheck.compare.shared import all_masked_passages, masked_passages
 from bidcheck.config import Settings
 from bidcheck.evidence.flags import form_pieces, long_gram_hashes, occurrences_mask, spans_mask
 from bidcheck.fingerprint import fingerprint_text
@@ -92,3 +92,27 @@ def test_a_filled_in_bid_letter_is_template_text_not_evidence(tmp_path: Path) ->
     assert {p.level for p in result.pairs} == {"none"}
     assert not [q for p in result.pairs for q in p.passages if q.live]
     assert any(q.template for p in result.pairs for q in p.passages)
+
+
+def test_masked_passages_of_a_whole_section_equal_those_of_each_pair() -> None:
+    """All pairs' masked passages come from one table of the section; each pair's must be what the two
+    bids alone give."""
+    rng = random.Random(11)
+    clauses = [paragraphs(300 + n, 2)[0] for n in range(3)]
+    inputs = []
+    for n in range(5):
+        own = paragraphs(400 + n, 3)
+        held = rng.sample(clauses, rng.randint(1, 3))
+        text = "".join(own[:1] + held[:1] + own[1:2] + held[1:] + own[2:])
+        norm, _, sentences = normalize(text)
+        fp = fingerprint_text(norm, SETTINGS)
+        masked = np.zeros(len(norm), dtype=bool)
+        for clause in held:
+            at = norm.index(normalize(clause)[0])
+            masked[at : at + len(normalize(clause)[0])] = True
+        inputs.append(AlignInput(norm, fp.kgrams, sentences, fp.window_starts, masked))
+    every = all_masked_passages(inputs, SETTINGS)
+    assert len(every) >= 3
+    for i in range(len(inputs)):
+        for j in range(i + 1, len(inputs)):
+            assert every.get((i, j), []) == masked_passages(inputs[i], inputs[j], SETTINGS)

@@ -68,6 +68,10 @@ class AlignInput:
         result: npt.NDArray[np.bool_] = self._per_k[("open", k)]
         return result
 
+    def unmasked_kgrams(self, k: int) -> npt.NDArray[np.bool_]:
+        """Which k-grams lie wholly outside the masked text (stock phrases or not)."""
+        return _open(len(self.kgrams), self.masked, None, k)
+
     def masked_kgrams(self, k: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
         """(hash, position) of the k-grams wholly inside the masked text whose hash occurs there only
         once, sorted by hash. Computed once per document."""
