@@ -34,7 +34,7 @@ class _Positions:
         self.vocabulary = np.unique(np.concatenate([h for h, _ in held])) if held else np.zeros(0, np.uint64)
         self.ids = [np.searchsorted(self.vocabulary, h) for h, _ in held]
         self.positions = [pos for _, pos in held]
-        self.table = np.full((len(inputs), len(self.vocabulary)), -1, dtype=np.int64)
+        self.table = np.full((len(inputs), len(self.vocabulary)), -1, dtype=np.int32)
         for row, (ids, pos) in enumerate(zip(self.ids, self.positions, strict=True)):
             self.table[row, ids] = pos
 
@@ -50,7 +50,8 @@ class _Positions:
         ends[:, :-1] &= ~cont[:, 1:]
         other, first = np.nonzero(held & ~cont)
         _, last = np.nonzero(ends)
-        return other + i + 1, pa[first], pa[last] + k, partner[other, first], partner[other, last] + k
+        b0, b1 = partner[other, first].astype(np.int64), partner[other, last].astype(np.int64) + k
+        return (other + i + 1).astype(np.int64), pa[first], pa[last] + k, b0, b1
 
 
 def _groups(runs: Runs, gap: int, min_chars: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
