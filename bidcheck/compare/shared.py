@@ -67,28 +67,6 @@ def _groups(runs: Runs, gap: int, min_chars: int) -> tuple[npt.NDArray[np.int64]
     return first[long], end[long]
 
 
-def _overlapping(
-    runs: Runs, first: npt.NDArray[np.int64], end: npt.NDArray[np.int64]
-) -> tuple[list[bool], list[bool]]:
-    """Whether each group's runs overlap in A, and whether they overlap in B."""
-    _, a0, a1, b0, b1 = runs
-    group = np.repeat(np.arange(len(first)), end - first)
-    rows = np.concatenate([np.arange(f, e) for f, e in zip(first.tolist(), end.tolist(), strict=True)])
-    a0, a1, b0, b1 = a0[rows], a1[rows], b0[rows], b1[rows]
-    same = group[1:] == group[:-1]
-    in_a = np.zeros(len(rows), dtype=bool)
-    in_a[1:] = same & (a0[1:] < a1[:-1])
-    order = np.lexsort((b1, b0, group))
-    in_b = np.zeros(len(rows), dtype=bool)
-    gs, bs, be = group[order], b0[order], b1[order]
-    in_b[1:] = (gs[1:] == gs[:-1]) & (bs[1:] < be[:-1])
-    counts = len(first)
-    return (
-        (np.bincount(group, weights=in_a, minlength=counts) > 0).tolist(),
-        (np.bincount(gs, weights=in_b, minlength=counts) > 0).tolist(),
-    )
-
-
 def _first_claims(marks: list[Mark]) -> list[Mark]:
     """The marks (in A's order) less any whose A or B characters an earlier kept one holds: the rule of
     ``passage_from_marks``, where A's check is one comparison because the marks come in A's order."""
@@ -110,9 +88,9 @@ def _first_claims(marks: list[Mark]) -> list[Mark]:
     return kept
 
 
-def _passage(marks: list[Mark], overlapping: bool) -> RawPassage:
+def _passage(marks: list[Mark]) -> RawPassage:
     """The passage of runs in A's order, each character claimed once (see ``passage_from_marks``)."""
-    kept = _first_claims(marks) if overlapping else marks
+    kept = _first_claims(marks)
     span_b = (min(b[0] for _, b in kept), max(b[1] for _, b in kept))
     return RawPassage((kept[0][0][0], kept[-1][0][1]), span_b, sum(a[1] - a[0] for a, _ in kept), tuple(kept))
 
@@ -127,10 +105,9 @@ def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[i
         return {}
     other, a0, a1, b0, b1 = (r.tolist() for r in runs)
     out: dict[int, list[RawPassage]] = {}
-    clash_a, clash_b = _overlapping(runs, first, end)
-    for f, e, in_a, in_b in zip(first.tolist(), end.tolist(), clash_a, clash_b, strict=True):
+    for f, e in zip(first.tolist(), end.tolist(), strict=True):
         marks = list(zip(zip(a0[f:e], a1[f:e], strict=True), zip(b0[f:e], b1[f:e], strict=True), strict=True))
-        found = _passage(marks, in_a or in_b)
+        found = _passage(marks)
         if passes(found, settings):
             out.setdefault(other[f], []).append(found)
     return out
