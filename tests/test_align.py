@@ -117,3 +117,19 @@ def test_passages_do_not_overlap_and_spans_hold_their_marks() -> None:
         assert all(p.a[0] <= s and e <= p.a[1] for s, e in p.marks_a)
         assert all(p.b[0] <= s and e <= p.b[1] for s, e in p.marks_b)
         assert 0.0 < p.similarity <= 1.0
+
+
+def test_a_passage_runs_to_the_end_of_a_sentence_closing_on_a_stock_phrase() -> None:
+    """A phrase every sentence around ends with seeds nothing; the copied sentence still ends there."""
+    stock = "，并报监理工程师确认后方可进入下道工序。"
+
+    def with_stock(paras: list[str]) -> list[str]:
+        return [p.replace("。", stock) for p in paras]
+
+    copied = with_stock(paragraphs(50, 1, sentences=6))
+    text_a = "\n".join(with_stock(paragraphs(51, 4)) + copied + with_stock(paragraphs(52, 4)))
+    text_b = "\n".join(with_stock(paragraphs(53, 3)) + copied + with_stock(paragraphs(54, 5)))
+    passages, a = shared(text_a, text_b)
+    target = normalize(copied[0])[0]
+    lo = a.norm.index(target)
+    assert [p.a for p in passages] == [(lo, lo + len(target))]

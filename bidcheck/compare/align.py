@@ -3,9 +3,10 @@
 1. *Seeds*: equal k-gram hashes of the two comparable texts, inside the candidate regions.
 2. *Chains*: seeds close together in A whose B positions stay within a local neighbourhood (so
    sentences reordered inside a paragraph stay one passage; a moved paragraph becomes its own).
-3. *Segments*: each chain is cut at A's sentence ends; every segment is aligned (Indel/LCS) against
-   the part of B its seeds point at. Runs of segments that align form a passage, bridging one
-   unmatched segment (a deleted or inserted sentence).
+3. *Segments*: each chain, widened to the whole sentences it begins and ends in, is cut at A's
+   sentence ends; every segment is aligned (Indel/LCS) against the part of B its seeds point at.
+   Runs of segments that align form a passage, bridging one unmatched segment (a deleted or
+   inserted sentence). A passage counts only if the part its seeds reach passes on its own.
 4. The passage's similarity is ``2M / (|a| + |b|)`` with ``M`` the aligned characters.
 """
 
@@ -334,13 +335,11 @@ def _segment_runs(matches: list[_SegmentMatch], max_gap: int) -> list[list[_Segm
     return runs
 
 
-def _chain_passages(chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings) -> list[RawPassage]:
-    seeds_a = np.asarray([s[0] for s in chain.seeds])
-    seeds_b = np.asarray([s[1] for s in chain.seeds])
-    matches = []
-    for seg in _segments(chain.a_lo, chain.a_hi, a.sentence_starts):
-        inside = (seeds_a >= seg[0]) & (seeds_a < seg[1])
-        matches.append(_align_segment(seg, a, b, seeds_b[inside].tolist(), settings.seed_chars))
+def _chain_passages(
+    chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings
+) -> list[tuple[RawPassage, RawPassage | None]]:
+    """The chain's passages, each with its seeded core: the part inside the span its seeds reach."""
+    matches = _sentence_matches(chain, a, b, settings)
     groups = [
         _trim_edges(group)
         for run in _segment_runs(matches, settings.max_gap_chars)
@@ -350,7 +349,58 @@ def _chain_passages(chain: _Chain, a: AlignInput, b: AlignInput, settings: Setti
         passage_from_marks([m for seg in sorted(group, key=lambda g: -g.ratio) for m in seg.marks])
         for group in groups
     ]
-    return [p for p in passages if p is not None]
+    return [(p, _clipped(p, chain.a_lo, chain.a_hi)) for p in passages if p is not None]
+
+
+def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings) -> list[_SegmentMatch]:
+    """Every segment of the chain's whole sentences aligned against B.
+
+    An edge sentence that aligns too weakly as a whole to end a passage is aligned again as far as
+    the seeds reach into it, when they reach over half of it: its tail (or head) was edited, its
+    seeded part may still end the passage. A sentence the seeds barely enter is left as it aligned.
+    """
+    seeds_a = np.asarray([s[0] for s in chain.seeds])
+    seeds_b = np.asarray([s[1] for s in chain.seeds])
+
+    def aligned(seg: Span) -> _SegmentMatch:
+        inside = (seeds_a >= seg[0]) & (seeds_a < seg[1])
+        return _align_segment(seg, a, b, seeds_b[inside].tolist(), settings.seed_chars)
+
+    segments = _segments(*_whole_sentences(chain.a_lo, chain.a_hi, a), a.sentence_starts)
+    matches = [aligned(seg) for seg in segments]
+    for edge in {0, len(segments) - 1}:
+        whole = segments[edge]
+        seeded = (max(whole[0], chain.a_lo), min(whole[1], chain.a_hi))
+        if (
+            seeded != whole
+            and matches[edge].ratio < _EDGE_MIN_RATIO
+            and 2 * (seeded[1] - seeded[0]) >= whole[1] - whole[0]
+        ):
+            matches[edge] = aligned(seeded)
+    return matches
+
+
+def _clipped(p: RawPassage, lo: int, hi: int) -> RawPassage | None:
+    """The passage with its A side cut to ``lo..hi`` (each aligned part cut alike on both sides)."""
+    marks = []
+    for (a0, a1), (b0, b1) in p.marks:
+        start, end = max(a0, lo), min(a1, hi)
+        if start < end:
+            marks.append(((start, end), (b0 + start - a0, b1 - (a1 - end))))
+    return passage_from_marks(marks)
+
+
+def _whole_sentences(lo: int, hi: int, a: AlignInput) -> Span:
+    """``lo..hi`` widened to the sentences it begins and ends in (by at most one segment each way).
+
+    Seeds stop where a sentence ends in a stock phrase or an edited word; the sentence still belongs
+    to the passage as far as it aligns.
+    """
+    starts = a.sentence_starts
+    first = int(starts[max(int(np.searchsorted(starts, lo, "right")) - 1, 0)]) if len(starts) else lo
+    after = int(np.searchsorted(starts, hi, "left"))
+    last = int(starts[after]) if after < len(starts) else len(a.norm)
+    return (first if lo - first <= _SEGMENT_CHARS else lo, last if last - hi <= _SEGMENT_CHARS else hi)
 
 
 def _trim_edges(group: list[_SegmentMatch]) -> list[_SegmentMatch]:
@@ -448,18 +498,22 @@ def align_pair(
 
     Chains are first built from the seeds that are evidence (outside masked text, no stock phrase);
     only around those is every seed chained and aligned, so text made only of what every bid says
-    costs nothing.
+    costs nothing. A passage is kept when it passes and so does the part its seeds reach: widening
+    to whole sentences sets where a passage begins and ends, it does not make one.
     """
     seeds = find_seeds(a, b, window_pairs, settings)
     usable = a.open_kgrams(settings.seed_chars)[seeds[:, 0]] & b.open_kgrams(settings.seed_chars)[seeds[:, 1]]
-    passages: list[RawPassage] = []
+    found: list[tuple[RawPassage, RawPassage | None]] = []
     for lo, hi in _evidence_regions(seeds[usable], settings):
         inside = np.all((seeds >= lo) & (seeds < hi), axis=1)
         for chain in _chain_seeds(seeds[inside], settings):
             if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
-                passages.extend(_chain_passages(chain, a, b, settings))
-    joined = _join_neighbours(passages, settings.max_gap_chars)
-    return without_overlaps([p for p in joined if passes(p, settings)], [], settings)
+                found.extend(_chain_passages(chain, a, b, settings))
+    joined = _join_neighbours([p for p, _ in found], settings.max_gap_chars)
+    cores = _join_neighbours([c for _, c in found if c is not None], settings.max_gap_chars)
+    held = [c for c in cores if passes(c, settings)]
+    kept = [p for p in joined if passes(p, settings) and any(_overlaps(c.a, p.a) for c in held)]
+    return without_overlaps(kept, [], settings)
 
 
 def _evidence_regions(seeds: npt.NDArray[np.int64], settings: Settings) -> list[tuple[Span, Span]]:
