@@ -133,3 +133,24 @@ def test_a_passage_runs_to_the_end_of_a_sentence_closing_on_a_stock_phrase() -> 
     target = normalize(copied[0])[0]
     lo = a.norm.index(target)
     assert [p.a for p in passages] == [(lo, lo + len(target))]
+
+
+def test_a_sentence_reworded_all_through_is_aligned_between_its_copied_neighbours() -> None:
+    """No 5-character run of it survives, so it seeds nothing; what still agrees is marked."""
+    parts = _split_sentences(paragraphs(60, 1, sentences=7)[0])
+    middle = parts[3]
+    body = middle[:-1]  # every other pair of characters and both ends replaced: no 5-character run left
+    reworded = (
+        "".join(
+            "甲" if ch != "，" and ((i // 2) % 2 == 0 or i < 4 or i >= len(body) - 4) else ch
+            for i, ch in enumerate(body)
+        )
+        + "。"
+    )
+    text_a = "\n".join([*paragraphs(61, 4), "".join(parts), *paragraphs(62, 4)])
+    text_b = "\n".join([*paragraphs(63, 3), "".join([*parts[:3], reworded, *parts[4:]]), *paragraphs(64, 5)])
+    passages, a = shared(text_a, text_b)
+    lo = a.norm.index(normalize(middle)[0])
+    hi = lo + len(normalize(middle)[0])
+    marked = sum(max(0, min(e, hi) - max(s, lo)) for p in passages for s, e in p.marks_a)
+    assert marked >= 0.3 * (hi - lo), (marked, hi - lo)

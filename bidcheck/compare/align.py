@@ -4,9 +4,10 @@
 2. *Chains*: seeds close together in A whose B positions stay within a local neighbourhood (so
    sentences reordered inside a paragraph stay one passage; a moved paragraph becomes its own).
 3. *Segments*: each chain, widened to the whole sentences it begins and ends in, is cut at A's
-   sentence ends; every segment is aligned (Indel/LCS) against the part of B its seeds point at.
-   Runs of segments that align form a passage, bridging one unmatched segment (a deleted or
-   inserted sentence). A passage counts only if the part its seeds reach passes on its own.
+   sentence ends; every segment is aligned (Indel/LCS) against the part of B its seeds point at (a
+   segment without seeds, against the hole its neighbours leave in B). Runs of segments that align
+   form a passage, bridging one unmatched segment (a deleted or inserted sentence). A passage counts
+   only if the part its seeds reach passes on its own.
 4. The passage's similarity is ``2M / (|a| + |b|)`` with ``M`` the aligned characters.
 """
 
@@ -377,7 +378,27 @@ def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Set
             and 2 * (seeded[1] - seeded[0]) >= whole[1] - whole[0]
         ):
             matches[edge] = aligned(seeded)
-    return matches
+    return _unseeded_between(matches, a, b, settings.seed_chars)
+
+
+def _unseeded_between(
+    matches: list[_SegmentMatch], a: AlignInput, b: AlignInput, k: int
+) -> list[_SegmentMatch]:
+    """A sentence without a seed of its own, between two that aligned, aligned where they point in B.
+
+    Reworded all through, it shares no 5-character run with its counterpart (or only runs found too
+    often elsewhere to seed); when its neighbours align in B in order, leaving a hole about its size
+    between them, it is aligned against that hole as far as it agrees.
+    """
+    out = list(matches)
+    for i in range(1, len(matches) - 1):
+        before, here, after = matches[i - 1], matches[i], matches[i + 1]
+        if here.marks or not before.marks or not after.marks:
+            continue
+        hole = (max(m[1][1] for m in before.marks), min(m[1][0] for m in after.marks))
+        if 0 <= hole[1] - hole[0] <= 2 * (here.a[1] - here.a[0]):
+            out[i] = _align_segment(here.a, a, b, list(hole), k)
+    return out
 
 
 def _clipped(p: RawPassage, lo: int, hi: int) -> RawPassage | None:
