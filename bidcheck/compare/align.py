@@ -299,8 +299,12 @@ def _align_segment(seg: Span, a: AlignInput, b: AlignInput, targets: list[int], 
     if not targets:
         return _SegmentMatch(seg, 0, ())
     size = seg[1] - seg[0]
-    lo = max(min(targets) - size, 0)
-    hi = min(max(targets) + k + size, len(b.norm))
+    return _align_in(seg, a, b, (max(min(targets) - size, 0), min(max(targets) + k + size, len(b.norm))))
+
+
+def _align_in(seg: Span, a: AlignInput, b: AlignInput, window: Span) -> _SegmentMatch:
+    """Align one A segment against the best-matching stretch of B inside ``window``."""
+    lo, hi = window
     text_a = a.norm[seg[0] : seg[1]]
     found = fuzz.partial_ratio_alignment(text_a, b.norm[lo:hi])
     if found is None:
@@ -357,8 +361,10 @@ def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Set
     """Every segment of the chain's whole sentences aligned against B.
 
     An edge sentence that aligns too weakly as a whole to end a passage is aligned again as far as
-    the seeds reach into it, when they reach over half of it: its tail (or head) was edited, its
-    seeded part may still end the passage. A sentence the seeds barely enter is left as it aligned.
+    the seeds reach into it, when they reach at least half of it: its tail (or head) was edited, its
+    seeded part may still end the passage. A sentence the seeds barely enter is left as it aligned:
+    mostly that is two sentences built on one stock frame, and the edge is then trimmed (a copied
+    tail of under half a sentence after an edited head is lost with it; measured, the better trade).
     """
     seeds_a = np.asarray([s[0] for s in chain.seeds])
     seeds_b = np.asarray([s[1] for s in chain.seeds])
@@ -369,7 +375,8 @@ def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Set
 
     segments = _segments(*_whole_sentences(chain.a_lo, chain.a_hi, a), a.sentence_starts)
     matches = [aligned(seg) for seg in segments]
-    for edge in {0, len(segments) - 1}:
+    reached = [i for i, seg in enumerate(segments) if seg[0] < chain.a_hi and chain.a_lo < seg[1]]
+    for edge in {reached[0], reached[-1]} if reached else set():
         whole = segments[edge]
         seeded = (max(whole[0], chain.a_lo), min(whole[1], chain.a_hi))
         if (
@@ -384,35 +391,37 @@ def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Set
 def _unseeded_between(
     matches: list[_SegmentMatch], a: AlignInput, b: AlignInput, k: int
 ) -> list[_SegmentMatch]:
-    """A sentence without a seed of its own, between two that aligned, aligned where they point in B.
+    """A segment that aligned nowhere, between two that aligned well, aligned in the hole they leave in B.
 
-    Reworded all through, it shares no 5-character run with its counterpart (or only runs found too
-    often elsewhere to seed); when its neighbours align in B in order, leaving a hole about its size
-    between them, it is aligned against that hole as far as it agrees.
+    Reworded all through, a sentence shares no 5-character run with its counterpart (or only runs
+    found too often elsewhere to seed); when its neighbours align in B in order and leave a hole of
+    half to twice its length between them, it is aligned inside that hole as far as it agrees.
     """
     out = list(matches)
     for i in range(1, len(matches) - 1):
         before, here, after = matches[i - 1], matches[i], matches[i + 1]
-        if here.marks or not before.marks or not after.marks:
+        if here.marks or not before.good or not after.good:
             continue
         hole = (max(m[1][1] for m in before.marks), min(m[1][0] for m in after.marks))
-        if 0 <= hole[1] - hole[0] <= 2 * (here.a[1] - here.a[0]):
-            out[i] = _align_segment(here.a, a, b, list(hole), k)
+        size = here.a[1] - here.a[0]
+        if size <= 2 * (hole[1] - hole[0]) <= 4 * size:
+            out[i] = _align_in(here.a, a, b, hole)
     return out
 
 
 def _clipped(p: RawPassage, lo: int, hi: int) -> RawPassage | None:
     """The passage with its A side cut to ``lo..hi`` (each aligned part cut alike on both sides)."""
     marks = []
-    for (a0, a1), (b0, b1) in p.marks:
+    for (a0, a1), (b0, _) in p.marks:
         start, end = max(a0, lo), min(a1, hi)
         if start < end:
-            marks.append(((start, end), (b0 + start - a0, b1 - (a1 - end))))
+            marks.append(((start, end), (b0 + start - a0, b0 + end - a0)))  # equal parts: same length
     return passage_from_marks(marks)
 
 
 def _whole_sentences(lo: int, hi: int, a: AlignInput) -> Span:
-    """``lo..hi`` widened to the sentences it begins and ends in (by at most one segment each way).
+    """``lo..hi`` widened to the start and end of the sentences it begins and ends in, each way only
+    when that is at most one segment's length (120 characters) away.
 
     Seeds stop where a sentence ends in a stock phrase or an edited word; the sentence still belongs
     to the passage as far as it aligns.
@@ -533,7 +542,11 @@ def align_pair(
     joined = _join_neighbours([p for p, _ in found], settings.max_gap_chars)
     cores = _join_neighbours([c for _, c in found if c is not None], settings.max_gap_chars)
     held = [c for c in cores if passes(c, settings)]
-    kept = [p for p in joined if passes(p, settings) and any(_overlaps(c.a, p.a) for c in held)]
+    kept = [
+        p
+        for p in joined
+        if passes(p, settings) and any(_overlaps(c.a, p.a) and _overlaps(c.b, p.b) for c in held)
+    ]
     return without_overlaps(kept, [], settings)
 
 
