@@ -234,8 +234,8 @@ def _bid_skeleton(
     alternate: bool = False,
 ) -> Bid:
     company = _COMPANIES[index % len(_COMPANIES)] + ("" if index < len(_COMPANIES) else str(index))
-    fmt = rng.choice(("docx", "pdf"))
-    fmt = ("docx", "pdf")[index % 2] if alternate else fmt
+    drawn = rng.choice(("docx", "pdf"))  # drawn either way, so the rest of the bid does not change
+    fmt = ("docx", "pdf")[index % 2] if alternate else drawn
     bid = Bid(f"{index + 1:02d}-{company}.{fmt}", company, fmt, rng.choice(("explicit", "rendered")))
     quoted = sorted(rng.sample(range(len(texts["requirements"])), rng.randint(4, 6)))
     response = [Para("第二章 技术响应", "heading"), Para(f"{company}对招标文件技术要求逐条响应如下。", "own")]

@@ -141,6 +141,16 @@ class RawPassage:
         """The part of this passage whose A side lies in ``lo..hi``, or ``None`` if nothing aligns there."""
         return passage_from_marks([m for m in self.marks if lo <= m[0][0] and m[0][1] <= hi])
 
+    def clipped(self, lo: int, hi: int) -> RawPassage | None:
+        """This passage with its A side cut to ``lo..hi``: unlike ``restricted``, an aligned part that
+        crosses a bound is cut there, alike on both sides (an aligned part is equal text)."""
+        marks = []
+        for (a0, a1), (b0, _) in self.marks:
+            start, end = max(a0, lo), min(a1, hi)
+            if start < end:
+                marks.append(((start, end), (b0 + start - a0, b0 + end - a0)))
+        return passage_from_marks(marks)
+
 
 def passage_from_marks(marks: list[tuple[Span, Span]]) -> RawPassage | None:
     """The passage spanned by aligned (A part, B part) pairs, each character of B used once.
@@ -354,7 +364,7 @@ def _chain_passages(
         passage_from_marks([m for seg in sorted(group, key=lambda g: -g.ratio) for m in seg.marks])
         for group in groups
     ]
-    return [(p, _clipped(p, chain.a_lo, chain.a_hi)) for p in passages if p is not None]
+    return [(p, p.clipped(chain.a_lo, chain.a_hi)) for p in passages if p is not None]
 
 
 def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings) -> list[_SegmentMatch]:
@@ -407,16 +417,6 @@ def _unseeded_between(
         if size <= 2 * (hole[1] - hole[0]) <= 4 * size:
             out[i] = _align_in(here.a, a, b, hole)
     return out
-
-
-def _clipped(p: RawPassage, lo: int, hi: int) -> RawPassage | None:
-    """The passage with its A side cut to ``lo..hi`` (each aligned part cut alike on both sides)."""
-    marks = []
-    for (a0, a1), (b0, _) in p.marks:
-        start, end = max(a0, lo), min(a1, hi)
-        if start < end:
-            marks.append(((start, end), (b0 + start - a0, b0 + end - a0)))  # equal parts: same length
-    return passage_from_marks(marks)
 
 
 def _whole_sentences(lo: int, hi: int, a: AlignInput) -> Span:
