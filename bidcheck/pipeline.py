@@ -23,7 +23,14 @@ from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
 from bidcheck.model import CheckResult, Document, Role
 from bidcheck.prepare import Prepared, Ready, prepare_cached
-from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.progress import (
+    CancelFlag,
+    ProgressFn,
+    check_cancel,
+    ignore_interrupt,
+    no_progress,
+    slice_progress,
+)
 
 __all__ = ["CheckInputs", "check"]
 
@@ -101,7 +108,7 @@ def _prepare_jobs(
             out.append(prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr))
             progress(done / len(jobs), f"读取 {job.path.name}")
         return out
-    with ProcessPoolExecutor(min(settings.worker_count, len(jobs))) as pool:
+    with ProcessPoolExecutor(min(settings.worker_count, len(jobs)), initializer=ignore_interrupt) as pool:
         futures = [
             pool.submit(prepare_cached, j.path, j.doc_id, j.role, settings, defer_ocr=defer_ocr) for j in jobs
         ]

@@ -6,10 +6,19 @@ cancel flag. ``slice_progress`` maps a stage onto its slice of the whole run.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from typing import Protocol
 
-__all__ = ["CancelFlag", "Cancelled", "ProgressFn", "check_cancel", "no_progress", "slice_progress"]
+__all__ = [
+    "CancelFlag",
+    "Cancelled",
+    "ProgressFn",
+    "check_cancel",
+    "ignore_interrupt",
+    "no_progress",
+    "slice_progress",
+]
 
 ProgressFn = Callable[[float, str], None]
 
@@ -41,3 +50,10 @@ def check_cancel(cancel: CancelFlag | None) -> None:
     """Raise ``Cancelled`` when the flag is set."""
     if cancel is not None and cancel.is_set():
         raise Cancelled()
+
+
+def ignore_interrupt() -> None:
+    """Worker-process initializer: Ctrl-C reaches the whole process group, and only the main process acts
+    on it (it drops the queued work and exits with 130); a worker that took it too would die printing a
+    traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

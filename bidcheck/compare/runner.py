@@ -15,7 +15,7 @@ from bidcheck.compare.align import AlignInput, RawPassage, align_pair
 from bidcheck.compare.candidates import WindowPairs
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
-from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
 
 __all__ = ["PairFound", "compare_pairs"]
 
@@ -35,8 +35,10 @@ Job = tuple[int, int, list[tuple[int, int]]]
 
 
 def _install(inputs: Sequence[AlignInput], settings: Settings) -> None:
-    """Worker initializer: each worker receives the documents once, not once per pair."""
+    """Worker initializer: each worker receives the documents once, not once per pair (and leaves Ctrl-C
+    to the main process)."""
     global _WORKER_INPUTS
+    ignore_interrupt()
     _WORKER_INPUTS = (inputs, settings)
 
 

@@ -16,7 +16,7 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from bidcheck.ingest.scan import OcrTask, recognize_task
-from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
 
 __all__ = ["recognize_pages"]
 
@@ -62,7 +62,7 @@ def recognize_pages(
             progress(done / len(tasks), _message(task))
         return
     # spawned, not forked: onnxruntime is not safe to use in a forked copy of a process that loaded it
-    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)))
+    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), initializer=ignore_interrupt)
     try:
         running = [(pool.apply_async(_recognize_quietly, (task, engine, 1)), task) for task in tasks]
         _collect(running, len(tasks), progress, cancel)
