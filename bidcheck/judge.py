@@ -85,15 +85,15 @@ class _Sides:
 
     def __init__(self, bids: Sequence[Ready]) -> None:
         self._bids = bids
-        self._asked: list[list[tuple[Span, tuple[Span, ...]]]] = [[] for _ in bids]
+        self._asked: list[dict[tuple[Span, tuple[Span, ...]], int]] = [{} for _ in bids]
 
     def ask(self, doc: int, span: Span, marks: tuple[Span, ...]) -> int:
-        """Ask for one side; its number in ``located()[doc]``."""
-        self._asked[doc].append((span, marks))
-        return len(self._asked[doc]) - 1
+        """Ask for one side; its number in ``located()[doc]``. A side asked again (a bid's copy of
+        the tender's text, shared with bid after bid) is located once and its ``Side`` shared."""
+        return self._asked[doc].setdefault((span, marks), len(self._asked[doc]))
 
     def located(self) -> list[list[Side]]:
-        return [_located(b.clean, asked) for b, asked in zip(self._bids, self._asked, strict=True)]
+        return [_located(b.clean, list(asked)) for b, asked in zip(self._bids, self._asked, strict=True)]
 
 
 def _located(clean: CleanText, asked: list[tuple[Span, tuple[Span, ...]]]) -> list[Side]:

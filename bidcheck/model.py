@@ -20,8 +20,11 @@ __all__ = [
     "Role",
     "Side",
     "load_result",
+    "pair_figures_to_dict",
+    "passage_figures_to_dict",
     "result_from_dict",
     "result_to_dict",
+    "side_to_dict",
 ]
 
 SCHEMA = "bidcheck.result/1"
@@ -160,7 +163,8 @@ def _document_to_dict(doc: Document) -> dict[str, Any]:
     }
 
 
-def _side_to_dict(side: Side) -> dict[str, Any]:
+def side_to_dict(side: Side) -> dict[str, Any]:
+    """One side of a passage as JSON."""
     return {
         "page": side.page,
         "paragraph": side.paragraph,
@@ -171,8 +175,19 @@ def _side_to_dict(side: Side) -> dict[str, Any]:
     }
 
 
-def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def passage_figures_to_dict(passage: Passage) -> dict[str, Any]:
+    """A passage as JSON, less its two sides (``"a"`` and ``"b"``, which come first)."""
+    return {
+        "similarity": passage.similarity,
+        "chars": passage.chars,
+        "template": passage.template,
+        "common": passage.common,
+    }
+
+
+def pair_figures_to_dict(pair: PairResult) -> dict[str, Any]:
+    """A pair as JSON, less its passages (``"passages"`` and ``"passages_omitted"``, which come last)."""
+    return {
         "a": pair.a,
         "b": pair.b,
         "similarity": pair.similarity,
@@ -182,30 +197,29 @@ def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
         "level": pair.level,
         "reason": pair.reason,
     }
-    out["passages"] = [
-        {
-            "a": _side_to_dict(p.a),
-            "b": _side_to_dict(p.b),
-            "similarity": p.similarity,
-            "chars": p.chars,
-            "template": p.template,
-            "common": p.common,
-        }
-        for p in pair.passages
-    ]
-    out["passages_omitted"] = pair.passages_omitted
-    return out
 
 
-def result_to_dict(result: CheckResult) -> dict[str, Any]:
-    """The result as the ``bidcheck.result/1`` JSON object."""
+def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
+    return {
+        **pair_figures_to_dict(pair),
+        "passages": [
+            {"a": side_to_dict(p.a), "b": side_to_dict(p.b), **passage_figures_to_dict(p)}
+            for p in pair.passages
+        ],
+        "passages_omitted": pair.passages_omitted,
+    }
+
+
+def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, Any]:
+    """The result as the ``bidcheck.result/1`` JSON object (``"pairs"`` left empty unless
+    ``with_pairs``: for a writer that encodes them itself)."""
     return {
         "schema": SCHEMA,
         "settings": result.settings,
         "elapsed_s": round(result.elapsed_s, 3),
         "timings": {stage: round(seconds, 3) for stage, seconds in result.timings.items()},
         "documents": [_document_to_dict(d) for d in result.documents],
-        "pairs": [_pair_to_dict(p) for p in result.pairs],
+        "pairs": [_pair_to_dict(p) for p in result.pairs] if with_pairs else [],
         "groups": [
             {"members": list(g.members), "passages": g.passages, "chars": g.chars} for g in result.groups
         ],

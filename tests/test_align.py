@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from bidcheck.compare import AlignInput, RawPassage, align_pair, candidate_window_pairs
+from bidcheck.compare.align import without_overlaps
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.text import normalize
@@ -154,3 +155,16 @@ def test_a_sentence_reworded_all_through_is_aligned_between_its_copied_neighbour
     hi = lo + len(normalize(middle)[0])
     marked = sum(max(0, min(e, hi) - max(s, lo)) for p in passages for s, e in p.marks_a)
     assert marked >= 0.3 * (hi - lo), (marked, hi - lo)
+
+
+def test_passages_that_overlap_give_up_what_a_better_one_holds() -> None:
+    """Apart on both sides, every passage that passes is kept as it is; one that strays into a better
+    one's text on either side keeps only its own aligned parts."""
+    exact = RawPassage((0, 100), (500, 600), 100, (((0, 100), (500, 600)),))
+    apart = RawPassage((200, 260), (700, 760), 60, (((200, 260), (700, 760)),))
+    weak = RawPassage((300, 340), (800, 840), 20, (((300, 310), (800, 810)), ((330, 340), (830, 840))))
+    assert without_overlaps([apart, weak, exact], [], SETTINGS) == [exact, apart]
+    strays = RawPassage((80, 180), (900, 1000), 95, (((80, 100), (900, 920)), ((105, 180), (925, 1000))))
+    kept = without_overlaps([strays, exact], [], SETTINGS)
+    assert kept[0] == exact and kept[1].a == (105, 180) and kept[1].marks == (((105, 180), (925, 1000)),)
+    assert without_overlaps([apart], [RawPassage((250, 300), (0, 50), 50, ())], SETTINGS) == []

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bidcheck.compare.align import AlignInput
-from bidcheck.compare.shared import all_masked_passages, masked_passages
+from bidcheck.compare.align import AlignInput, passes
+from bidcheck.compare.shared import _group_passage, _passage, all_masked_passages, masked_passages
 from bidcheck.config import Settings
 from bidcheck.evidence.flags import form_pieces, long_gram_hashes, occurrences_mask, spans_mask
 from bidcheck.fingerprint import fingerprint_text
@@ -116,3 +116,40 @@ def test_masked_passages_of_a_whole_section_equal_those_of_each_pair() -> None:
     for i in range(len(inputs)):
         for j in range(i + 1, len(inputs)):
             assert every.get((i, j), []) == masked_passages(inputs[i], inputs[j], SETTINGS)
+
+
+def _random_runs(rng: random.Random, count: int) -> list[list[int]]:
+    """Runs in A's order (both ends rising, a run may begin inside the one before, as k-gram runs do)
+    whose B sides mostly follow A's and sometimes jump back onto B text an earlier run holds."""
+    a0, a1, b0, b1 = [], [], [], []
+    at, bt = 0, 1000
+    for _ in range(count):
+        start = at + rng.randint(-4, 12)
+        length = rng.randint(5, 40)
+        start = max(start, a0[-1] + 1 if a0 else 0)
+        b_start = bt + rng.randint(-4, 12) if rng.random() > 0.1 else bt - rng.randint(20, 120)
+        a0.append(start), a1.append(start + length), b0.append(b_start), b1.append(b_start + length)
+        at, bt = start + length, max(bt, b_start + length)
+    return [[1] * count, a0, a1, b0, b1]
+
+
+def test_runs_of_masked_text_claim_each_character_once_as_any_passage_does() -> None:
+    """The passage of a group of runs, found along A's side alone when its B side claims nothing twice,
+    is the one the claim-once rule gives run by run, and is left out exactly when that one fails."""
+    rng = random.Random(3)
+    settings = SETTINGS.with_changes(min_passage_chars=20)
+    seen = set()
+    for _ in range(400):
+        runs = _random_runs(rng, rng.randint(1, 12))
+        marks = [((a0, a1), (b0, b1)) for _, a0, a1, b0, b1 in zip(*runs, strict=True)]
+        expected = _passage(marks)
+        got = _group_passage(runs, 0, len(marks), settings)
+        assert got == (expected if passes(expected, settings) else None)
+        b_dropped = any(
+            b0 < kept_b1 and kept_b0 < b1
+            for (a, (b0, b1)) in marks
+            if (a, (b0, b1)) not in expected.marks
+            for _, (kept_b0, kept_b1) in expected.marks
+        )
+        seen.add((got is not None, b_dropped))
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}

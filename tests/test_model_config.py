@@ -19,6 +19,7 @@ from bidcheck.model import (
     result_to_dict,
 )
 from bidcheck.report import write_json
+from bidcheck.report.json import result_json
 
 
 def test_defaults_are_valid_and_listed_with_a_version() -> None:
@@ -68,3 +69,24 @@ def test_result_json_round_trips(tmp_path: Path) -> None:
     assert result_to_dict(again) == result_to_dict(result)
     assert again.pairs[0].passages[0].a.marks == ((0, 30), (35, 60))
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_a_side_shared_by_many_pairs_is_written_whole_in_each() -> None:
+    """A bid's copy of the tender's text is one ``Side`` in its pair with every other bid: the JSON
+    encodes it once and writes it in each pair, equal to the object the contract describes."""
+    copy = Side(2, 7, 50, 110, "招标文件的条款" * 8 + "“引号”\n换行", ((0, 60),))
+    other = [Side(3, n, 10 * n, 10 * n + 60, f"第{n}份的文字" * 10, ((0, 20), (30, 60))) for n in range(3)]
+    copied = [Passage(copy, other[n], 0.98, 60, True) for n in range(3)]
+    pairs = (
+        *(
+            PairResult("d1", f"d{n + 2}", 0.0, 0.0, 0.0, 0.81, "none", "无", (copied[n],), n)
+            for n in range(3)
+        ),
+        PairResult("d2", "d3", 0.0, 0.0, 0.0, 0.8, "none", "无", ()),
+    )
+    docs = tuple(Document(f"d{n}", f"/x/{n}.docx", f"{n}.docx", "docx") for n in range(1, 5))
+    result = CheckResult(Settings().to_dict(), 0.5, docs, pairs, ())
+    expected = json.loads(json.dumps(result_to_dict(result), ensure_ascii=False))
+    assert json.loads(result_json(result)) == expected
+    assert [p["passages"][0]["a"]["text"] for p in expected["pairs"][:3]] == [copy.text] * 3
+    assert expected["pairs"][3]["passages"] == [] and expected["pairs"][2]["passages_omitted"] == 2

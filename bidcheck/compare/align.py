@@ -509,6 +509,9 @@ def without_overlaps(
     """The passages, best first (aligned length weighted by closeness, similarity to the 4th), each
     trimmed of what ``kept`` or a better one already holds, so that none overlap on either side: a
     passage that strays at one end into text another passage matches more closely gives that text up."""
+    every = [*passages, *kept]
+    if _disjoint([p.a for p in every]) and _disjoint([p.b for p in every]):  # nothing to trim
+        return sorted((p for p in passages if passes(p, settings)), key=lambda p: (p.a, p.b))
     taken = list(kept)
     out: list[RawPassage] = []
     for p in sorted(passages, key=lambda p: (-p.matched * p.similarity**4, p.a, p.b)):

@@ -8,12 +8,13 @@ of a large section. They are listed, greyed, beside the evidence.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import AlignInput, RawPassage, passes
+from bidcheck.compare.align import AlignInput, RawPassage, agreement_passes, passes
 from bidcheck.config import Settings
 from bidcheck.progress import CancelFlag, check_cancel
 
@@ -95,6 +96,33 @@ def _passage(marks: list[Mark]) -> RawPassage:
     return RawPassage((kept[0][0][0], kept[-1][0][1]), span_b, sum(a[1] - a[0] for a, _ in kept), tuple(kept))
 
 
+def _kept_by_a(a0: list[int], a1: list[int], first: int, end: int) -> list[int]:
+    """The runs ``first..end`` (in A's order, both ends rising) the claim-once rule keeps on A's side
+    alone: each the first to begin where the last kept one ends."""
+    kept = [first]
+    while (at := bisect.bisect_left(a0, a1[kept[-1]], kept[-1] + 1, end)) < end:
+        kept.append(at)
+    return kept
+
+
+def _group_passage(runs: list[list[int]], first: int, end: int, settings: Settings) -> RawPassage | None:
+    """The passage of runs ``first..end`` when it passes (see ``_passage``). When the runs A's side
+    keeps claim no B character twice, B's side drops none of them (the first it would drop is one of
+    them), so the rule needs no B bookkeeping and a failing passage is never built."""
+    _, a0, a1, b0, b1 = runs
+    kept = _kept_by_a(a0, a1, first, end)
+    spans_b = sorted((b0[x], b1[x]) for x in kept)
+    if any(x[1] > y[0] for x, y in itertools.pairwise(spans_b)):
+        found = _passage([((a0[x], a1[x]), (b0[x], b1[x])) for x in range(first, end)])
+        return found if passes(found, settings) else None
+    span_a, span_b = (a0[kept[0]], a1[kept[-1]]), (spans_b[0][0], spans_b[-1][1])
+    matched = sum(a1[x] - a0[x] for x in kept)
+    size_a, size_b = span_a[1] - span_a[0], span_b[1] - span_b[0]
+    if not agreement_passes(min(size_a, size_b), 2 * matched / (size_a + size_b), settings):
+        return None
+    return RawPassage(span_a, span_b, matched, tuple(((a0[x], a1[x]), (b0[x], b1[x])) for x in kept))
+
+
 def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[int, list[RawPassage]]:
     k = settings.seed_chars
     runs = positions.runs_after(i, k)
@@ -103,13 +131,12 @@ def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[i
     first, end = _groups(runs, settings.max_gap_chars, settings.min_passage_chars)
     if not len(first):
         return {}
-    other, a0, a1, b0, b1 = (r.tolist() for r in runs)
+    listed = [r.tolist() for r in runs]
     out: dict[int, list[RawPassage]] = {}
     for f, e in zip(first.tolist(), end.tolist(), strict=True):
-        marks = list(zip(zip(a0[f:e], a1[f:e], strict=True), zip(b0[f:e], b1[f:e], strict=True), strict=True))
-        found = _passage(marks)
-        if passes(found, settings):
-            out.setdefault(other[f], []).append(found)
+        found = _group_passage(listed, f, e, settings)
+        if found is not None:
+            out.setdefault(listed[0][f], []).append(found)
     return out
 
 

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from bidcheck.gcpause import collector_paused
-from bidcheck.model import CheckResult, result_to_dict
+from bidcheck.model import (
+    CheckResult,
+    PairResult,
+    Passage,
+    Side,
+    pair_figures_to_dict,
+    passage_figures_to_dict,
+    result_to_dict,
+    side_to_dict,
+)
 from bidcheck.report.files import write_atomically
 
 __all__ = ["result_json", "write_json"]
@@ -16,17 +26,44 @@ def result_json(result: CheckResult) -> str:
     """The result as JSON text: keys in a fixed order, Chinese kept readable, one document, pair or group
     per line (each line written by the C encoder, which an indented dump would not use)."""
     with collector_paused():
-        items = list(result_to_dict(result).items())
+        items = list(result_to_dict(result, with_pairs=False).items())
+        pairs = _PairLines().lines(result.pairs)
     lines = ["{"]
     for n, (key, value) in enumerate(items):
         comma = "," if n < len(items) - 1 else ""
-        if isinstance(value, list) and value:
-            rows = ",\n".join(f"  {_compact(v)}" for v in value)
-            lines.append(f" {_compact(key)}: [\n{rows}\n ]{comma}")
+        rows = pairs if key == "pairs" else [_compact(v) for v in value] if isinstance(value, list) else []
+        if rows:
+            lines.append(f" {_compact(key)}: [\n" + ",\n".join(f"  {row}" for row in rows) + f"\n ]{comma}")
         else:
             lines.append(f" {_compact(key)}: {_compact(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+class _PairLines:
+    """Each pair as one line of JSON. A side shared by many pairs (a bid's copy of the tender's text
+    is a side of its pair with every other bid that copied it) is encoded once."""
+
+    def __init__(self) -> None:
+        self._sides: dict[int, str] = {}
+
+    def lines(self, pairs: Sequence[PairResult]) -> list[str]:
+        return [self._pair(pair) for pair in pairs]
+
+    def _pair(self, pair: PairResult) -> str:
+        passages = ", ".join(self._passage(p) for p in pair.passages)
+        figures = _compact(pair_figures_to_dict(pair))[:-1]
+        return f'{figures}, "passages": [{passages}], "passages_omitted": {pair.passages_omitted}}}'
+
+    def _passage(self, passage: Passage) -> str:
+        figures = _compact(passage_figures_to_dict(passage))[1:]
+        return f'{{"a": {self._side(passage.a)}, "b": {self._side(passage.b)}, {figures}'
+
+    def _side(self, side: Side) -> str:
+        text = self._sides.get(id(side))
+        if text is None:
+            text = self._sides[id(side)] = _compact(side_to_dict(side))
+        return text
 
 
 def _compact(value: object) -> str:
