@@ -3,9 +3,10 @@ plain-text floor (reading the same files with pypdfium2 and python-docx and doin
 
 For each size it prints the floor, the whole check as a user runs it (a fresh process, an empty cache),
 its stages, the ratio to the floor, the peak memory of the process tree, and a re-check with the cache
-filled; then how the check time grows from one size to the next. With ``--repeat N`` the floor and the
-check are each timed N times and the fastest run is shown (peak memory: the highest of the runs); on a
-shared 2-core machine one run can be 10% off. Sections are generated once into ``--folder`` and reused.
+filled; then how the check time grows from one size to the next. With ``--repeat N`` every size is
+timed N times, the sizes in turn (10, 30, …, 10, 30, …), so that a drift in the machine's speed reaches
+all of them alike; the summary shows each size's fastest check (peak memory: the highest of the runs).
+On a shared 2-core machine one run can be 10% off. Sections are generated once into ``--folder`` and reused.
 
 Usage: .venv/bin/python -m bench.scale [--sizes 10 30 100 200] [--workers N] [--folder DIR] [--repeat N]
 """
@@ -120,15 +121,14 @@ def _cold_and_warm(section: Path, workers: int) -> tuple[float, int, dict[str, o
     return cold_wall, peak, result, warm_wall
 
 
-def measure(size: int, folder: Path, workers: int, repeat: int = 1) -> dict[str, object]:
+def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
+    """One timing of a size: its floor, a check with an empty cache and one from the cache."""
     section = folder / f"section-{size}"
     if not (section / "truth.json").exists():
         generate_section(section, size, seed=size, own=(250, 270), prose=lexicon_paragraph, alternate=True)
     files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
-    floor = min(floor_seconds(files, workers) for _ in range(repeat))
-    runs = [_cold_and_warm(section, workers) for _ in range(repeat)]
-    cold_wall, _, result, warm_wall = min(runs, key=lambda run: run[0])
-    peak = max(run[1] for run in runs)
+    floor = floor_seconds(files, workers)
+    cold_wall, peak, result, warm_wall = _cold_and_warm(section, workers)
     timings = dict(result["timings"])  # type: ignore[arg-type]
     timings["start+report"] = cold_wall - float(result["elapsed_s"])  # type: ignore[arg-type]
     chars = sum(int(d["chars"]) for d in result["documents"])  # type: ignore[union-attr]
@@ -143,6 +143,17 @@ def measure(size: int, folder: Path, workers: int, repeat: int = 1) -> dict[str,
         "warm": warm_wall,
         "raised": _raised(section, result),
     }  # type: ignore[union-attr]
+
+
+def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
+    """The runs of one size as one row: the fastest check with its stages, the fastest floor and
+    re-check, the highest peak memory."""
+    row = dict(min(runs, key=lambda run: float(run["check"])))  # type: ignore[arg-type]
+    for key in ("floor", "warm"):
+        row[key] = min(float(run[key]) for run in runs)  # type: ignore[arg-type]
+    row["peak_mb"] = max(float(run["peak_mb"]) for run in runs)  # type: ignore[arg-type]
+    row["ratio"] = float(row["check"]) / float(row["floor"])  # type: ignore[arg-type]
+    return row
 
 
 def _raised(section: Path, result: dict[str, object]) -> str:
@@ -206,13 +217,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "bidcheck-scale")
     parser.add_argument(
-        "--repeat", type=int, default=1, help="time floor and check this many times, keep the fastest"
+        "--repeat", type=int, default=1, help="time every size this many times, in turn; keep the fastest"
     )
     args = parser.parse_args()
-    rows = []
-    for size in args.sizes:
-        rows.append(measure(size, args.folder, args.workers, args.repeat))
-        print(table(rows[-1:]).splitlines()[-1] if len(rows) > 1 else table(rows), flush=True)
+    runs: dict[int, list[dict[str, object]]] = {size: [] for size in args.sizes}
+    for round_ in range(args.repeat):  # sizes taken in turn: a drift in the machine's speed hits all alike
+        for size in args.sizes:
+            runs[size].append(measure(size, args.folder, args.workers))
+            lines = table([runs[size][-1]]).splitlines()
+            print("\n".join(lines if size == args.sizes[0] and round_ == 0 else lines[1:]), flush=True)
+    rows = [fastest(runs[size]) for size in args.sizes]
     print(f"\ncommand: {Path(sys.executable).name} -m bench.scale {' '.join(sys.argv[1:])}")
     print(
         f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
