@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -111,16 +112,26 @@ def _group_passage(runs: list[list[int]], first: int, end: int, settings: Settin
     them), so the rule needs no B bookkeeping and a failing passage is never built."""
     _, a0, a1, b0, b1 = runs
     kept = _kept_by_a(a0, a1, first, end)
-    spans_b = sorted((b0[x], b1[x]) for x in kept)
+    pick = _picker(kept)
+    a0k, a1k, b0k, b1k = pick(a0), pick(a1), pick(b0), pick(b1)
+    spans_b = sorted(zip(b0k, b1k, strict=True))
     if any(x[1] > y[0] for x, y in itertools.pairwise(spans_b)):
         found = _passage([((a0[x], a1[x]), (b0[x], b1[x])) for x in range(first, end)])
         return found if passes(found, settings) else None
-    span_a, span_b = (a0[kept[0]], a1[kept[-1]]), (spans_b[0][0], spans_b[-1][1])
-    matched = sum(a1[x] - a0[x] for x in kept)
+    span_a, span_b = (a0k[0], a1k[-1]), (spans_b[0][0], spans_b[-1][1])
+    matched = sum(a1k) - sum(a0k)
     size_a, size_b = span_a[1] - span_a[0], span_b[1] - span_b[0]
     if not agreement_passes(min(size_a, size_b), 2 * matched / (size_a + size_b), settings):
         return None
-    return RawPassage(span_a, span_b, matched, tuple(((a0[x], a1[x]), (b0[x], b1[x])) for x in kept))
+    marks = tuple(zip(zip(a0k, a1k, strict=True), zip(b0k, b1k, strict=True), strict=True))
+    return RawPassage(span_a, span_b, matched, marks)
+
+
+def _picker(indices: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """The values at ``indices`` of a list, as a tuple (``itemgetter``, which returns a single value
+    bare)."""
+    get = operator.itemgetter(*indices)
+    return get if len(indices) > 1 else lambda values: (get(values),)
 
 
 def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[int, list[RawPassage]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bidcheck.gcpause import collector_paused
@@ -25,19 +25,27 @@ __all__ = ["result_json", "write_json"]
 def result_json(result: CheckResult) -> str:
     """The result as JSON text: keys in a fixed order, Chinese kept readable, one document, pair or group
     per line (each line written by the C encoder, which an indented dump would not use)."""
+    return "".join(_json_pieces(result))
+
+
+def _json_pieces(result: CheckResult) -> Iterator[str]:
+    """``result_json``'s text in pieces of a line or so, for a file to take one by one: a large section's
+    JSON is tens of megabytes, and joined whole it would be copied again and again."""
     with collector_paused():
         items = list(result_to_dict(result, with_pairs=False).items())
         pairs = _PairLines().lines(result.pairs)
-    lines = ["{"]
+    yield "{\n"
     for n, (key, value) in enumerate(items):
         comma = "," if n < len(items) - 1 else ""
         rows = pairs if key == "pairs" else [_compact(v) for v in value] if isinstance(value, list) else []
         if rows:
-            lines.append(f" {_compact(key)}: [\n" + ",\n".join(f"  {row}" for row in rows) + f"\n ]{comma}")
+            yield f" {_compact(key)}: [\n"
+            for row_number, row in enumerate(rows, start=1):
+                yield f"  {row}{',' if row_number < len(rows) else ''}\n"
+            yield f" ]{comma}\n"
         else:
-            lines.append(f" {_compact(key)}: {_compact(value)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+            yield f" {_compact(key)}: {_compact(value)}{comma}\n"
+    yield "}\n"
 
 
 class _PairLines:
@@ -72,9 +80,9 @@ def _compact(value: object) -> str:
 
 def write_json(result: CheckResult, path: Path) -> None:
     """Write the result JSON to ``path``."""
-    text = result_json(result)
 
     def write(temp: Path) -> None:
-        temp.write_text(text, encoding="utf-8")
+        with temp.open("w", encoding="utf-8") as out:
+            out.writelines(_json_pieces(result))
 
     write_atomically(path, write)
