@@ -89,4 +89,10 @@ def test_a_side_shared_by_many_pairs_is_written_whole_in_each() -> None:
     expected = json.loads(json.dumps(result_to_dict(result), ensure_ascii=False))
     assert json.loads(result_json(result)) == expected
     assert [p["passages"][0]["a"]["text"] for p in expected["pairs"][:3]] == [copy.text] * 3
+    rows = result_json(result).splitlines()
+    pair_rows = rows[rows.index(' "pairs": [') + 1 : rows.index(' "pairs": [') + 5]
+    assert pair_rows == [  # one pair a line, each the compact form of its object
+        f"  {json.dumps(pair, ensure_ascii=False)}{',' if n < 3 else ''}"
+        for n, pair in enumerate(result_to_dict(result)["pairs"])
+    ]
     assert expected["pairs"][3]["passages"] == [] and expected["pairs"][2]["passages_omitted"] == 2

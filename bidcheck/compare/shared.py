@@ -8,7 +8,6 @@ of a large section. They are listed, greyed, beside the evidence.
 from __future__ import annotations
 
 import bisect
-import itertools
 import operator
 from collections.abc import Callable, Sequence
 
@@ -98,7 +97,7 @@ def _passage(marks: list[Mark]) -> RawPassage:
 
 
 def _kept_by_a(a0: list[int], a1: list[int], first: int, end: int) -> list[int]:
-    """The runs ``first..end`` (in A's order, both ends rising) the claim-once rule keeps on A's side
+    """The runs ``first..end`` (in A's order: starts rising) the claim-once rule keeps on A's side
     alone: each the first to begin where the last kept one ends."""
     kept = [first]
     while (at := bisect.bisect_left(a0, a1[kept[-1]], kept[-1] + 1, end)) < end:
@@ -108,17 +107,17 @@ def _kept_by_a(a0: list[int], a1: list[int], first: int, end: int) -> list[int]:
 
 def _group_passage(runs: list[list[int]], first: int, end: int, settings: Settings) -> RawPassage | None:
     """The passage of runs ``first..end`` when it passes (see ``_passage``). When the runs A's side
-    keeps claim no B character twice, B's side drops none of them (the first it would drop is one of
-    them), so the rule needs no B bookkeeping and a failing passage is never built."""
+    keeps follow each other apart on B's side too, B's side drops none of them (the first it would drop
+    is one of them), so the rule needs no B bookkeeping and a failing passage is never built. (A run of
+    equal k-grams is at least k characters long on both sides; an empty one could claim nothing.)"""
     _, a0, a1, b0, b1 = runs
     kept = _kept_by_a(a0, a1, first, end)
     pick = _picker(kept)
     a0k, a1k, b0k, b1k = pick(a0), pick(a1), pick(b0), pick(b1)
-    spans_b = sorted(zip(b0k, b1k, strict=True))
-    if any(x[1] > y[0] for x, y in itertools.pairwise(spans_b)):
+    if any(end_b > start_b for end_b, start_b in zip(b1k, b0k[1:], strict=False)):
         found = _passage([((a0[x], a1[x]), (b0[x], b1[x])) for x in range(first, end)])
         return found if passes(found, settings) else None
-    span_a, span_b = (a0k[0], a1k[-1]), (spans_b[0][0], spans_b[-1][1])
+    span_a, span_b = (a0k[0], a1k[-1]), (b0k[0], b1k[-1])
     matched = sum(a1k) - sum(a0k)
     size_a, size_b = span_a[1] - span_a[0], span_b[1] - span_b[0]
     if not agreement_passes(min(size_a, size_b), 2 * matched / (size_a + size_b), settings):

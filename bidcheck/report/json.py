@@ -30,7 +30,8 @@ def result_json(result: CheckResult) -> str:
 
 def _json_pieces(result: CheckResult) -> Iterator[str]:
     """``result_json``'s text in pieces of a line or so, for a file to take one by one: a large section's
-    JSON is tens of megabytes, and joined whole it would be copied again and again."""
+    JSON is tens of megabytes, and joined into one string it would be copied whole twice more (each
+    pair's line is still built before the first is written)."""
     with collector_paused():
         items = list(result_to_dict(result, with_pairs=False).items())
         pairs = _PairLines().lines(result.pairs)
