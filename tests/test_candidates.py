@@ -84,3 +84,18 @@ def test_lsh_pairs_below_the_jaccard_floor_are_left_out() -> None:
     assert any(e < 0.3 for e in estimates.values()) and any(e >= 0.3 for e in estimates.values())
     found = {(key, pair) for key, pairs in kept.items() for pair in pairs}
     assert found == {k for k, e in estimates.items() if e >= 0.3}
+
+
+def test_kgram_candidates_need_two_shared_fingerprints_counted_once_per_window() -> None:
+    """Two bids whose windows share two winnowed k-grams are a candidate; a k-gram a window holds
+    twice still counts once, so one shared k-gram held twice finds nothing."""
+
+    def doc(base: int, shared: dict[int, int]) -> np.ndarray:
+        hashes = np.arange(base, base + 64, dtype=np.uint64)
+        for position, value in shared.items():
+            hashes[position] = value
+        return hashes
+
+    kgrams = [doc(10_000, {3: 1, 20: 2}), doc(20_000, {5: 1, 30: 2}), doc(30_000, {5: 1, 30: 1})]
+    found = kgram_window_pairs(kgrams, 100, [1, 1, 1])
+    assert found == {(0, 1): [(0, 0)]}
