@@ -9,9 +9,8 @@ Neither loops over pairs of documents; both read the colliding pairs out of thei
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +27,6 @@ __all__ = [
 ]
 
 WindowPairs = dict[tuple[int, int], list[tuple[int, int]]]
-Entries = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]  # (document, window) of index entries
 _WINNOW = 8  # one fingerprint per 8 consecutive k-grams at least
 _MAX_REPEATS = 4  # a k-gram repeated more often inside one document is a stock phrase, not evidence
 _MIN_HITS = 2  # shared fingerprints needed before two windows are worth verifying
@@ -74,23 +72,15 @@ def _bucket_pairs(band: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     keys = np.ascontiguousarray(band).view(np.dtype((np.void, band.shape[1] * band.itemsize))).ravel()
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
-    low, high = _pairs_within_runs(ordered)
-    a, b = order[low], order[high]
-    return np.minimum(a, b).astype(np.int64) * len(keys) + np.maximum(a, b)
-
-
-def _pairs_within_runs(ordered: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every pair of positions ``x < y`` of a sorted array that hold equal values (one numpy step for
-    all runs of each length)."""
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
     sizes = np.diff(np.r_[starts, len(ordered)])
-    lows, highs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    parts = [np.zeros(0, dtype=np.int64)]
     for size in np.unique(sizes[sizes > 1]).tolist():
-        members = starts[sizes == size][:, None] + np.arange(size)
+        members = order[starts[sizes == size][:, None] + np.arange(size)]
         low, high = np.triu_indices(size, 1)
-        lows.append(members[:, low].ravel())
-        highs.append(members[:, high].ravel())
-    return np.concatenate(lows), np.concatenate(highs)
+        a, b = members[:, low].ravel(), members[:, high].ravel()
+        parts.append(np.minimum(a, b).astype(np.int64) * len(keys) + np.maximum(a, b))
+    return np.concatenate(parts)
 
 
 def _grouped_by_documents(
@@ -152,34 +142,23 @@ def kgram_window_pairs(
         if parts
         else np.zeros(0)
     )
-    if len(hashes) < 2:
-        return {}
-    first, second, hits = _shared_fingerprint_counts(hashes, docs.astype(np.int64), windows.astype(np.int64))
-    keep = hits >= _MIN_HITS
-    return _grouped_by_documents(first[0][keep], first[1][keep], second[0][keep], second[1][keep])
-
-
-def _shared_fingerprint_counts(
-    hashes: npt.NDArray[np.uint64], docs: npt.NDArray[np.int64], windows: npt.NDArray[np.int64]
-) -> tuple[Entries, Entries, npt.NDArray[np.int64]]:
-    """Every pair of windows of different documents that share a fingerprint, once, with the number
-    of fingerprints they share (a window holding one fingerprint twice counts it once), the lower
-    (document, window) first."""
-    order = np.lexsort((windows, docs, hashes))
+    order = np.argsort(hashes, kind="stable")
     hashes, docs, windows = hashes[order], docs[order], windows[order]
-    again = (hashes[1:] == hashes[:-1]) & (docs[1:] == docs[:-1]) & (windows[1:] == windows[:-1])
-    once = np.r_[True, ~again]
-    hashes, docs, windows = hashes[once], docs[once], windows[once]
-    low, high = _pairs_within_runs(hashes)
-    apart = docs[low] != docs[high]
-    low, high = low[apart], high[apart]
-    span_d, span_w = int(docs.max(initial=0)) + 1, int(windows.max(initial=0)) + 1
-    keys = ((docs[low] * span_d + docs[high]) * span_w + windows[low]) * span_w + windows[high]
-    keys, hits = np.unique(keys, return_counts=True)
-    pair, wb = np.divmod(keys, span_w)
-    pair, wa = np.divmod(pair, span_w)
-    da, db = np.divmod(pair, span_d)
-    return (da, wa), (db, wb), hits.astype(np.int64)
+    bounds = np.flatnonzero(np.diff(hashes)) + 1
+    hits: Counter[tuple[int, int, int, int]] = Counter()
+    for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(hashes)], strict=True):
+        if hi - lo < 2 or len(set(docs[lo:hi].tolist())) == 1:
+            continue
+        entries = sorted(set(zip(docs[lo:hi].tolist(), windows[lo:hi].tolist(), strict=True)))
+        for x, (da, wa) in enumerate(entries):
+            for db, wb in entries[x + 1 :]:
+                if db != da:
+                    hits[(da, db, wa, wb)] += 1
+    pairs: defaultdict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for (da, db, wa, wb), count in hits.items():
+        if count >= _MIN_HITS:
+            pairs[(da, db)].append((wa, wb))
+    return dict(pairs)
 
 
 def mostly_open_windows(
