@@ -30,18 +30,20 @@ qt-libs: $(STAMP)
 	@$(PY) -c "import PySide6.QtWidgets" 2>/dev/null || { \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends $(QT_LIBS); }
 
-# .doc/.wps/.rtf are read through LibreOffice Writer, and the OCR tests render Chinese PDF pages to
-# images, which needs a CJK font: installed when missing (as root, with apt), else named for the user.
+# .doc/.wps/.rtf are read through LibreOffice Writer; the test PDFs embed WenQuanYi Micro Hei (a TrueType
+# CJK font, so that their pages render alike on every machine for the OCR tests); the app shows Chinese
+# in Noto CJK. Installed when missing (as root, with apt), else named for the user.
 office-deps:
 	@missing=""; \
 	dpkg -s libreoffice-writer-nogui >/dev/null 2>&1 || dpkg -s libreoffice-writer >/dev/null 2>&1 \
 		|| missing="libreoffice-writer-nogui"; \
 	dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$$missing fonts-noto-cjk"; \
+	dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || missing="$$missing fonts-wqy-microhei"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else \
-		echo "bidcheck's tests need LibreOffice Writer and a CJK font: install$$missing (e.g. sudo apt-get install$$missing)"; \
+		echo "bidcheck's tests need LibreOffice Writer and CJK fonts: install$$missing (e.g. sudo apt-get install$$missing)"; \
 	fi
 
 unit: $(STAMP) qt-libs office-deps

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 from docx import Document as new_docx
 from docx.enum.text import WD_BREAK
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-FONT = "STSong-Light"
-pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+# PDFs embed one named TrueType font, so that a page renders (and OCR reads it) alike on every machine:
+# a font the PDF only names is drawn with whatever CJK font the machine has. `make test` installs it.
+FONT_FILE = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+FONT_PACKAGE = "fonts-wqy-microhei"
+FONT = "WenQuanYiMicroHei"
 
 # Common characters of construction bids; words are drawn from them at random so that two texts made
 # from different seeds share no run of five characters by chance, as two independently written bids.
@@ -67,6 +71,18 @@ def make_docx(path: Path, pages: list[list[str]], *, header: str | None = None, 
     return path
 
 
+@cache
+def pdf_font() -> str:
+    """The name of the embedded CJK font, registered with reportlab on first use."""
+    if not FONT_FILE.is_file():
+        raise FileNotFoundError(
+            f"the test PDFs embed the font {FONT_FILE}, which is missing: install {FONT_PACKAGE} "
+            f"(`make test` does so as root, or: sudo apt-get install {FONT_PACKAGE})"
+        )
+    pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE), subfontIndex=0))
+    return FONT
+
+
 def _wrap(text: str, width: int) -> list[str]:
     return [text[i : i + width] for i in range(0, len(text), width)] or [""]
 
@@ -81,6 +97,7 @@ def make_pdf(
     password: str | None = None,
 ) -> Path:
     """A text PDF: paragraphs wrapped at 38 characters, an optional header and page numbers."""
+    font = pdf_font()
     encrypt = None
     if password:
         from reportlab.lib.pdfencrypt import StandardEncryption
@@ -89,7 +106,7 @@ def make_pdf(
     canvas = Canvas(str(path), pagesize=A4, invariant=1, encrypt=encrypt)
     canvas.setAuthor(author)
     for number, page in enumerate(pages, start=1):
-        canvas.setFont(FONT, 11)
+        canvas.setFont(font, 11)
         if header:
             canvas.drawString(72, 800, header)
         y = 770.0
