@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QMouseEvent, QResizeEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from bidcheck.model import Side
@@ -14,7 +14,7 @@ from .i18n import tr
 from .style import CURRENT_BG, CURRENT_MARK, FLAGGED_BG, FLAGGED_FG, LIVE_BG, LIVE_MARK
 from .texts import DocText
 
-__all__ = ["DocPane", "SideText", "location", "side_text"]
+__all__ = ["DocPane", "SideText", "TextView", "location", "side_text"]
 
 
 def location(page: int, paragraph: int) -> str:
@@ -56,6 +56,41 @@ def side_text(sides: tuple[Side, ...], doc: DocText | None) -> SideText:
     return SideText("".join(parts), tuple(spans), False)
 
 
+class TextView(QPlainTextEdit):
+    """A plain text view that puts a position at its top and keeps the text at its top when resized.
+
+    QPlainTextEdit scrolls by lines and counts a block it has not laid out as one line. A new width lays
+    every block out again, so the line counts shrink back to that guess; a view scrolled further down
+    than the guessed count allows is clamped to another place, and shows other text. A resize therefore
+    puts the text that was at the top back there.
+    """
+
+    def scroll_to_top(self, position: int, context: int = 0) -> None:
+        """Scroll so that the line holding ``position`` is at the top, below ``context`` lines."""
+        block = self.document().findBlock(max(0, min(position, self.document().characterCount() - 1)))
+        if not block.isValid():
+            return
+        for lines in range(context + 1):  # the lines above must be laid out for the line numbers to hold
+            earlier = self.document().findBlockByNumber(block.blockNumber() - lines)
+            if earlier.isValid():
+                self.blockBoundingRect(earlier)
+        line = block.layout().lineForTextPosition(position - block.position())
+        top = block.firstLineNumber() + (line.lineNumber() if line.isValid() else 0)
+        self.verticalScrollBar().setValue(max(top - context, 0))
+
+    def top_position(self) -> int:
+        """The position of the first character on the top line."""
+        block = self.firstVisibleBlock()
+        line = block.layout().lineAt(self.verticalScrollBar().value() - block.firstLineNumber())
+        return block.position() + (line.textStart() if line.isValid() else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Lay the text out for the new size, with the same text at the top."""
+        top = self.top_position()
+        super().resizeEvent(event)
+        self.scroll_to_top(top)
+
+
 class DocPane(QWidget):
     """One side: the file's name, where the caret is (page, paragraph), and the text."""
 
@@ -70,7 +105,7 @@ class DocPane(QWidget):
         self.title.setFont(font)
         self.where = QLabel()
         self.where.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.view = QPlainTextEdit()
+        self.view = TextView()
         self.view.setReadOnly(True)
         self.view.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -103,14 +138,11 @@ class DocPane(QWidget):
         self.view.clear()
 
     def jump_to(self, start: int, end: int) -> None:
-        """Put the caret at ``start`` and scroll so the passage starts near the top."""
-        bar = self.view.verticalScrollBar()
-        bar.setValue(bar.maximum())
+        """Put the caret at ``start`` and scroll so the passage starts near the top, a line below it."""
         cursor = QTextCursor(self.view.document())
-        cursor.setPosition(min(start, len(self.view.toPlainText())))
+        cursor.setPosition(min(start, self.view.document().characterCount() - 1))
         self.view.setTextCursor(cursor)
-        self.view.ensureCursorVisible()
-        bar.setValue(max(bar.value() - 1, 0))  # a line of context above
+        self.view.scroll_to_top(cursor.position(), context=1)
 
     def paint(self, passages: list[tuple[int, int, tuple[tuple[int, int], ...], str]]) -> None:
         """Highlight passages: (start, end, marks relative to start, 'live' | 'flagged' | 'current')."""
