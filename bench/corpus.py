@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
 
 from bench.grammar import EDITS, edit_block, paragraph, sentence
+from bench.model_text import MODEL_CLAUSES
 
 Prose = Callable[[random.Random], str]
 
@@ -77,7 +79,7 @@ class Para:
     """One paragraph of a generated document, what it is, and (after layout) its page."""
 
     text: str
-    kind: str  # heading, own, tender, letter, public, planted, table
+    kind: str  # heading, own, tender, letter, public, model, planted, table
     page: int = 0
     first_in_chapter: bool = False
 
@@ -272,6 +274,7 @@ class _Pair:
     relation: str
     expected: str
     planted: list[dict[str, object]] = field(default_factory=list)
+    accepted: tuple[str, ...] = ()  # other levels that are right too
 
 
 def _copy_block(src: Bid, dst: Bid, block: list[Para], kind: str, pair: _Pair, rng: random.Random) -> None:
@@ -316,18 +319,22 @@ def _light(bids: list[Bid], a: int, b: int, kind: str, rng: random.Random) -> _P
     return pair
 
 
-def _ring(bids: list[Bid], members: list[int], rng: random.Random) -> list[_Pair]:
-    """Members all edit one draft: member 0 keeps it as drafted, the others disguise it each their way."""
-    draft = [paragraph(rng) for _ in range(rng.randint(9, 11))]
+def _ring(
+    bids: list[Bid], members: list[int], rng: random.Random, size: tuple[int, int] = (9, 11)
+) -> list[_Pair]:
+    """Members all edit one draft of ``size`` paragraphs: member 0 keeps it as drafted, the others
+    disguise it each their way. A draft of six paragraphs or more is pasted in two places."""
+    draft = [paragraph(rng) for _ in range(rng.randint(*size))]
     kinds = ["verbatim", *rng.sample([k for k in EDITS if k != "typo"], len(members) - 1)]
     versions: list[list[Para]] = []
     for member, kind in zip(members, kinds, strict=True):
         _, edited = edit_block(draft, kind, rng)
         paras = [Para(t, "planted") for t in edited]
         versions.append(_in_original_order(draft, edited, paras, kind))
-        cut = rng.randint(3, len(paras) - 3)
+        cut = rng.randint(3, len(paras) - 3) if len(paras) >= 6 else len(paras)
         _insert_block(bids[member], paras[:cut], rng)
-        _insert_block(bids[member], paras[cut:], rng)
+        if paras[cut:]:
+            _insert_block(bids[member], paras[cut:], rng)
     pairs = []
     for x in range(len(members)):
         for y in range(x + 1, len(members)):
@@ -351,6 +358,26 @@ def _public(bids: list[Bid], rng: random.Random) -> list[str]:
     return texts
 
 
+def _model_text(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """Three bidders quote 6–8 clauses of one model document (not the tender), numbered as it numbers
+    them, in a chapter of their own; nothing else is shared. Such pairs may be ``watch``, never ``high``."""
+    holders = sorted(rng.sample(range(len(bids)), 3))
+    picked = sorted(rng.sample(range(len(MODEL_CLAUSES)), rng.randint(6, 8)))
+    clauses = [f"2.{n} {MODEL_CLAUSES[i]}" for n, i in enumerate(picked, 1)]
+    for i in holders:
+        bids[i].chapters.append(
+            [Para("第四章 商务条款及承诺", "heading"), *(Para(t, "model") for t in clauses)]
+        )
+    return [_Pair(a, b, "model", "none", accepted=("watch",)) for a, b in itertools.combinations(holders, 2)]
+
+
+def _thin_ring(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """A ring of three to five whose shared draft is four or five paragraphs (about a tenth of a
+    bid): each pair alone is ``watch``, and the ring makes every pair ``high``."""
+    members = sorted(rng.sample(range(len(bids)), min(len(bids), rng.randint(3, 5))))
+    return _ring(bids, members, rng, (4, 5))
+
+
 def _plan(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     n = len(bids)
     order = rng.sample(range(n), n)
@@ -367,6 +394,13 @@ def _plan(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     if n >= 12:
         pairs.append(_light(bids, order[9], order[10], rng.choice(EDITS), rng))
     return pairs
+
+
+CASES: dict[str, Callable[[list[Bid], random.Random], list[_Pair]]] = {
+    "planted": _plan,
+    "model": _model_text,
+    "thin-ring": _thin_ring,
+}
 
 
 def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) -> dict[str, object]:
@@ -391,6 +425,7 @@ def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) ->
                 "b": bids[p.b].name,
                 "relation": p.relation,
                 "expected": p.expected,
+                "accepted": [p.expected, *p.accepted],
                 "planted": [
                     {"kind": x["kind"], "a": para(x["a"]), "b": para(x["b"])}  # type: ignore[arg-type]
                     for x in p.planted
@@ -409,6 +444,7 @@ def generate_section(
     own: tuple[int, int] = (18, 24),
     prose: Prose = paragraph,
     alternate: bool = False,
+    case: str = "planted",
 ) -> Section:
     """Write a labelled section of ``bids`` bids into ``folder``; return where everything is.
 
@@ -417,14 +453,17 @@ def generate_section(
     ``prose`` writes those paragraphs: the grammar (default), or ``lexicon_paragraph`` for long bids
     whose text is as varied as real prose. With ``alternate``, bids are docx and PDF in turn instead of
     at random, so that sections of different sizes hold the two formats in the same proportion.
+    ``case`` is what the bids share: ``planted`` copies of every kind and public boilerplate, or
+    ``model`` (clauses of a model document three bidders quote, see ``_model_text``), or ``thin-ring``
+    (a ring sharing a short draft, see ``_thin_ring``).
     """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
     plans = [
         _bid_skeleton(i, texts, random.Random(seed * 1000 + i), own, prose, alternate) for i in range(bids)
     ]
-    pairs = _plan(plans, rng)
-    public = _public(plans, rng)
+    pairs = CASES[case](plans, rng)
+    public = _public(plans, rng) if case == "planted" else []
     (folder / "bids").mkdir(parents=True, exist_ok=True)
     (folder / "tender").mkdir(exist_ok=True)
     tender = _tender_document(texts)

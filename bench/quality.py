@@ -5,7 +5,8 @@ character-level recall and precision of live passages (overall and per obfuscati
 ranking AUC of colluding vs clean pairs, template/public text wrongly raised as evidence, and whether
 each passage's page is right.
 
-Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--keep DIR]
+Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--case planted|model|thin-ring]
+       [--keep DIR]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.corpus import generate_section
+from bench.corpus import CASES, generate_section
 from bidcheck.cli import main as bidcheck_main
 from bidcheck.config import Settings
 from bidcheck.prepare import prepare_document
@@ -56,6 +57,10 @@ class Tally:
     auc: list[float] = field(default_factory=list)
     template_alarms: int = 0
     public_alarms: int = 0
+    model_alarms: int = 0
+    relation_levels: defaultdict[str, defaultdict[str, int]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(int))
+    )
     pages_right: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     pages: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     seconds: float = 0.0
@@ -127,13 +132,17 @@ def _score_section(section_dir: Path, truth: dict[str, Any], result: dict[str, A
         _score_pair(docs[a], docs[b], a, pair, spec, tally)
         expected = spec["expected"] if spec else "none"
         tally.levels += 1
-        if pair["level"] == expected:
+        tally.relation_levels[spec["relation"] if spec else "clean"][pair["level"]] += 1
+        if pair["level"] in (spec.get("accepted", [expected]) if spec else [expected]):
             tally.levels_right += 1
         else:
             tally.wrong_levels.append(
                 f"seed {truth['seed']}: {a} ~ {b}: {pair['level']} (expected {expected})"
             )
-        (positives if spec else negatives).append(pair["similarity"])
+        if not spec:
+            negatives.append(pair["similarity"])
+        elif spec["relation"] != "model":  # quoting a model document is no collusion, nor quite clean
+            positives.append(pair["similarity"])
     tally.auc.append(_auc(positives, negatives))
 
 
@@ -186,6 +195,8 @@ def _score_sources(doc: _Doc, span: Span, tally: Tally) -> None:
         tally.template_alarms += 1
     if sum(k == "public" for k in kinds) > len(kinds) / 2:
         tally.public_alarms += 1
+    if sum(k == "model" for k in kinds) > len(kinds) / 2:
+        tally.model_alarms += 1
 
 
 def _score_pages(doc: _Doc, page: int, span: Span, tally: Tally) -> None:
@@ -217,7 +228,12 @@ def report(tally: Tally, command: str) -> str:
         f"pair levels right: {tally.levels_right}/{tally.levels}",
         f"ranking AUC (colluding vs clean pairs): min {min(tally.auc):.3f}, mean {np.mean(tally.auc):.3f}",
         f"template text raised as evidence: {tally.template_alarms} passages; "
-        f"public boilerplate raised: {tally.public_alarms}",
+        f"public boilerplate raised: {tally.public_alarms}; model clauses raised: {tally.model_alarms}",
+        "levels by relation: "
+        + "; ".join(
+            f"{relation} " + ", ".join(f"{level} {n}" for level, n in sorted(counts.items()))
+            for relation, counts in sorted(tally.relation_levels.items())
+        ),
     ]
     for fmt in sorted(tally.pages):
         lines.append(f"pages right ({fmt}): {tally.pages_right[fmt]}/{tally.pages[fmt]}")
@@ -231,6 +247,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103, 104, 105])
     parser.add_argument("--bids", type=int, nargs="+", default=[8])
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--case", choices=sorted(CASES), default="planted", help="what the bids share")
     parser.add_argument("--keep", type=Path, help="keep the generated sections in this folder")
     parser.add_argument("--settings", type=Path, help="a settings file passed to bidcheck check")
     args = parser.parse_args()
@@ -240,7 +257,7 @@ def main() -> None:
         for bids in args.bids:
             for seed in args.seeds:
                 folder = root / f"section-{bids}-{seed}"
-                section = generate_section(folder, bids, seed)
+                section = generate_section(folder, bids, seed, case=args.case)
                 result, seconds = _run(folder, args.workers, args.settings)
                 tally.seconds += seconds
                 _score_section(folder, section.truth, result, tally)

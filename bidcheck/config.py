@@ -36,6 +36,7 @@ SETTING_LABELS = {
     "high_chars": "一级预警共同字数",
     "watch_similarity": "二级观察相似度",
     "watch_chars": "二级观察共同字数",
+    "ring_min_chars": "串标组共用文字的最少字数",
     "workers": "并行进程数（0 为自动）",
     "max_file_mb": "单个文件大小上限（MB）",
     "max_passages_per_pair": "每对文件最多列出的段落数",
@@ -80,6 +81,7 @@ class Settings:
     high_chars: int = 3000
     watch_similarity: float = 0.05
     watch_chars: int = 150
+    ring_min_chars: int = 500  # own text (model clauses left out) a ring's members all share
     # running and reporting
     workers: int = 0  # 0 = choose from the number of cores
     max_file_mb: int = 300
@@ -103,6 +105,7 @@ class Settings:
             "common_min_bids",
             "max_passages_per_pair",
             "max_file_mb",
+            "ring_min_chars",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (

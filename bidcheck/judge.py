@@ -225,6 +225,6 @@ def judge_all(
         _pair_result(i, j, bids, f, passages, masks, settings)
         for (i, j), f, passages in zip(keys, flagged, listed, strict=True)
     ]
-    pairs = raise_rings(pairs, {b.doc.id: b.doc.name for b in bids}, settings.min_passage_chars)
+    pairs = raise_rings(pairs, {b.doc.id: b.doc.name for b in bids}, settings.ring_min_chars)
     rank = {"high": 0, "watch": 1, "none": 2}
     return sorted(pairs, key=lambda p: (rank[p.level], -p.similarity, p.a, p.b))

@@ -1,49 +1,173 @@
-"""Rings: bidders who share one stretch of evidence, each two of them linked, are all raised to high."""
+"""Rings: bidders who share one draft of their own text, each two of them linked, are all raised to high;
+three who share a short stretch, or only model clauses, keep their own levels."""
 
 from __future__ import annotations
 
-from bidcheck.evidence import raise_rings
+import random
+from pathlib import Path
+
+from bench.grammar import paragraph, sentence
+from bench.writers import Chapter, write_docx, write_pdf
+from bidcheck.config import Settings
+from bidcheck.evidence import find_rings, raise_rings
+from bidcheck.evidence.clauses import CLAUSE_DENSITY, clause_density, clause_like_spans
 from bidcheck.model import Level, PairResult, Passage, Side
+from bidcheck.pipeline import CheckInputs, check
+
+# Clauses in the register of a model service contract and bidder's commitments (the tests' own wording).
+MODEL = (
+    "供应商应当按照采购文件的规定提交响应文件，响应文件未按规定密封或者逾期送达的，采购人有权拒绝接收。",
+    "成交供应商不得将本项目转包给他人，未经采购人书面同意不得分包，违反本款约定的，采购人有权解除合同并要求赔偿损失。",
+    "合同双方应当严格履行各自的义务，任何一方违约的，应当依法承担违约责任，并赔偿由此给对方造成的全部损失。",
+    "我方承诺在本项目的投标活动中遵守法律法规，不与其他供应商串通投标，不以任何形式向采购人或评审专家行贿。",
+    "采购人应当在收到发票后十五个工作日内支付合同价款，逾期支付的，按照合同约定向供应商支付违约金。",
+    "因一方违反保密义务给对方造成损失的，违约方应当承担赔偿责任，本条款不因合同的解除或者终止而失效。",
+    "响应文件有效期内，供应商不得撤销其响应文件，否则其保证金不予退还，并依法承担相应的法律责任。",
+    "供应商对采购文件有异议的，应当在规定期限内以书面形式一次性提出，采购人的答复以书面形式通知所有供应商。",
+    "评审小组成员应当遵守评审纪律，不得私下接触供应商，不得收受供应商的财物或者其他好处，并对评审意见承担责任。",
+    "成交供应商无正当理由放弃成交资格或者拒绝签订合同的，采购人可以按照评审报告推荐的候选人顺序确定其他供应商。",
+    "合同履行期间发生争议的，双方应当协商解决；协商不成的，依法向采购人所在地有管辖权的人民法院提起诉讼。",
+    "因不可抗力不能履行合同的，受影响的一方应当在事件发生后及时以书面形式通知对方，并提供有关部门出具的证明。",
+    "我方保证所提供的资格证明文件真实有效，如有弄虚作假，自愿接受取消成交资格的处理，并承担由此造成的法律责任。",
+)
+NAMES = {"d1": "甲", "d2": "乙", "d3": "丙", "d4": "丁", "d5": "戊"}
 
 
-def _side(start: int, end: int) -> Side:
-    return Side(1, 1, start, end, "文" * (end - start), ((0, end - start),))
+def _side(start: int, end: int, text: str | None = None) -> Side:
+    return Side(1, 1, start, end, text if text is not None else "文" * (end - start), ((0, end - start),))
 
 
-def _pair(a: str, b: str, level: Level, spans: list[tuple[tuple[int, int], tuple[int, int]]]) -> PairResult:
-    passages = tuple(Passage(_side(*sa), _side(*sb), 0.8, sa[1] - sa[0]) for sa, sb in spans)
+Span = tuple[int, int]
+
+
+def _pair(
+    a: str, b: str, level: Level, spans: list[tuple[Span, Span]], texts: str | None = None
+) -> PairResult:
+    passages = tuple(
+        Passage(
+            _side(*sa, texts[sa[0] : sa[1]] if texts else None),
+            _side(*sb, texts[sb[0] : sb[1]] if texts else None),
+            0.8,
+            sa[1] - sa[0],
+        )
+        for sa, sb in spans
+    )
     return PairResult(a, b, 0.1, 0.1, 0.1, 0.5, level, "二级观察：…", passages)
 
 
-NAMES = {"d1": "甲", "d2": "乙", "d3": "丙", "d4": "丁"}
-
-
-def test_a_ring_sharing_one_draft_is_high_in_every_pair() -> None:
+def test_a_ring_sharing_one_long_draft_is_high_in_every_pair() -> None:
     pairs = [
-        _pair("d1", "d2", "high", [((100, 400), (50, 350))]),
-        _pair("d1", "d3", "watch", [((120, 380), (900, 1160))]),
-        _pair("d2", "d3", "watch", [((70, 330), (900, 1160))]),
+        _pair("d1", "d2", "high", [((100, 800), (50, 750))]),
+        _pair("d1", "d3", "watch", [((120, 780), (900, 1560))]),
+        _pair("d2", "d3", "watch", [((70, 730), (900, 1560))]),
         _pair("d1", "d4", "none", []),
     ]
-    raised = {(p.a, p.b): p for p in raise_rings(pairs, NAMES, 50)}
+    raised = {(p.a, p.b): p for p in raise_rings(pairs, NAMES, 500)}
     assert raised[("d1", "d3")].level == "high" and raised[("d2", "d3")].level == "high"
-    assert "甲、乙、丙" in raised[("d1", "d3")].reason
+    assert "疑似串标组（甲、乙、丙）共用同一段文字（660 字）" in raised[("d1", "d3")].reason
     assert raised[("d1", "d4")].level == "none"
+
+
+def test_three_who_share_only_a_short_stretch_keep_their_own_levels() -> None:
+    """Each pair shares 730 characters, but the three of them only 50 at once (one clause)."""
+    pairs = [
+        _pair("d1", "d2", "watch", [((0, 730), (0, 730))]),
+        _pair("d1", "d3", "watch", [((680, 1410), (0, 730))]),
+        _pair("d2", "d3", "watch", [((680, 1410), (680, 1410))]),
+    ]
+    assert find_rings(pairs, 500) == []
+    assert [p.level for p in raise_rings(pairs, NAMES, 500)] == ["watch"] * 3
+    assert find_rings(pairs, 50) != []  # the same three at a lower setting: the length is the rule
+
+
+def test_three_who_share_only_model_clauses_keep_their_own_levels() -> None:
+    text = "".join(MODEL) * 2
+    span = (0, len("".join(MODEL)))
+    pairs = [
+        _pair("d1", "d2", "watch", [(span, span)], text),
+        _pair("d1", "d3", "watch", [(span, span)], text),
+        _pair("d2", "d3", "watch", [(span, span)], text),
+    ]
+    assert span[1] >= 600
+    assert find_rings(pairs, 500) == []
+    assert [p.level for p in raise_rings(pairs, NAMES, 500)] == ["watch"] * 3
+
+
+def test_a_ring_of_five_is_named_whole_in_every_pair() -> None:
+    members = ["d1", "d2", "d3", "d4", "d5"]
+    pairs = [
+        _pair(a, b, "watch", [((0, 700), (0, 700))]) for i, a in enumerate(members) for b in members[i + 1 :]
+    ]
+    [ring] = find_rings(pairs, 500)
+    assert ring.members == frozenset(members) and ring.letters == 700
+    raised = raise_rings(pairs, NAMES, 500)
+    assert all(p.level == "high" and "甲、乙、丙、丁、戊" in p.reason for p in raised)
 
 
 def test_two_bidders_copying_different_parts_of_a_third_are_no_ring() -> None:
     pairs = [
-        _pair("d1", "d2", "watch", [((100, 400), (50, 350))]),
-        _pair("d1", "d3", "watch", [((2000, 2300), (900, 1200))]),
-        _pair("d2", "d3", "none", []),
+        _pair("d1", "d2", "watch", [((100, 800), (50, 750))]),
+        _pair("d1", "d3", "watch", [((2000, 2700), (900, 1600))]),
+        _pair("d2", "d3", "watch", [((3000, 3200), (3000, 3200))]),
     ]
-    assert [p.level for p in raise_rings(pairs, NAMES, 50)] == ["watch", "watch", "none"]
+    assert [p.level for p in raise_rings(pairs, NAMES, 500)] == ["watch", "watch", "watch"]
 
 
-def test_one_stretch_shared_by_three_without_the_third_link_is_no_ring() -> None:
+def test_one_draft_shared_by_three_without_the_third_link_is_no_ring() -> None:
     pairs = [
-        _pair("d1", "d2", "watch", [((100, 400), (50, 350))]),
-        _pair("d1", "d3", "watch", [((100, 400), (900, 1200))]),
+        _pair("d1", "d2", "watch", [((100, 800), (50, 750))]),
+        _pair("d1", "d3", "watch", [((100, 800), (900, 1600))]),
         _pair("d2", "d3", "none", []),
     ]
-    assert {p.level for p in raise_rings(pairs, NAMES, 50)} == {"watch", "none"}
+    assert {p.level for p in raise_rings(pairs, NAMES, 500)} == {"watch", "none"}
+
+
+def test_model_clauses_read_as_clauses_and_a_construction_plan_does_not() -> None:
+    assert all(clause_density(c) >= CLAUSE_DENSITY for c in MODEL)
+    rng = random.Random(7)
+    plan = [sentence(rng) for _ in range(400)]
+    assert sum(clause_density(s) >= CLAUSE_DENSITY for s in plan) <= 8  # at most 2%
+    text = plan[0] + MODEL[2] + "\n" + plan[1]
+    start = len(plan[0])
+    assert clause_like_spans(text) == [(start, start + len(MODEL[2]))]
+
+
+def _bid(folder: Path, index: int, extra: list[Chapter]) -> None:
+    rng = random.Random(100 + index)
+    plan = Chapter("第三章 施工组织设计", tuple(paragraph(rng) for _ in range(26)))
+    writer = write_docx if index % 2 else write_pdf
+    suffix = "docx" if index % 2 else "pdf"
+    writer(
+        folder / f"{index:02d}.{suffix}",
+        title="投标文件",
+        header="某道路工程投标文件",
+        chapters=[plan, *extra],
+    )
+
+
+def test_unrelated_bids_quoting_one_model_document_are_never_high(tmp_path: Path) -> None:
+    """Ten bids, three of them quoting the same thirteen model clauses (no tender given): the three
+    pairs share 650 characters each and may be watched, but no ring is raised."""
+    clauses = Chapter("第四章 商务条款及承诺", tuple(f"3.{n} {c}" for n, c in enumerate(MODEL, 1)))
+    for index in range(1, 11):
+        _bid(tmp_path, index, [clauses] if index in (2, 5, 9) else [])
+    result = check(CheckInputs((tmp_path,)), Settings(workers=1))
+    quoting = {d.id for d in result.documents if d.name in ("02.pdf", "05.docx", "09.docx")}
+    assert len(quoting) == 3 and len(result.pairs) == 45
+    levels = {frozenset((p.a, p.b)): p.level for p in result.pairs}
+    assert {levels[k] for k in levels if k <= quoting} == {"watch"}
+    assert {levels[k] for k in levels if not k <= quoting} == {"none"}
+    assert not any("疑似串标组" in p.reason for p in result.pairs)
+
+
+def test_a_ring_sharing_a_draft_of_its_own_is_raised_in_a_real_section(tmp_path: Path) -> None:
+    """The same ten bids, where three paste one five-paragraph draft into their plans instead: each pair
+    alone is watch, and the ring makes all three high."""
+    rng = random.Random(99)
+    draft = Chapter("第四章 重点难点分析", tuple(paragraph(rng) for _ in range(5)))
+    for index in range(1, 11):
+        _bid(tmp_path, index, [draft] if index in (2, 5, 9) else [])
+    result = check(CheckInputs((tmp_path,)), Settings(workers=1))
+    ring = {p for p in result.pairs if "疑似串标组（02.pdf、05.docx、09.docx）" in p.reason}
+    assert len(ring) == 3 and {p.level for p in ring} == {"high"}
+    assert {p.level for p in result.pairs if p not in ring} == {"none"}

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from bidcheck.model import Group, PairResult
+import numpy as np
+import numpy.typing as npt
 
-__all__ = ["find_groups", "raise_rings"]
+from bidcheck.evidence.clauses import clause_like_spans
+from bidcheck.model import Group, PairResult, Side
+
+__all__ = ["Ring", "find_groups", "find_rings", "raise_rings"]
 
 
 def find_groups(pairs: Sequence[PairResult]) -> list[Group]:
@@ -35,53 +40,88 @@ def find_groups(pairs: Sequence[PairResult]) -> list[Group]:
     return sorted(groups, key=lambda g: (-len(g.members), -g.chars, g.members))
 
 
-def _shared_drafts(pairs: Sequence[PairResult], min_chars: int) -> list[frozenset[str]]:
-    """Sets of three or more bidders who share one stretch of evidence text: in some bid, a stretch of
-    at least ``min_chars`` lies in evidence passages with two or more other bids at once."""
-    spans: dict[str, list[tuple[int, int, str]]] = {}
-    for pair in pairs:
-        for q in pair.passages:
-            if q.live:
-                spans.setdefault(pair.a, []).append((q.a.start, q.a.end, pair.b))
-                spans.setdefault(pair.b, []).append((q.b.start, q.b.end, pair.a))
-    drafts: set[frozenset[str]] = set()
-    for doc, items in spans.items():
-        drafts.update(_drafts_in(doc, items, min_chars))
-    return sorted(drafts, key=sorted)
+Triple = frozenset[str]
 
 
-def _drafts_in(doc: str, items: list[tuple[int, int, str]], min_chars: int) -> set[frozenset[str]]:
-    """In one bid: the sets of partners that together cover a stretch of at least ``min_chars``."""
-    cuts = sorted({x for s, e, _ in items for x in (s, e)})
-    found: set[frozenset[str]] = set()
-    current: frozenset[str] = frozenset()
-    length = 0
+@dataclass(frozen=True)
+class Ring:
+    """Bidders who share one draft of their own text, each two of them linked."""
+
+    members: frozenset[str]
+    letters: int  # the most letters of one member's own text shared with two others at once
+
+
+def _own_letters(sides: list[Side]) -> npt.NDArray[np.int64]:
+    """Running count of a bid's letters that lie outside clause-like sentences (see ``clauses``), over
+    its clean text as far as the given sides of its passages reach: only those letters make a ring."""
+    own = np.zeros(max(s.end for s in sides), dtype=bool)
+    clause = np.zeros_like(own)
+    for side in sides:
+        own[side.start : side.end] = [c.isalnum() for c in side.text]
+        for lo, hi in clause_like_spans(side.text):
+            clause[side.start + lo : side.start + hi] = True
+    return np.concatenate(([0], np.cumsum(own & ~clause)))
+
+
+def _shared_in(sides: list[tuple[Side, str]]) -> Counter[Triple]:
+    """In one bid: for each two partners, the bid's own letters that lie in evidence passages with
+    both at once (a stretch of the bid copied by, or from, both)."""
+    own = _own_letters([s for s, _ in sides])
+    cuts = sorted({x for s, _ in sides for x in (s.start, s.end)})
+    shared: Counter[Triple] = Counter()
     for lo, hi in itertools.pairwise(cuts):
-        partners = frozenset(other for s, e, other in items if s <= lo and hi <= e)
-        length = length + hi - lo if partners == current else hi - lo
-        current = partners
-        if len(partners) >= 2 and length >= min_chars:
-            found.add(partners | {doc})
-    return found
+        partners = sorted({other for s, other in sides if s.start <= lo and hi <= s.end})
+        letters = int(own[hi] - own[lo])
+        for x, y in itertools.combinations(partners, 2):
+            shared[frozenset((x, y))] += letters
+    return shared
+
+
+def _ring_triples(pairs: Sequence[PairResult], min_chars: int) -> dict[Triple, int]:
+    """Three bidders each two of whom are linked at ``watch`` or ``high`` on their own evidence, and
+    one of whom has at least ``min_chars`` letters of its own text in evidence passages with both
+    others at once; with those letters (the most of the three)."""
+    linked = {frozenset((p.a, p.b)) for p in pairs if p.level != "none"}
+    sides: dict[str, list[tuple[Side, str]]] = {}
+    for pair in (p for p in pairs if p.level != "none"):
+        for q in (q for q in pair.passages if q.live):
+            sides.setdefault(pair.a, []).append((q.a, pair.b))
+            sides.setdefault(pair.b, []).append((q.b, pair.a))
+    triples: dict[Triple, int] = {}
+    for doc, items in sides.items():
+        for partners, letters in _shared_in(items).items():
+            ring = partners | {doc}
+            if letters >= min_chars and all(frozenset(x) in linked for x in itertools.combinations(ring, 2)):
+                triples[ring] = max(triples.get(ring, 0), letters)
+    return triples
+
+
+def find_rings(pairs: Sequence[PairResult], min_chars: int) -> list[Ring]:
+    """Rings: bidders who share one draft of at least ``min_chars`` letters of their own text, each
+    two of them linked on their own evidence. Standard-clause-like sentences are left out of the
+    letters (unrelated bids quote the same model clauses), and a stretch shared by two partners of one
+    bid at once is what makes three a ring: two bidders who each copied a different part of a third
+    are none. Rings of three that share two members are one ring."""
+    rings: list[Ring] = []
+    for triple, letters in sorted(_ring_triples(pairs, min_chars).items(), key=lambda t: sorted(t[0])):
+        joined = [r for r in rings if len(r.members & triple) >= 2]
+        members = frozenset(triple).union(*(r.members for r in joined))
+        rings = [r for r in rings if r not in joined]
+        rings.append(Ring(members, max([letters, *(r.letters for r in joined)])))
+    return sorted(rings, key=lambda r: sorted(r.members))
 
 
 def raise_rings(pairs: Sequence[PairResult], names: dict[str, str], min_chars: int) -> list[PairResult]:
-    """Pairs at ``watch`` whose two bidders belong to a ring are raised to ``high``: panels judge rings, and
-    every member of a ring is as suspect as its closest pair. A ring is a shared draft (see
-    ``_shared_drafts``) each two of whose members are linked at ``watch`` or ``high``; two bidders who
-    each copied a different part of a third are no ring. The pairs keep their order."""
-    linked = {frozenset((p.a, p.b)) for p in pairs if p.level != "none"}
-    drafts = [
-        d
-        for d in _shared_drafts(pairs, min_chars)
-        if all(frozenset(x) in linked for x in itertools.combinations(d, 2))
-    ]
+    """Pairs at ``watch`` whose two bidders belong to a ring (see ``find_rings``) are raised to ``high``:
+    panels judge rings, and every member of a ring is as suspect as its closest pair. The reason names
+    the ring's members and the letters they share. The pairs keep their order."""
+    rings = find_rings(pairs, min_chars)
     out = []
     for pair in pairs:
-        ring = next((d for d in drafts if pair.a in d and pair.b in d), None)
+        ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
         if pair.level == "watch" and ring is not None:
-            members = "、".join(names[m] for m in names if m in ring)
-            reason = f"一级预警：疑似串标组（{members}）共用同一段文字；{pair.reason}"
+            members = "、".join(names[m] for m in names if m in ring.members)
+            reason = f"一级预警：疑似串标组（{members}）共用同一段文字（{ring.letters} 字）；{pair.reason}"
             pair = replace(pair, level="high", reason=reason)
         out.append(pair)
     return out

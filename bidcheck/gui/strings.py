@@ -158,3 +158,4 @@ ENGLISH: dict[str, str] = {
     "每对文件最多列出的段落数": "Passages listed per pair",
     "文字识别（OCR）引擎": "OCR engine",
 }
+    "串标组共用文字的最少字数": "Ring: least own text all members share (chars)",

@@ -1,0 +1,54 @@
+"""Standard-clause-like text: the legal and procedural register of model documents and contracts.
+
+Bids quote the national model documents (投标人须知, 合同通用条款, 承诺书) whether or not the section's
+tender was given, so several unrelated bidders share them. Their sentences are made largely of the
+register's own words — the parties (投标人, 招标人, 发包人), the procedure (投标保证金, 澄清, 中标通知书)
+and legal wording (应当, 不得, 视为, 依法, 承担…责任) — which a bidder's technical plan hardly uses. The
+words are ``dicts/clause_words.txt``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+__all__ = ["CLAUSE_DENSITY", "clause_density", "clause_like_spans"]
+
+CLAUSE_WORDS = Path(__file__).resolve().parents[2] / "dicts" / "clause_words.txt"
+# A sentence is clause-like when at least this share of its letters lies in register words. Measured on
+# generated construction-plan prose (each sentence below 0.15 in 99 of 100) and model clauses (0.3–0.7).
+CLAUSE_DENSITY = 0.15
+_SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]?")
+
+
+@functools.cache
+def _register() -> tuple[frozenset[str], int]:
+    """The register's words and the length of the longest."""
+    lines = CLAUSE_WORDS.read_text(encoding="utf-8").splitlines()
+    words = frozenset(w.strip() for w in lines if w.strip() and not w.startswith("#"))
+    return words, max(map(len, words))
+
+
+def clause_density(text: str) -> float:
+    """Share of the letters of ``text`` covered by register words (longest match first)."""
+    words, longest = _register()
+    letters = "".join(c for c in text if c.isalnum())
+    covered = position = 0
+    while position < len(letters):
+        step = next(
+            (
+                k
+                for k in range(min(longest, len(letters) - position), 1, -1)
+                if letters[position : position + k] in words
+            ),
+            1,
+        )
+        covered += step if step > 1 else 0
+        position += step
+    return covered / len(letters) if letters else 0.0
+
+
+def clause_like_spans(text: str, density: float = CLAUSE_DENSITY) -> list[tuple[int, int]]:
+    """The spans of the sentences of ``text`` that read as standard clauses (offsets into ``text``)."""
+    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if clause_density(m.group()) >= density]
