@@ -5,8 +5,8 @@ character-level recall and precision of live passages (overall and per obfuscati
 ranking AUC of colluding vs clean pairs, template/public text wrongly raised as evidence, and whether
 each passage's page is right.
 
-Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--case planted|model|thin-ring]
-       [--keep DIR]
+Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--keep DIR]
+       [--case planted|model|thin-ring]
 """
 
 from __future__ import annotations
