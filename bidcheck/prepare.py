@@ -14,7 +14,7 @@ from bidcheck.cache import file_digest, load_blob, store_blob
 from bidcheck.config import SETTINGS_VERSION, Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import read_document
-from bidcheck.ingest.registry import error_document
+from bidcheck.ingest.registry import document_name, error_document
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
@@ -125,7 +125,7 @@ def _cache_key(path: Path, settings: Settings) -> str | None:
 
 def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepared:
     """A cached document under this check's id, path and role."""
-    doc = replace(prepared.doc, id=doc_id, path=str(path), name=path.name, role=role)
+    doc = replace(prepared.doc, id=doc_id, path=str(path), name=document_name(path), role=role)
     ready = prepared.ready
     return Prepared(doc, Ready(doc, ready.clean, ready.fingerprint) if ready else None)
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableW
 
 from bidcheck.ingest import collect_paths
 from bidcheck.model import Document, Role
+from bidcheck.text.chars import replace_unsafe
 
 from .i18n import tr
 from .store import ROLES, SectionFile
@@ -126,8 +127,8 @@ class FilesTable(QTableWidget):
             self.files_changed.emit()
 
     def _fill_row(self, row: int, item: SectionFile, doc: Document | None) -> None:
-        name = QTableWidgetItem(item.path.name)
-        name.setToolTip(str(item.path))
+        name = QTableWidgetItem(replace_unsafe(item.path.name))  # as the check's documents name it
+        name.setToolTip(replace_unsafe(str(item.path)))
         self.setItem(row, 0, name)
         self.setCellWidget(row, 1, self._role_box(row, item.role))
         if doc is not None and not doc.ok:  # the error in plain words gets the room of the empty numbers

@@ -26,6 +26,7 @@ from typing import Any
 from bidcheck.model import SCHEMA as RESULT_SCHEMA
 from bidcheck.model import CheckResult, Role, result_from_dict, result_to_dict
 from bidcheck.report.files import write_atomically
+from bidcheck.text.chars import utf8
 
 from .texts import DocText, doc_text_from_dict, doc_text_to_dict
 
@@ -108,11 +109,11 @@ def _unique(files: tuple[SectionFile, ...]) -> tuple[SectionFile, ...]:
 
 
 def save_check(check: SavedCheck, path: Path) -> None:
-    """Write a check to ``path`` (atomically)."""
-    text = json.dumps(check_to_dict(check, path.parent), ensure_ascii=False, indent=1)
+    """Write a check to ``path`` (atomically; UTF-8, a path's lone surrogate as �)."""
+    data = utf8(json.dumps(check_to_dict(check, path.parent), ensure_ascii=False, indent=1))
 
     def write(temp: Path) -> None:
-        temp.write_text(text, encoding="utf-8")
+        temp.write_bytes(data)
 
     write_atomically(path, write)
 

@@ -31,6 +31,7 @@ from bidcheck.model import CheckResult, Role
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.text.chars import replace_unsafe
 
 from . import menus, prefs
 from .evidence_view import EvidenceView
@@ -164,7 +165,7 @@ class MainWindow(QMainWindow):
         """Add files or folders to the section; a first folder names the section and is remembered."""
         folders = [p for p in paths if p.is_dir()]
         if folders and not self.name:
-            self.name = folders[0].name
+            self.name = replace_unsafe(folders[0].name)
         for folder in folders:
             prefs.remember_recent(self.store, folder)
         return self.files.add_paths(paths, role)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from bidcheck.ingest.docx import read_docx
@@ -15,8 +16,9 @@ from bidcheck.ingest.pdf import read_pdf
 from bidcheck.ingest.plain import read_plain
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions
 from bidcheck.model import Document
+from bidcheck.text.chars import replace_unsafe
 
-__all__ = ["SUPPORTED_SUFFIXES", "collect_paths", "read_document", "sniff_format"]
+__all__ = ["SUPPORTED_SUFFIXES", "collect_paths", "document_name", "read_document", "sniff_format"]
 
 SUPPORTED_SUFFIXES = frozenset(
     {".docx", ".pdf", ".txt", ".md", ".doc", ".wps", ".rtf", ".ofd", ".png", ".jpg", ".jpeg", ".tif", ".tiff"}
@@ -99,7 +101,7 @@ def read_document(path: Path, doc_id: str, ocr: OcrOptions | None = None) -> Doc
     Raises:
         OcrNeeded: Only when ``ocr.defer`` is set: pages wait for the OCR stage.
     """
-    name = path.name
+    name = document_name(path)
     try:
         head = _read_head(path)
         kind = sniff_format(path, head)
@@ -115,9 +117,25 @@ def read_document(path: Path, doc_id: str, ocr: OcrOptions | None = None) -> Doc
         return error_document(path, doc_id, str(exc))
     except Exception as exc:  # a reader library failing on a malformed file must not stop the batch
         return error_document(path, doc_id, f"文件已损坏或格式无法解析（{type(exc).__name__}）")
+    doc = _printable(doc)
     if not any(b.text.strip() for b in doc.compared_blocks()):
         return _without_text(doc)
     return doc
+
+
+def document_name(path: Path) -> str:
+    """The name a file's document goes by: its file name, characters no output can hold replaced."""
+    return replace_unsafe(path.name)
+
+
+def _printable(doc: Document) -> Document:
+    """The document with characters no output can hold replaced one for one (see ``text.chars``), here
+    where text enters: every later stage, report and view then sees the same text at the same offsets."""
+    blocks = tuple(
+        replace(b, text=safe) if (safe := replace_unsafe(b.text)) is not b.text else b for b in doc.blocks
+    )
+    metadata = {key: replace_unsafe(value) for key, value in doc.metadata.items()}
+    return replace(doc, blocks=blocks, metadata=metadata)
 
 
 def _is_encrypted_office(path: Path) -> bool:
@@ -168,7 +186,14 @@ def _without_text(doc: Document) -> Document:
 def error_document(path: Path, doc_id: str, message: str) -> Document:
     """A document that could not be read, carrying a message a user understands."""
     fmt = path.suffix.lower().lstrip(".") or "unknown"
-    return Document(id=doc_id, path=str(path), name=path.name, format=fmt, status="error", error=message)
+    return Document(
+        id=doc_id,
+        path=str(path),
+        name=document_name(path),
+        format=replace_unsafe(fmt),
+        status="error",
+        error=replace_unsafe(message),
+    )
 
 
 def collect_paths(paths: Iterable[Path]) -> list[Path]:

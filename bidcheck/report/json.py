@@ -18,6 +18,7 @@ from bidcheck.model import (
     side_to_dict,
 )
 from bidcheck.report.files import write_atomically
+from bidcheck.text.chars import utf8
 
 __all__ = ["result_json", "write_json"]
 
@@ -80,10 +81,10 @@ def _compact(value: object) -> str:
 
 
 def write_json(result: CheckResult, path: Path) -> None:
-    """Write the result JSON to ``path``."""
+    """Write the result JSON to ``path`` (UTF-8; a path's lone surrogate, which UTF-8 cannot hold, as �)."""
 
     def write(temp: Path) -> None:
-        with temp.open("w", encoding="utf-8") as out:
-            out.writelines(_json_pieces(result))
+        with temp.open("wb") as out:
+            out.writelines(utf8(piece) for piece in _json_pieces(result))
 
     write_atomically(path, write)

@@ -21,6 +21,7 @@ from bidcheck.config import SETTING_LABELS
 from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
 from bidcheck.report.files import write_atomically
+from bidcheck.text.chars import replace_unsafe
 
 __all__ = ["LEVEL_NAMES", "write_xlsx"]
 
@@ -66,7 +67,7 @@ def _fit_to_page_width(sheet: Worksheet) -> None:
 
 
 def _header(sheet: Worksheet, titles: Sequence[str], widths: Sequence[int]) -> None:
-    sheet.append(list(titles))
+    _append(sheet, titles)
     for col, width in enumerate(widths, start=1):
         cell = sheet.cell(row=1, column=col)
         cell.font, cell.fill = _HEADER_FONT, _HEADER_FILL
@@ -74,6 +75,16 @@ def _header(sheet: Worksheet, titles: Sequence[str], widths: Sequence[int]) -> N
         sheet.column_dimensions[get_column_letter(col)].width = width
     sheet.row_dimensions[1].height = 32
     sheet.freeze_panes = "A2"
+
+
+def _safe(value: object) -> object:
+    """A cell value XML can hold: a text's characters that it cannot are shown as � (see ``text.chars``)."""
+    return replace_unsafe(value) if isinstance(value, str) else value
+
+
+def _append(sheet: Worksheet, values: Sequence[object]) -> None:
+    """Append a row, every text made safe (openpyxl refuses control characters; lxml, U+FFFE at saving)."""
+    sheet.append([_safe(v) for v in values])
 
 
 def _finish_table(sheet: Worksheet) -> None:
@@ -104,14 +115,14 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
     ]
     _header(sheet, ("项目", "内容"), (44, 70))
     for row in rows:
-        sheet.append(list(row))
+        _append(sheet, row)
     sheet.append([])
     sheet.append(["设置", "值"])
     for cell in sheet[sheet.max_row]:
         cell.font = Font(bold=True)
     for key, value in result.settings.items():
         label = SETTING_LABELS.get(key)
-        sheet.append([f"{label}（{key}）" if label else key, value])
+        _append(sheet, (f"{label}（{key}）" if label else key, value))
     for row in sheet.iter_rows(min_row=2, min_col=2, max_col=2):
         row[0].alignment = Alignment(horizontal="left")
 
@@ -168,7 +179,7 @@ def _matrix(sheet: Worksheet, result: CheckResult) -> None:
     sheet.freeze_panes = "B2"
     styles = _Styles()
     for row, doc in enumerate(bids, start=2):
-        sheet.cell(row=row, column=1, value=doc.name).font = Font(bold=True)
+        sheet.cell(row=row, column=1, value=replace_unsafe(doc.name)).font = Font(bold=True)
         for col, other in enumerate(bids, start=2):
             cell = sheet.cell(row=row, column=col)
             if doc.id != other.id:
@@ -201,7 +212,8 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
     styles = _Styles()
     for rank, pair in enumerate(pairs, start=1):
         live = [p for p in pair.passages if p.live]
-        sheet.append(
+        _append(
+            sheet,
             [
                 rank,
                 names[pair.a],
@@ -215,7 +227,7 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
                 sum(p.chars for p in live),
                 len(pair.passages) + pair.passages_omitted,
                 pair.reason,
-            ]
+            ],
         )
         row = rank + 1
         level = sheet.cell(row=row, column=4)
@@ -227,7 +239,7 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
 
 def _rich(side: Side, grey: bool) -> CellRichText | str:
     """The passage text with its aligned characters highlighted (greyed for template/common text)."""
-    text = side.text[:_CELL_LIMIT]
+    text = replace_unsafe(side.text[:_CELL_LIMIT])  # one for one: the marks' offsets hold
     if grey or not side.marks:
         return CellRichText([TextBlock(_GREY_INLINE if grey else _PLAIN, text)]) if text else ""
     parts: list[str | TextBlock] = []
@@ -301,7 +313,7 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
         _rich(passage.b, grey),
     )
     for col, value in enumerate(values, start=1):
-        cell = sheet.cell(row=row, column=col, value=value)
+        cell = sheet.cell(row=row, column=col, value=_safe(value))
         cell.alignment = _WRAP
         if grey and col not in (9, 12):
             cell.font = _GREY
@@ -312,14 +324,15 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
 def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
     _header(sheet, ("组", "成员", "成员数", "证据段落数", "证据字数"), (6, 80, 8, 12, 12))
     for number, group in enumerate(result.groups, start=1):
-        sheet.append(
+        _append(
+            sheet,
             [
                 number,
                 "、".join(names[m] for m in group.members),
                 len(group.members),
                 group.passages,
                 group.chars,
-            ]
+            ],
         )
     _finish_table(sheet)
 
@@ -350,7 +363,8 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
     for doc in documents:
         meta = doc.metadata
-        sheet.append(
+        _append(
+            sheet,
             [
                 doc.id,
                 doc.name,
@@ -368,7 +382,7 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 meta.get("modified", ""),
                 meta.get("application", meta.get("producer", "")),
                 doc.path,
-            ]
+            ],
         )
         if not doc.ok:
             sheet.cell(row=sheet.max_row, column=8).font = Font(color="C00000", bold=True)
