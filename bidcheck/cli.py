@@ -16,7 +16,7 @@ from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
 from bidcheck.report import write_json, write_xlsx
-from bidcheck.report.xlsx import LEVEL_NAMES
+from bidcheck.report.xlsx import LEVEL_NAMES, NO_TENDER_WARNING
 
 __all__ = ["ExitStatus", "main", "run"]
 
@@ -110,6 +110,8 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
         f"{len(result.bids)} 份投标文件，{len(result.pairs)} 对：一级预警 {counts['high']}，"
         f"二级观察 {counts['watch']}，无 {counts['none']}；用时 {result.elapsed_s:.1f} 秒\n"
     )
+    if not result.has_tender:
+        stream.write(f"{NO_TENDER_WARNING}（用 --tender 指定招标文件）\n")
 
 
 def _run_check(

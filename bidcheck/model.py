@@ -146,6 +146,12 @@ class CheckResult:
         """The bid documents (not the tender or templates)."""
         return [d for d in self.documents if d.role == "bid"]
 
+    @property
+    def has_tender(self) -> bool:
+        """Whether a tender or template file was read: without one, the text every bidder took from the
+        tender cannot be told apart from the text one bidder took from another."""
+        return any(d.ok and d.role != "bid" for d in self.documents)
+
 
 def _document_to_dict(doc: Document) -> dict[str, Any]:
     return {

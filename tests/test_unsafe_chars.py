@@ -19,6 +19,7 @@ from bidcheck.cli import ExitStatus, main
 from bidcheck.ingest import read_document
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.report.xlsx import NO_TENDER_WARNING
 from bidcheck.text import build_clean_text, clean_document
 from bidcheck.text.chars import REPLACEMENT, replace_unsafe, utf8
 from tests.oddchars import AUTHOR, OddSection, make_odd_section
@@ -77,9 +78,10 @@ def _copied_pair(report: Reported) -> dict[str, Any]:
     return next(p for p in report.json["pairs"] if names[p["a"]] == "01-甲.txt")
 
 
-def test_the_check_runs(reported: Reported) -> None:
+def test_the_check_runs_and_warns_without_a_tender(reported: Reported) -> None:
     assert reported.status == ExitStatus.SUCCESS
     assert "01-甲.txt ↔ 02-乙\ufffd.txt" in reported.stdout
+    assert NO_TENDER_WARNING in reported.stdout
     levels = {frozenset((p["a"], p["b"])): p["level"] for p in reported.json["pairs"]}
     assert levels[frozenset(("d1", "d2"))] == levels[frozenset(("d3", "d4"))] == "high"
 
@@ -133,12 +135,14 @@ def test_workbook_holds_the_passage_text_and_its_marks(reported: Reported) -> No
         assert bold == _marked(side) and bold
 
 
-def test_workbook_names_and_properties(reported: Reported) -> None:
+def test_workbook_names_properties_and_warning(reported: Reported) -> None:
     book = load_workbook(reported.xlsx)
     files = {r[1]: r for r in book["文件清单"].iter_rows(min_row=2, values_only=True)}
     assert set(files) == {"01-甲.txt", "02-乙\ufffd.txt", "03-\ufffd\ufffd.txt", "04-丁.pdf"}
     assert files["04-丁.pdf"][9] == "张\ufffd三\ufffd"
     assert str(files["02-乙\ufffd.txt"][15]).endswith("02-乙\ufffd.txt")
+    summary = {r[0]: r[1] for r in book["概要"].iter_rows(min_row=2, values_only=True)}
+    assert summary["注意"] == NO_TENDER_WARNING
     assert book["相似度矩阵"]["A3"].value == "02-乙\ufffd.txt"
 
 

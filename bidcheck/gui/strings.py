@@ -34,6 +34,15 @@ ENGLISH: dict[str, str] = {
     ),
     "；{n} 个文件无法读取": "; {n} files could not be read",
     "疑似串标组：{members}": "Suspected ring: {members}",
+    "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高": (
+        "No tender document given: text several bidders share may come from the tender, so results run high"
+    ),
+    "指定招标文件…": "Mark the tender…",
+    "把标段中的一个文件标为招标文件，然后重新检查": (
+        "Mark one of the section's files as the tender, then check again"
+    ),
+    "把其中一个文件标为招标文件并重新检查：": "Mark one of these files as the tender and check again:",
+    "从磁盘选择招标文件…": "Choose the tender from disk…",
     "取消": "Cancel",
     # files
     "文件": "File",

@@ -41,6 +41,7 @@ from .results_view import LEVEL_FILTERS, MatrixView, PairsView, summary_text
 from .settings_dialog import SettingsDialog
 from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
 from .tasks import Task, describe
+from .tender_note import TenderNote
 from .texts import DocText, texts_from_files, texts_from_result
 
 __all__ = ["MainWindow"]
@@ -83,6 +84,9 @@ class MainWindow(QMainWindow):
         self.evidence = EvidenceView()
         self.summary = QLabel(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
         self.summary.setWordWrap(True)
+        self.tender_note = TenderNote()
+        self.tender_note.tender_picked.connect(self.mark_tender)
+        self.tender_note.browse_requested.connect(self.browse_tender)
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self._files_panel())
         top.addWidget(self._pairs_panel())
@@ -140,7 +144,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.level_filter)
         row.addWidget(self.hide_flagged)
         row.addStretch(1)
-        return self._boxed(tr("文件对排名"), self.pairs, self.summary, bar)
+        return self._boxed(tr("文件对排名"), self.pairs, self.summary, self.tender_note, bar)
 
     def _matrix_panel(self) -> QGroupBox:
         return self._boxed(tr("相似度矩阵"), self.matrix)
@@ -170,15 +174,28 @@ class MainWindow(QMainWindow):
             prefs.remember_recent(self.store, folder)
         return self.files.add_paths(paths, role)
 
-    def ask_files(self, role: Role) -> None:
-        """Ask for files to add with a role."""
+    def ask_files(self, role: Role) -> int:
+        """Ask for files to add with a role; returns how many were added."""
         patterns = " ".join(f"*{s}" for s in sorted(SUPPORTED_SUFFIXES))
         names, _ = QFileDialog.getOpenFileNames(
             self, tr("添加文件"), prefs.last_folder(self.store), f"{tr('支持的文件')} ({patterns})"
         )
-        if names:
-            prefs.set_last_folder(self.store, Path(names[0]).parent)
-            self.add_paths([Path(n) for n in names], role)
+        if not names:
+            return 0
+        prefs.set_last_folder(self.store, Path(names[0]).parent)
+        return self.add_paths([Path(n) for n in names], role)
+
+    def mark_tender(self, path: str) -> None:
+        """Make one of the section's files the tender and check again."""
+        rows = [row for row, item in enumerate(self.files.files()) if item.path == Path(path)]
+        if rows and not self.busy:
+            self.files.set_role(rows[0], "tender")
+            self.run_check()
+
+    def browse_tender(self) -> None:
+        """Ask for the tender file; once added, check again."""
+        if not self.busy and self.ask_files("tender"):
+            self.run_check()
 
     def ask_folder(self) -> None:
         """Ask for a folder of bids."""
@@ -287,6 +304,7 @@ class MainWindow(QMainWindow):
         self.pairs.set_result(result)
         self.matrix.set_result(result)
         self.evidence.clear()
+        self.tender_note.show_for(result, self.files.files())
         self._update_state()
         if result is None:
             return

@@ -23,9 +23,10 @@ from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
 from bidcheck.report.files import write_atomically
 from bidcheck.text.chars import replace_unsafe
 
-__all__ = ["LEVEL_NAMES", "write_xlsx"]
+__all__ = ["LEVEL_NAMES", "NO_TENDER_WARNING", "write_xlsx"]
 
 LEVEL_NAMES = {"high": "一级预警", "watch": "二级观察", "none": "无"}
+NO_TENDER_WARNING = "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高"
 _LEVEL_FILLS = {"high": "F8696B", "watch": "FFD966", "none": "E2EFDA"}
 _HEADER_FONT = Font(bold=True, color="FFFFFF")
 _HEADER_FILL = PatternFill("solid", fgColor="305496")
@@ -34,6 +35,7 @@ _MARK = InlineFont(color="C00000", b=True)
 _PLAIN = InlineFont()
 _GREY_INLINE = InlineFont(color="808080")
 _WRAP = Alignment(wrap_text=True, vertical="top")
+_WARNING_FONT = Font(color="C00000", bold=True)
 _CELL_LIMIT = 32000
 
 
@@ -96,13 +98,18 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
     sheet.title = "概要"
     levels = Counter(p.level for p in result.pairs)
     bids = result.bids
+    tender: list[tuple[str, Any]] = [
+        ("招标文件/模板", "、".join(d.name for d in result.documents if d.role != "bid") or "（未提供）")
+    ]
+    if not result.has_tender:
+        tender.append(("注意", NO_TENDER_WARNING))
     rows: list[tuple[str, Any]] = [
         ("标段", section or "（未命名）"),
         ("报告生成时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),
         ("检查用时（秒）", round(result.elapsed_s, 1)),
         ("投标文件数", len(bids)),
         ("无法读取的文件数", sum(1 for d in result.documents if not d.ok)),
-        ("招标文件/模板", "、".join(d.name for d in result.documents if d.role != "bid") or "（未提供）"),
+        *tender,
         ("比对的文件对数", len(result.pairs)),
         ("一级预警", levels["high"]),
         ("二级观察", levels["watch"]),
@@ -116,6 +123,8 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
     _header(sheet, ("项目", "内容"), (44, 70))
     for row in rows:
         _append(sheet, row)
+        if row[0] == "注意":
+            sheet.cell(row=sheet.max_row, column=2).font = _WARNING_FONT
     sheet.append([])
     sheet.append(["设置", "值"])
     for cell in sheet[sheet.max_row]:

@@ -16,7 +16,7 @@ from bidcheck.gui.strings import ENGLISH
 from bidcheck.gui.texts import texts_from_files, texts_from_result
 from bidcheck.model import CheckResult, result_to_dict
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.report.xlsx import LEVEL_NAMES
+from bidcheck.report.xlsx import LEVEL_NAMES, NO_TENDER_WARNING
 
 GUI = Path(files_view.__file__).parent
 
@@ -122,6 +122,7 @@ def _interface_strings() -> set[str]:
         *(title for title, _ in settings_dialog.GROUPS),
         *settings_dialog._PROBLEMS.values(),
         *LEVEL_NAMES.values(),
+        NO_TENDER_WARNING,
         "其他",
     )
     return found | set(tables)
