@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
 from typing import TextIO
@@ -16,7 +16,9 @@ from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.report.files import UnwritablePath, check_output_path, os_error_words
 from bidcheck.report.xlsx import LEVEL_NAMES, NO_TENDER_WARNING
+from bidcheck.text.chars import replace_unsafe
 
 __all__ = ["ExitStatus", "main", "run"]
 
@@ -30,6 +32,7 @@ class ExitStatus(IntEnum):
     SOME_FILES_UNREADABLE = 1
     USAGE = 2
     GUI_FAILED = 3
+    WRITE_FAILED = 4
     INTERRUPTED = 130
 
 
@@ -114,6 +117,32 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
         stream.write(f"{NO_TENDER_WARNING}（用 --tender 指定招标文件）\n")
 
 
+def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The reports asked for: (what, path)."""
+    wanted = (("Excel 报告", args.xlsx), ("JSON 结果", args.json))
+    return [(label, path) for label, path in wanted if path]
+
+
+def _write_reports(
+    result: CheckResult, args: argparse.Namespace, section: str, stderr: TextIO
+) -> list[tuple[str, Path]]:
+    """Write the reports asked for and return those written. One that cannot be written (the disk filled
+    up since its path was checked) is reported, and the others are still written."""
+    writers: dict[str, Callable[[Path], None]] = {
+        "Excel 报告": lambda path: write_xlsx(result, path, section),
+        "JSON 结果": lambda path: write_json(result, path),
+    }
+    written = []
+    for label, path in _outputs(args):
+        try:
+            writers[label](path)
+        except OSError as exc:
+            stderr.write(f"bidcheck: 无法写入 {replace_unsafe(str(path))}：{os_error_words(exc)}\n")
+        else:
+            written.append((label, path))
+    return written
+
+
 def _run_check(
     inputs: CheckInputs,
     settings: Settings,
@@ -122,16 +151,16 @@ def _run_check(
     stdout: TextIO,
     stderr: TextIO,
 ) -> ExitStatus:
+    for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
+        check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
     result = check(inputs, settings, progress, threading.Event())
-    if args.json:
-        write_json(result, args.json)
-    if args.xlsx:
-        write_xlsx(result, args.xlsx, section)
+    written = _write_reports(result, args, section, stderr)
     _summary(result, stdout)
-    for label, path in (("Excel 报告", args.xlsx), ("JSON 结果", args.json)):
-        if path:
-            stdout.write(f"{label}：{path}\n")
+    for label, path in written:
+        stdout.write(f"{label}：{replace_unsafe(str(path))}\n")
+    if len(written) < len(_outputs(args)):
+        return ExitStatus.WRITE_FAILED
     unreadable = any(not d.ok for d in result.documents)
     return ExitStatus.SOME_FILES_UNREADABLE if unreadable else ExitStatus.SUCCESS
 
@@ -149,6 +178,10 @@ def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> E
     bids, tender = SAMPLE / "bids", SAMPLE / "tender"
     if not bids.is_dir():
         raise _UsageError(f"找不到示例标段：{bids}")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _UsageError(f"无法创建文件夹 {args.out}：{exc.strerror or exc}") from exc
     args.xlsx, args.json = args.out / "bidcheck-demo.xlsx", args.out / "bidcheck-demo.json"
     inputs = CheckInputs((bids,), tuple(sorted(tender.glob("*.docx"))))
     return _run_check(inputs, _settings(args), args, "示例标段", stdout, stderr)
@@ -182,7 +215,7 @@ def main(
         if args.command == "gui":
             return _gui_command(args, stderr)
         return _demo_command(args, stdout, stderr)
-    except (_UsageError, SettingsError) as exc:
+    except (_UsageError, SettingsError, UnwritablePath) as exc:
         stderr.write(f"bidcheck: {exc}\n")
         return ExitStatus.USAGE
     except (KeyboardInterrupt, Cancelled):

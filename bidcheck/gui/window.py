@@ -31,6 +31,7 @@ from bidcheck.model import CheckResult, Role
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.report.files import UnwritablePath, check_output_path
 from bidcheck.text.chars import replace_unsafe
 
 from . import menus, prefs
@@ -342,21 +343,32 @@ class MainWindow(QMainWindow):
     def export_xlsx(self, path: Path) -> None:
         """Write the Excel report in the background."""
         result, section = self.result, self.name
-        if result is not None:
+        if result is not None and self._writable(path):
             self._write(lambda: write_xlsx(result, path, section), path)
 
     def export_json(self, path: Path) -> None:
         """Write the result JSON in the background."""
         result = self.result
-        if result is not None:
+        if result is not None and self._writable(path):
             self._write(lambda: write_json(result, path), path)
 
     def save_check(self, path: Path) -> None:
         """Save the check (files, result, texts) to reopen later."""
+        if not self._writable(path):
+            return
         saved = self.snapshot()
         self.check_path = path
         prefs.remember_recent(self.store, path)
         self._write(lambda: save_check(saved, path), path)
+
+    def _writable(self, path: Path) -> bool:
+        """Whether a file can be written to ``path``; if not, a dialog says why (before any work)."""
+        try:
+            check_output_path(path)
+        except UnwritablePath as exc:
+            self._failed(exc)
+            return False
+        return True
 
     def _write(self, write: Callable[[], None], path: Path) -> None:
         task = Task(lambda _progress, _cancel: write(), self)

@@ -1,23 +1,106 @@
-"""Writing a report file whole or not at all: a cancelled or failed write leaves no partial file."""
+"""Writing a report file whole or not at all, where the user can open it; checking the place first.
+
+A report is written to a temporary file beside it (the same folder: a rename within one file system is
+atomic) and moved into place, so a cancelled or failed write leaves no partial file. The temporary file
+is created with mode 0666 less the umask, as the system creates any new file: a colleague who may read
+the folder may read the report (``tempfile.mkstemp`` would give 0600).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
-import tempfile
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["write_atomically"]
+from bidcheck.text.chars import replace_unsafe
+
+__all__ = ["UnwritablePath", "check_output_path", "os_error_words", "write_atomically"]
+
+_NEW_FILE_MODE = 0o666  # the system takes the umask off, as for any file a program creates
+_OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+class UnwritablePath(Exception):
+    """An output path that cannot take a file; the message says why, in words a user can act on."""
 
 
 def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
-    """Call ``write`` on a temporary file beside ``path``, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
-    os.close(handle)
+    """Call ``write`` on a new temporary file beside ``path``, then move it into place.
+
+    Args:
+        path: The file to write; its folder must exist (see ``check_output_path``).
+        write: Writes the whole content to the path it is given.
+    """
+    temp = _create_beside(path)
     try:
-        write(Path(temp))
+        write(temp)
         os.replace(temp, path)
     except BaseException:
-        Path(temp).unlink(missing_ok=True)
+        temp.unlink(missing_ok=True)
         raise
+
+
+def _create_beside(path: Path) -> Path:
+    """A new empty file, hidden, in ``path``'s folder, with the mode a new file gets."""
+    while True:
+        temp = path.with_name(f".{path.stem}.{secrets.token_hex(4)}{path.suffix}")
+        try:
+            os.close(os.open(temp, _OPEN_FLAGS, _NEW_FILE_MODE))
+            return temp
+        except FileExistsError:
+            continue
+
+
+def check_output_path(path: Path) -> None:
+    """Make sure a report can be written to ``path`` before the work that produces it starts.
+
+    The folder must exist and take a new file (tried by creating one and removing it); ``path`` must not
+    be a folder or a read-only file.
+
+    Raises:
+        UnwritablePath: Why not, in words a user can act on.
+    """
+    reason = _why_unwritable(path)
+    if reason:
+        raise UnwritablePath(replace_unsafe(f"无法写入 {path}：{reason}"))
+
+
+def _why_unwritable(path: Path) -> str | None:
+    folder = path.parent
+    if path.is_dir():
+        return "这是一个文件夹，请给出文件名"
+    if not folder.exists():
+        return f"文件夹 {folder} 不存在"
+    if not folder.is_dir():
+        return f"{folder} 不是文件夹"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "文件是只读的"
+    try:
+        probe = _create_beside(path)
+    except OSError as exc:
+        return _os_reason(exc, folder)
+    with contextlib.suppress(OSError):
+        probe.unlink()
+    return None
+
+
+def _os_reason(exc: OSError, folder: Path) -> str:
+    if isinstance(exc, PermissionError):
+        return f"没有在文件夹 {folder} 中写文件的权限"
+    return os_error_words(exc)
+
+
+def os_error_words(exc: OSError) -> str:
+    """Why a file could not be written, in words a user can act on for the usual causes."""
+    if isinstance(exc, PermissionError):
+        return "没有写入的权限"
+    words = {
+        errno.EROFS: "磁盘是只读的",
+        errno.ENOSPC: "磁盘空间不足",
+        errno.EFBIG: "文件超过了系统允许的大小",
+        getattr(errno, "EDQUOT", -1): "超出了磁盘配额",
+    }
+    return words.get(exc.errno or 0, exc.strerror or str(exc))

@@ -1,0 +1,186 @@
+"""Output paths: a place that cannot take the report is refused before the check; reports are written
+beside their target, whole, with the mode a new file gets."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bidcheck.cli import ExitStatus, main
+from bidcheck.report.files import UnwritablePath, check_output_path, write_atomically
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _held_to_permissions() -> bool:
+    """Whether this process is held to file permissions (root, with its override, writes anywhere)."""
+    with tempfile.TemporaryDirectory() as folder:
+        locked = Path(folder) / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+        try:
+            (locked / "probe").touch()
+        except PermissionError:
+            return True
+        finally:
+            locked.chmod(0o755)
+        return False
+
+
+HELD = sys.platform != "win32" and _held_to_permissions()
+
+
+def run(*argv: str) -> tuple[ExitStatus, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture()
+def umask() -> Iterator[None]:
+    """Restores the process's umask after a test that sets its own."""
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _refused(section: dict[str, Path], option: str, path: Path) -> str:
+    """Check the section (with its progress bar) writing to ``path``; it must stop at once with exit 2."""
+    status, stdout, stderr = run("check", str(section["bids"]), option, str(path))
+    assert status == ExitStatus.USAGE
+    assert "%" not in stderr and stdout == ""  # refused before the check: no progress, no summary
+    assert stderr.startswith(f"bidcheck: 无法写入 {path}：")
+    return stderr
+
+
+def test_a_folder_is_refused_and_nothing_is_left_beside_it(section: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    assert "这是一个文件夹" in _refused(section, "--json", folder)
+    assert "这是一个文件夹" in _refused(section, "--xlsx", folder)
+    assert [p.name for p in tmp_path.iterdir()] == ["reports"] and not any(folder.iterdir())
+
+
+def test_a_missing_folder_is_refused_not_made(section: dict[str, Path], tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "r.xlsx"
+    assert f"文件夹 {path.parent} 不存在" in _refused(section, "--xlsx", path)
+    assert not path.parent.exists()
+    assert "不是文件夹" in _refused(section, "--json", section["tender"] / "r.json")
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux sysfs")
+def test_a_place_no_one_may_write_is_refused(section: dict[str, Path]) -> None:
+    assert "无法写入" in _refused(section, "--json", Path("/sys/kernel/bidcheck-test.json"))
+
+
+@pytest.mark.skipif(not HELD, reason="this process may write where permissions forbid (root)")
+def test_a_folder_without_write_permission_is_refused(section: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        assert "没有在文件夹" in _refused(section, "--xlsx", folder / "r.xlsx")
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.skipif(not HELD, reason="this process may write a read-only file (root)")
+def test_a_read_only_file_is_refused(section: dict[str, Path], tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text("{}", encoding="utf-8")
+    path.chmod(0o444)
+    assert "只读" in _refused(section, "--json", path)
+    assert path.read_text(encoding="utf-8") == "{}"
+
+
+def test_reports_get_the_mode_of_a_new_file(section: dict[str, Path], tmp_path: Path, umask: None) -> None:
+    os.umask(0o027)
+    status, _, _ = run(
+        "check", str(section["bids"]), "--json", str(tmp_path / "r.json"), "--xlsx", str(tmp_path / "r.xlsx")
+    )
+    assert status == ExitStatus.SUCCESS
+    for name in ("r.json", "r.xlsx"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o640, name
+
+
+def test_the_temporary_file_is_beside_the_target_with_a_new_files_mode(tmp_path: Path, umask: None) -> None:
+    target = tmp_path / "out" / "r.json"
+    target.parent.mkdir()
+    seen: list[Path] = []
+
+    def write(temp: Path) -> None:
+        seen.append(temp)
+        assert stat.S_IMODE(temp.stat().st_mode) == 0o644
+        temp.write_text("{}", encoding="utf-8")
+
+    write_atomically(target, write)
+    assert seen[0].parent == target.parent and seen[0] != target
+    assert [p.name for p in target.parent.iterdir()] == ["r.json"]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
+    def fail(temp: Path) -> None:
+        temp.write_text("half", encoding="utf-8")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        write_atomically(tmp_path / "r.json", fail)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_output_path_accepts_a_new_or_existing_file(tmp_path: Path) -> None:
+    check_output_path(tmp_path / "new.json")
+    (tmp_path / "old.json").write_text("{}", encoding="utf-8")
+    check_output_path(tmp_path / "old.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
+    with pytest.raises(UnwritablePath, match="这是一个文件夹"):
+        check_output_path(tmp_path)
+
+
+def test_demo_makes_its_folder_and_refuses_a_file(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("", encoding="utf-8")
+    status, _, stderr = run("demo", "--out", str(taken), "--quiet")
+    assert status == ExitStatus.USAGE and "无法创建文件夹" in stderr
+
+
+_LIMITED = """
+import resource, signal, sys
+from bidcheck.cli import main
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX")
+def test_a_report_that_cannot_be_written_after_the_check_exits_4(
+    section: dict[str, Path], tmp_path: Path
+) -> None:
+    """A report larger than the process may write (as a disk that fills up during the check)."""
+    command = [
+        sys.executable,
+        "-c",
+        _LIMITED,
+        "check",
+        str(section["bids"]),
+        "--tender",
+        str(section["tender"]),
+    ]
+    command += ["--json", str(tmp_path / "r.json"), "--quiet"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == ExitStatus.WRITE_FAILED, done.stderr[-2000:]
+    assert f"bidcheck: 无法写入 {tmp_path / 'r.json'}：文件超过了系统允许的大小" in done.stderr
+    assert "一级预警" in done.stdout and "JSON 结果" not in done.stdout  # the summary, no report claimed
+    assert list(tmp_path.iterdir()) == []
