@@ -18,6 +18,7 @@ def test_interrupt_exits_130_and_leaves_no_report(tmp_path: Path) -> None:
     for n in range(40):
         (bids / f"{n:02d}.txt").write_text("\n".join(paragraphs(n, 400)), encoding="utf-8")
     out = tmp_path / "out"
+    out.mkdir()  # an output folder must exist (a missing one is refused before the check)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -49,4 +50,4 @@ def test_interrupt_exits_130_and_leaves_no_report(tmp_path: Path) -> None:
     assert proc.returncode == 130, stderr[-2000:]
     assert "已中断" in stderr
     assert "Traceback" not in stderr
-    assert not out.exists() or list(out.iterdir()) == []
+    assert list(out.iterdir()) == []
