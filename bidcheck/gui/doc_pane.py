@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QTextEdit, QV
 from bidcheck.model import Side
 
 from .i18n import tr
+from .positions import QtPositions
 from .style import CURRENT_BG, CURRENT_MARK, FLAGGED_BG, FLAGGED_FG, LIVE_BG, LIVE_MARK
 from .texts import DocText
 
@@ -92,7 +93,11 @@ class TextView(QPlainTextEdit):
 
 
 class DocPane(QWidget):
-    """One side: the file's name, where the caret is (page, paragraph), and the text."""
+    """One side: the file's name, where the caret is (page, paragraph), and the text.
+
+    Its methods and signal speak in offsets into the side's text (Python characters); only the
+    ``positions`` of that text turn them into Qt's positions and back.
+    """
 
     clicked = Signal(int)  # a text offset the user clicked
 
@@ -120,6 +125,7 @@ class DocPane(QWidget):
         layout.addWidget(self.view, 1)
         self._side: SideText | None = None
         self._sides: tuple[Side, ...] = ()
+        self.positions = QtPositions()
         self.view.cursorPositionChanged.connect(self._show_where)
 
     def set_text(self, name: str, side: SideText, sides: tuple[Side, ...]) -> None:
@@ -127,12 +133,14 @@ class DocPane(QWidget):
         self.title.setText(name if side.whole else f"{name}  {tr('（原文件不在，只显示共同段落）')}")
         self.title.setToolTip(name)
         self._side, self._sides = side, sides
+        self.positions = QtPositions.of(side.text)
         self.view.setPlainText(side.text)
         self._show_where()
 
     def clear(self) -> None:
         """Show nothing."""
         self._side, self._sides = None, ()
+        self.positions = QtPositions()
         self.title.clear()
         self.where.clear()
         self.view.clear()
@@ -140,7 +148,7 @@ class DocPane(QWidget):
     def jump_to(self, start: int, end: int) -> None:
         """Put the caret at ``start`` and scroll so the passage starts near the top, a line below it."""
         cursor = QTextCursor(self.view.document())
-        cursor.setPosition(min(start, self.view.document().characterCount() - 1))
+        cursor.setPosition(min(self.positions.to_qt(start), self.view.document().characterCount() - 1))
         self.view.setTextCursor(cursor)
         self.view.scroll_to_top(cursor.position(), context=1)
 
@@ -162,8 +170,8 @@ class DocPane(QWidget):
     ) -> QTextEdit.ExtraSelection:
         selection = QTextEdit.ExtraSelection()
         cursor = QTextCursor(self.view.document())
-        cursor.setPosition(start)
-        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(self.positions.to_qt(start))
+        cursor.setPosition(self.positions.to_qt(end), QTextCursor.MoveMode.KeepAnchor)
         selection.cursor = cursor
         fmt = QTextCharFormat()
         fmt.setBackground(background)
@@ -176,7 +184,8 @@ class DocPane(QWidget):
         if self._side is None:
             self.where.clear()
             return
-        page, paragraph = self._side.locate(self.view.textCursor().position(), self._sides)
+        offset = self.positions.to_offset(self.view.textCursor().position())
+        page, paragraph = self._side.locate(offset, self._sides)
         self.where.setText(location(page, paragraph) if page else "")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -187,5 +196,6 @@ class DocPane(QWidget):
             and event.button() == Qt.MouseButton.LeftButton
             and not self.view.textCursor().hasSelection()
         ):
-            self.clicked.emit(self.view.cursorForPosition(event.position().toPoint()).position())
+            position = self.view.cursorForPosition(event.position().toPoint()).position()
+            self.clicked.emit(self.positions.to_offset(position))
         return super().eventFilter(watched, event)

@@ -4,7 +4,8 @@ Each side shows the document's whole clean text when it is at hand (``texts.DocT
 its passages, one after the other under their page and paragraph. Passages are painted as extra
 selections: lightly over the passage, strongly over its aligned characters (``marks``), grey for
 template/common text, blue for the passage in focus. Selecting a passage (in the list, with
-next/previous, or by clicking it in either text) scrolls both sides to it.
+next/previous, or by clicking it in either text) scrolls both sides to it. Offsets here are the passages'
+own (Python characters of the text shown); each ``DocPane`` turns them into Qt's positions and back.
 """
 
 from __future__ import annotations
