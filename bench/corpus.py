@@ -29,7 +29,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
 
 from bench.grammar import EDITS, edit_block, paragraph, sentence
-from bench.model_text import MODEL_CLAUSES
+from bench.model_text import MODEL_CLAUSES, PUBLIC_COMMITMENTS
 
 Prose = Callable[[random.Random], str]
 
@@ -320,12 +320,18 @@ def _light(bids: list[Bid], a: int, b: int, kind: str, rng: random.Random) -> _P
 
 
 def _ring(
-    bids: list[Bid], members: list[int], rng: random.Random, size: tuple[int, int] = (9, 11)
+    bids: list[Bid],
+    members: list[int],
+    rng: random.Random,
+    size: tuple[int, int] = (9, 11),
+    edited: bool = True,
 ) -> list[_Pair]:
     """Members all edit one draft of ``size`` paragraphs: member 0 keeps it as drafted, the others
-    disguise it each their way. A draft of six paragraphs or more is pasted in two places."""
+    disguise it each their way (or, not ``edited``, copy it as it is). A draft of six paragraphs or
+    more is pasted in two places."""
     draft = [paragraph(rng) for _ in range(rng.randint(*size))]
     kinds = ["verbatim", *rng.sample([k for k in EDITS if k != "typo"], len(members) - 1)]
+    kinds = kinds if edited else ["verbatim"] * len(members)
     versions: list[list[Para]] = []
     for member, kind in zip(members, kinds, strict=True):
         _, edited = edit_block(draft, kind, rng)
@@ -378,6 +384,33 @@ def _thin_ring(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     return _ring(bids, members, rng, (4, 5))
 
 
+def _full_ring(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """Every bid of a small section is written from one eight-paragraph draft, each disguised its own
+    way (陪标: one company and its companions); nothing else is shared."""
+    return _ring(bids, list(range(len(bids))), rng, (8, 8))
+
+
+def _full_ring_verbatim(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """As ``_full_ring``, the draft copied word for word."""
+    return _ring(bids, list(range(len(bids))), rng, (8, 8), edited=False)
+
+
+def _ring_and_one(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """All bids but one are written from one eight-paragraph draft; the other bid is independent."""
+    members = sorted(rng.sample(range(len(bids)), len(bids) - 1))
+    return _ring(bids, members, rng, (8, 8))
+
+
+def _commitments(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """Every bidder pastes its own selection of public commitments and safety rules (see
+    ``PUBLIC_COMMITMENTS``) into a chapter of its bid; nothing else is shared. Every pair is ``none``."""
+    for bid in bids:
+        picked = sorted(rng.sample(range(len(PUBLIC_COMMITMENTS)), rng.randint(3, 6)))
+        texts = [PUBLIC_COMMITMENTS[i] for i in picked]
+        bid.chapters.append([Para("第五章 承诺书", "heading"), *(Para(t, "public") for t in texts)])
+    return []
+
+
 def _plan(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     n = len(bids)
     order = rng.sample(range(n), n)
@@ -400,6 +433,10 @@ CASES: dict[str, Callable[[list[Bid], random.Random], list[_Pair]]] = {
     "planted": _plan,
     "model": _model_text,
     "thin-ring": _thin_ring,
+    "full-ring": _full_ring,
+    "full-ring-verbatim": _full_ring_verbatim,
+    "ring-and-one": _ring_and_one,
+    "commitments": _commitments,
 }
 
 
@@ -454,8 +491,9 @@ def generate_section(
     whose text is as varied as real prose. With ``alternate``, bids are docx and PDF in turn instead of
     at random, so that sections of different sizes hold the two formats in the same proportion.
     ``case`` is what the bids share: ``planted`` copies of every kind and public boilerplate, or
-    ``model`` (clauses of a model document three bidders quote, see ``_model_text``), or ``thin-ring``
-    (a ring sharing a short draft, see ``_thin_ring``).
+    one of the other ``CASES``: ``model`` (clauses of a model document three bidders quote), ``thin-ring``
+    (a ring sharing a short draft), ``full-ring``, ``full-ring-verbatim`` and ``ring-and-one`` (small
+    sections written from one draft), ``commitments`` (public commitments in changing selections).
     """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))

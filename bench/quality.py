@@ -6,7 +6,7 @@ ranking AUC of colluding vs clean pairs, template/public text wrongly raised as 
 each passage's page is right.
 
 Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--keep DIR]
-       [--case planted|model|thin-ring]
+       [--case CASE] [--no-tender]     (cases: see bench/corpus.py ``generate_section``)
 """
 
 from __future__ import annotations
@@ -103,17 +103,13 @@ def _auc(positive: list[float], negative: list[float]) -> float:
     return wins / (len(positive) * len(negative))
 
 
-def _run(section_dir: Path, workers: int | None, settings: Path | None) -> tuple[dict[str, Any], float]:
+def _run(
+    section_dir: Path, workers: int | None, settings: Path | None, tender: bool = True
+) -> tuple[dict[str, Any], float]:
     out = section_dir / "result.json"
-    argv = [
-        "check",
-        str(section_dir / "bids"),
-        "--tender",
-        str(section_dir / "tender" / "招标文件.docx"),
-        "--json",
-        str(out),
-        "--quiet",
-    ] + (["--workers", str(workers)] if workers else [])
+    argv = ["check", str(section_dir / "bids"), "--json", str(out), "--quiet"]
+    argv += ["--tender", str(section_dir / "tender" / "招标文件.docx")] if tender else []
+    argv += ["--workers", str(workers)] if workers else []
     argv += ["--settings", str(settings)] if settings else []
     status = bidcheck_main(argv, io.StringIO(), io.StringIO())
     assert status == 0, f"bidcheck check exited {status}"
@@ -248,6 +244,7 @@ def main() -> None:
     parser.add_argument("--bids", type=int, nargs="+", default=[8])
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--case", choices=sorted(CASES), default="planted", help="what the bids share")
+    parser.add_argument("--no-tender", action="store_true", help="check without the tender document")
     parser.add_argument("--keep", type=Path, help="keep the generated sections in this folder")
     parser.add_argument("--settings", type=Path, help="a settings file passed to bidcheck check")
     args = parser.parse_args()
@@ -258,7 +255,7 @@ def main() -> None:
             for seed in args.seeds:
                 folder = root / f"section-{bids}-{seed}"
                 section = generate_section(folder, bids, seed, case=args.case)
-                result, seconds = _run(folder, args.workers, args.settings)
+                result, seconds = _run(folder, args.workers, args.settings, not args.no_tender)
                 tally.seconds += seconds
                 _score_section(folder, section.truth, result, tally)
     print(report(tally, " ".join([Path(sys.executable).name, "-m", "bench.quality", *sys.argv[1:]])))

@@ -32,6 +32,7 @@ SETTING_LABELS = {
     "template_min_chars": "招标文件文字的最短连续字数",
     "common_min_bids": "判为多家共有的最少家数",
     "common_share": "判为多家共有的最低占比",
+    "common_alone_bids": "仅凭家数即判为多家共有的家数",
     "high_similarity": "一级预警相似度",
     "high_chars": "一级预警共同字数",
     "watch_similarity": "二级观察相似度",
@@ -39,10 +40,17 @@ SETTING_LABELS = {
     "ring_min_chars": "串标组共用文字的最少字数",
     "workers": "并行进程数（0 为自动）",
     "max_file_mb": "单个文件大小上限（MB）",
+    "max_unpacked_mb": "压缩包（docx/ofd）解压后上限（MB）",
+    "max_zip_ratio": "压缩包内文件的压缩比上限（倍）",
+    "max_zip_entries": "压缩包内文件数上限",
+    "max_chars": "单个文件的文字上限（字）",
+    "worker_memory_mb": "每个读取进程的内存上限（MB，0 为自动）",
+    "ocr_page_timeout_s": "每页文字识别的时限（秒）",
     "max_passages_per_pair": "每对文件最多列出的段落数",
     "ocr_engine": "文字识别（OCR）引擎",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
+_READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
 
 
 class SettingsError(ValueError):
@@ -77,6 +85,7 @@ class Settings:
     template_min_chars: int = 24
     common_min_bids: int = 3
     common_share: float = 0.6
+    common_alone_bids: int = 6  # fewer holders than this may be a ring: their text needs other evidence
     high_similarity: float = 0.2
     high_chars: int = 3000
     watch_similarity: float = 0.05
@@ -85,6 +94,12 @@ class Settings:
     # running and reporting
     workers: int = 0  # 0 = choose from the number of cores
     max_file_mb: int = 300
+    max_unpacked_mb: int = 200  # what the parts of a .docx/.ofd read may inflate to (a zip bomb: far more)
+    max_zip_ratio: int = 100  # a part over 10 MB compressed more than this is a zip bomb
+    max_zip_entries: int = 10_000
+    max_chars: int = 5_000_000  # a 1,000-page bid holds about a million
+    worker_memory_mb: int = 0  # 0 = a share of the PC's memory (bidcheck.workers.default_memory_mb)
+    ocr_page_timeout_s: int = 120
     max_passages_per_pair: int = 200
     ocr_engine: str = "rapidocr"  # or "paddleocr", when installed with its models on disk
 
@@ -106,6 +121,7 @@ class Settings:
             "max_passages_per_pair",
             "max_file_mb",
             "ring_min_chars",
+            "common_alone_bids",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (
@@ -124,6 +140,9 @@ class Settings:
         _require(self.watch_similarity <= self.high_similarity, "watch_similarity", "must not exceed high")
         _require(self.watch_chars <= self.high_chars, "watch_chars", "must not exceed high_chars")
         _require(self.workers >= 0, "workers", "must be >= 0")
+        for name in _READ_LIMITS:
+            _require(getattr(self, name) >= 1, name, "must be at least 1")
+        _require(self.worker_memory_mb >= 0, "worker_memory_mb", "must be >= 0")
         _require(self.ocr_engine in OCR_ENGINES, "ocr_engine", f"must be one of {', '.join(OCR_ENGINES)}")
 
     @property

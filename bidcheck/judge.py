@@ -12,7 +12,8 @@ from bidcheck.compare.align import RawPassage, agreement_passes, passes, without
 from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import judge_pair
 from bidcheck.config import Settings
-from bidcheck.evidence import mask_runs, mask_share, raise_rings
+from bidcheck.evidence import find_rings, mask_runs, mask_share, raise_rings
+from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.model import PairResult, Passage, Side
@@ -22,6 +23,7 @@ from bidcheck.text import CleanText
 __all__ = ["judge_all"]
 
 Span = tuple[int, int]
+Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -31,20 +33,24 @@ class _Flagged:
     common: bool = False
 
 
-def _live_parts(
+def _split(
     p: RawPassage, masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], settings: Settings
-) -> list[RawPassage]:
-    """The evidence in an aligned passage: its parts outside the masked text that still make a passage.
+) -> tuple[list[RawPassage], list[RawPassage]]:
+    """An aligned passage cut at the masked text: (its evidence, its parts of masked text).
 
-    A copied paragraph that quotes a short stretch of tender text stays one passage; one that runs on
-    into a longer stretch (``min_passage_chars``) ends where that stretch begins.
+    The evidence is the parts outside the masked text that still make a passage. A copied paragraph
+    that quotes a short stretch of tender text stays one passage; one that runs on into a longer
+    stretch (``min_passage_chars``) ends where that stretch begins.
     """
-    parts = [
-        p.restricted(lo, hi)
-        for (lo, hi), masked in mask_runs(p.a, masks[0], settings.min_passage_chars)
-        if not masked
-    ]
-    return [q for q in parts if q is not None and passes(q, settings) and _agrees_outside(q, masks, settings)]
+    live: list[RawPassage] = []
+    masked: list[RawPassage] = []
+    for (lo, hi), is_masked in mask_runs(p.a, masks[0], settings.min_passage_chars):
+        q = p.restricted(lo, hi)
+        if q is not None and is_masked:
+            masked.append(q)
+        elif q is not None and passes(q, settings) and _agrees_outside(q, masks, settings):
+            live.append(q)
+    return live, masked
 
 
 def _agrees_outside(
@@ -67,15 +73,32 @@ def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings)
 
 
 def _pair_passages(
-    i: int, j: int, found: PairFound, masks: SharedMasks, settings: Settings
+    i: int, j: int, found: PairFound, masks: SharedMasks, off: Sequence[Mask], settings: Settings
 ) -> list[_Flagged]:
-    """The live passages of a pair, then its passages of masked text where they do not overlap them."""
-    either = (masks.either(i), masks.either(j))
-    live = [q for p in found.live for q in _live_parts(p, either, settings)]
+    """The live passages of a pair (outside the ``off`` text of either bid), then its passages of masked
+    text where they do not overlap them: those verification left out, and the parts of aligned
+    passages that lie in text masked only now (clause-like text, common text judged after rings)."""
+    live: list[RawPassage] = []
+    masked: list[RawPassage] = list(found.masked)
+    for p in found.live:
+        parts, cut = _split(p, (off[i], off[j]), settings)
+        live += parts
+        masked += [q for q in cut if mask_share(q.a, masks.unaligned(i)) < settings.template_share]
     kept = without_overlaps(live, [], settings)
-    flagged = without_overlaps(found.masked, kept, settings)
+    flagged = without_overlaps(masked, kept, settings)
     out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, settings) for q in flagged]
     return sorted(out, key=lambda f: (f.raw.a, f.raw.b))
+
+
+def _public_masks(bids: Sequence[Ready], found: dict[tuple[int, int], PairFound]) -> list[Mask]:
+    """For each bid, which characters of the aligned passages it shares lie in clause-like sentences
+    (see ``evidence.clauses``): the register of model documents is public text, never evidence."""
+    within = [np.zeros(len(b.clean.norm), dtype=bool) for b in bids]
+    for (i, j), pair in found.items():
+        for p in pair.live:
+            within[i][p.a[0] : p.a[1]] = True
+            within[j][p.b[0] : p.b[1]] = True
+    return [clause_mask(b.clean, w) for b, w in zip(bids, within, strict=True)]
 
 
 class _Sides:
@@ -209,6 +232,38 @@ def _listed_passages(
     ]
 
 
+def _judged(
+    keys: list[tuple[int, int]],
+    flagged: list[list[_Flagged]],
+    bids: Sequence[Ready],
+    masks: SharedMasks,
+    settings: Settings,
+) -> list[PairResult]:
+    listed = _listed_passages(keys, flagged, bids)
+    return [
+        _pair_result(i, j, bids, f, passages, masks, settings)
+        for (i, j), f, passages in zip(keys, flagged, listed, strict=True)
+    ]
+
+
+def _ring_pairs(
+    keys: list[tuple[int, int]],
+    bids: Sequence[Ready],
+    masks: SharedMasks,
+    found: dict[tuple[int, int], PairFound],
+    public: list[Mask],
+    settings: Settings,
+) -> set[tuple[int, int]]:
+    """The pairs inside a ring when common text counts like any other (see ``common_after_rings``)."""
+    empty = PairFound([], [])
+    off = [t | p for t, p in zip(masks.template, public, strict=True)]
+    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, off, settings) for i, j in keys]
+    pairs = _judged(keys, flagged, bids, masks, settings)
+    rings = find_rings(pairs, settings.ring_min_chars)
+    ids = [b.doc.id for b in bids]
+    return {(i, j) for i, j in keys if any(ids[i] in r.members and ids[j] in r.members for r in rings)}
+
+
 def judge_all(
     bids: Sequence[Ready],
     masks: SharedMasks,
@@ -216,15 +271,19 @@ def judge_all(
     settings: Settings,
 ) -> list[PairResult]:
     """Every pair of readable bids judged (rings raised, see ``raise_rings``), ranked by level and
-    similarity."""
+    similarity. Where common text is judged after rings, a pair inside a ring keeps the common text
+    it shares as evidence: in a small section the ring's draft is what most bids hold."""
     empty = PairFound([], [])
     keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
-    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, settings) for i, j in keys]
-    listed = _listed_passages(keys, flagged, bids)
-    pairs = [
-        _pair_result(i, j, bids, f, passages, masks, settings)
-        for (i, j), f, passages in zip(keys, flagged, listed, strict=True)
+    public = _public_masks(bids, found)
+    ring = _ring_pairs(keys, bids, masks, found, public, settings) if masks.after_rings else set()
+    off = [masks.either(n) | p for n, p in enumerate(public)]
+    ring_off = [t | p for t, p in zip(masks.template, public, strict=True)]
+    flagged = [
+        _pair_passages(i, j, found.get((i, j), empty), masks, ring_off if (i, j) in ring else off, settings)
+        for i, j in keys
     ]
+    pairs = _judged(keys, flagged, bids, masks, settings)
     pairs = raise_rings(pairs, {b.doc.id: b.doc.name for b in bids}, settings.ring_min_chars)
     rank = {"high": 0, "watch": 1, "none": 2}
     return sorted(pairs, key=lambda p: (rank[p.level], -p.similarity, p.a, p.b))

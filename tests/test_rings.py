@@ -1,16 +1,20 @@
 """Rings: bidders who share one draft of their own text, each two of them linked, are all raised to high;
-three who share a short stretch, or only model clauses, keep their own levels."""
+three who share a short stretch, or only model clauses, keep their own levels. In small sections, text
+most bids hold is a ring's draft when they share enough of it, not public text."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
+from bench.corpus import generate_section
 from bench.grammar import paragraph, sentence
 from bench.writers import Chapter, write_docx, write_pdf
 from bidcheck.config import Settings
 from bidcheck.evidence import find_rings, raise_rings
 from bidcheck.evidence.clauses import CLAUSE_DENSITY, clause_density, clause_like_spans
+from bidcheck.evidence.masks import common_after_rings
 from bidcheck.model import Level, PairResult, Passage, Side
 from bidcheck.pipeline import CheckInputs, check
 
@@ -147,16 +151,17 @@ def _bid(folder: Path, index: int, extra: list[Chapter]) -> None:
 
 def test_unrelated_bids_quoting_one_model_document_are_never_high(tmp_path: Path) -> None:
     """Ten bids, three of them quoting the same thirteen model clauses (no tender given): the three
-    pairs share 650 characters each and may be watched, but no ring is raised."""
+    pairs share 650 characters, listed greyed as public text; no ring, no level."""
     clauses = Chapter("第四章 商务条款及承诺", tuple(f"3.{n} {c}" for n, c in enumerate(MODEL, 1)))
     for index in range(1, 11):
         _bid(tmp_path, index, [clauses] if index in (2, 5, 9) else [])
     result = check(CheckInputs((tmp_path,)), Settings(workers=1))
     quoting = {d.id for d in result.documents if d.name in ("02.pdf", "05.docx", "09.docx")}
     assert len(quoting) == 3 and len(result.pairs) == 45
-    levels = {frozenset((p.a, p.b)): p.level for p in result.pairs}
-    assert {levels[k] for k in levels if k <= quoting} == {"watch"}
-    assert {levels[k] for k in levels if not k <= quoting} == {"none"}
+    assert {p.level for p in result.pairs} == {"none"}
+    for pair in (p for p in result.pairs if {p.a, p.b} <= quoting):
+        greyed = [q for q in pair.passages if q.common]
+        assert sum(q.chars for q in greyed) >= 500 and not any(q.live for q in pair.passages)
     assert not any("疑似串标组" in p.reason for p in result.pairs)
 
 
@@ -171,3 +176,43 @@ def test_a_ring_sharing_a_draft_of_its_own_is_raised_in_a_real_section(tmp_path:
     ring = {p for p in result.pairs if "疑似串标组（02.pdf、05.docx、09.docx）" in p.reason}
     assert len(ring) == 3 and {p.level for p in ring} == {"high"}
     assert {p.level for p in result.pairs if p not in ring} == {"none"}
+
+
+def _section(tmp_path: Path, bids: int, seed: int, case: str) -> tuple[dict[frozenset[str], str], set[str]]:
+    """A generated section checked with its tender: each pair's level by file names, and the ring's
+    members (from the section's truth)."""
+    section = generate_section(tmp_path, bids, seed, case=case)
+    result = check(CheckInputs((tmp_path / "bids",), tenders=(section.tender,)), Settings(workers=1))
+    names = {d.id: d.name for d in result.documents}
+    levels = {frozenset((names[p.a], names[p.b])): p.level for p in result.pairs}
+    ring = {n for p in section.truth["pairs"] for n in (p["a"], p["b"])}  # type: ignore[index]
+    return levels, ring
+
+
+def test_three_bids_written_from_one_draft_are_a_ring_not_common_text(tmp_path: Path) -> None:
+    """陪标: all three bids of a three-bid section share an eight-paragraph draft, each disguised its own
+    way. Held by every bid, the draft is what the common rule once greyed out; it is a ring."""
+    for case in ("full-ring", "full-ring-verbatim"):
+        levels, ring = _section(tmp_path / case, 3, 3, case)
+        assert len(ring) == 3 and set(levels.values()) == {"high"}, case
+
+
+def test_a_ring_of_three_beside_an_independent_bid(tmp_path: Path) -> None:
+    levels, ring = _section(tmp_path, 4, 3, "ring-and-one")
+    assert len(ring) == 3 and len(levels) == 6
+    assert {pair: level for pair, level in levels.items() if pair <= ring} == {
+        frozenset(p): "high" for p in itertools.combinations(ring, 2)
+    }
+    assert {level for pair, level in levels.items() if not pair <= ring} == {"none"}
+
+
+def test_small_sections_sharing_tender_text_and_public_commitments_raise_nothing(tmp_path: Path) -> None:
+    for bids in (3, 5):
+        levels, ring = _section(tmp_path / str(bids), bids, 3, "commitments")
+        assert not ring and set(levels.values()) == {"none"}
+
+
+def test_common_text_is_judged_after_rings_only_where_its_holders_could_be_a_ring() -> None:
+    settings = Settings()
+    assert [common_after_rings(n, settings) for n in (3, 5, 8, 9, 100)] == [True, True, True, False, False]
+    assert not common_after_rings(5, settings.with_changes(common_alone_bids=3))

@@ -13,12 +13,18 @@ import functools
 import re
 from pathlib import Path
 
-__all__ = ["CLAUSE_DENSITY", "clause_density", "clause_like_spans"]
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.text import CleanText
+
+__all__ = ["CLAUSE_DENSITY", "clause_density", "clause_like_spans", "clause_mask"]
 
 CLAUSE_WORDS = Path(__file__).resolve().parents[2] / "dicts" / "clause_words.txt"
 # A sentence is clause-like when at least this share of its letters lies in register words. Measured on
 # generated construction-plan prose (each sentence below 0.15 in 99 of 100) and model clauses (0.3–0.7).
 CLAUSE_DENSITY = 0.15
+_ENDS = ("。", "！", "？", "!", "?", "\n")
 _SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]?")
 
 
@@ -52,3 +58,23 @@ def clause_density(text: str) -> float:
 def clause_like_spans(text: str, density: float = CLAUSE_DENSITY) -> list[tuple[int, int]]:
     """The spans of the sentences of ``text`` that read as standard clauses (offsets into ``text``)."""
     return [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if clause_density(m.group()) >= density]
+
+
+def clause_mask(clean: CleanText, within: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which comparable characters lie in clause-like sentences, judged only for the stretches of text
+    that ``within`` touches, each widened to whole sentences (judging reads the document's wording)."""
+    mask = np.zeros(len(clean.norm), dtype=bool)
+    edges = np.flatnonzero(np.diff(np.r_[0, within.astype(np.int8), 0]))
+    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        start, end = _whole_sentences(clean.text, *clean.clean_span(lo, hi))
+        for s, e in clause_like_spans(clean.text[start:end]):
+            first, last = np.searchsorted(clean.norm_map, (start + s, start + e))
+            mask[first:last] = True
+    return mask
+
+
+def _whole_sentences(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span widened to the ends of the sentences it begins and ends in."""
+    before = max(text.rfind(mark, 0, start) for mark in _ENDS)
+    after = [at for at in (text.find(mark, max(end - 1, start)) for mark in _ENDS) if at >= 0]
+    return before + 1, (min(after) + 1 if after else len(text))

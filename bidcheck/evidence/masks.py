@@ -28,7 +28,7 @@ from bidcheck.evidence.flags import (
 )
 from bidcheck.prepare import Ready
 
-__all__ = ["SharedMasks", "shared_masks"]
+__all__ = ["SharedMasks", "common_after_rings", "shared_masks"]
 
 Mask = npt.NDArray[np.bool_]
 _BLANK = re.compile(r"[_＿]{2,}|[ \u3000]{2,}|（\s*）|\(\s*\)")
@@ -44,6 +44,7 @@ class SharedMasks:
     template: list[Mask]
     common: list[Mask]
     stock: list[Mask]  # by k-gram: phrases of the trade too widespread to seed evidence (see ``_stock``)
+    after_rings: bool = False  # common text is judged after rings are known (see ``common_after_rings``)
 
     @functools.cached_property
     def _either(self) -> list[Mask]:
@@ -53,6 +54,11 @@ class SharedMasks:
         """Text of bid ``index`` that is no evidence of itself."""
         return self._either[index]
 
+    def unaligned(self, index: int) -> Mask:
+        """Text of bid ``index`` that verification leaves out: the tender's, and common text unless it is
+        judged after rings (then it is aligned like any text, so that a ring's draft is found whole)."""
+        return self.template[index] if self.after_rings else self.either(index)
+
     def align_input(self, bid: Ready, index: int) -> AlignInput:
         """What verification needs of bid ``index``, with its masks."""
         return AlignInput(
@@ -60,7 +66,7 @@ class SharedMasks:
             bid.fingerprint.kgrams,
             bid.clean.sentence_starts,
             bid.fingerprint.window_starts,
-            self.either(index),
+            self.unaligned(index),
             self.stock[index],
         )
 
@@ -113,8 +119,19 @@ def _stock(bids: Sequence[Ready]) -> list[Mask]:
     return [is_member(b.fingerprint.kgrams, frequent) for b in bids]
 
 
+def common_after_rings(bids: int, settings: Settings) -> bool:
+    """Whether the bids that make text common are too few to be evidence that it is public: fewer than
+    ``common_alone_bids`` could be a ring (three colluders are all of a three-bid section). Their text
+    is then common only for the pairs outside any ring (see ``judge``)."""
+    needed = max(settings.common_min_bids, math.ceil(settings.common_share * bids - 1e-9))
+    return needed < settings.common_alone_bids
+
+
 def shared_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> SharedMasks:
     """The template, common and stock masks of every bid."""
     return SharedMasks(
-        _template_masks(bids, templates, settings), _common_masks(bids, settings), _stock(bids)
+        _template_masks(bids, templates, settings),
+        _common_masks(bids, settings),
+        _stock(bids),
+        common_after_rings(len(bids), settings),
     )

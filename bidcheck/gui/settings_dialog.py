@@ -33,7 +33,10 @@ __all__ = ["SettingsDialog", "explain_error", "setting_label"]
 Editor = QSpinBox | QDoubleSpinBox | QComboBox
 GROUPS = (
     ("判定", ("high_similarity", "high_chars", "watch_similarity", "watch_chars", "ring_min_chars")),
-    ("招标文件与多家共有文字", ("template_share", "template_min_chars", "common_min_bids", "common_share")),
+    (
+        "招标文件与多家共有文字",
+        ("template_share", "template_min_chars", "common_min_bids", "common_share", "common_alone_bids"),
+    ),
     (
         "共同段落",
         (

@@ -163,6 +163,7 @@ ENGLISH: dict[str, str] = {
     "二级观察相似度": "Watch: similarity",
     "二级观察共同字数": "Watch: shared chars",
     "串标组共用文字的最少字数": "Ring: least own text all members share (chars)",
+    "仅凭家数即判为多家共有的家数": "Bids that make text common by their number alone",
     "并行进程数（0 为自动）": "Worker processes (0: automatic)",
     "单个文件大小上限（MB）": "Largest file (MB)",
     "每对文件最多列出的段落数": "Passages listed per pair",
