@@ -6,7 +6,7 @@ ranking AUC of colluding vs clean pairs, template/public text wrongly raised as 
 each passage's page is right.
 
 Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--keep DIR]
-       [--case CASE] [--no-tender]     (cases: see bench/corpus.py ``generate_section``)
+       [--case CASE] [--no-tender | --both]     (cases: see bench/corpus.py ``generate_section``)
 """
 
 from __future__ import annotations
@@ -245,20 +245,26 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--case", choices=sorted(CASES), default="planted", help="what the bids share")
     parser.add_argument("--no-tender", action="store_true", help="check without the tender document")
+    parser.add_argument("--both", action="store_true", help="check every section with and without its tender")
     parser.add_argument("--keep", type=Path, help="keep the generated sections in this folder")
     parser.add_argument("--settings", type=Path, help="a settings file passed to bidcheck check")
     args = parser.parse_args()
-    tally = Tally()
+    modes = [True, False] if args.both else [not args.no_tender]
+    tallies = {mode: Tally() for mode in modes}
     with tempfile.TemporaryDirectory() as temp:
         root = args.keep or Path(temp)
         for bids in args.bids:
             for seed in args.seeds:
                 folder = root / f"section-{bids}-{seed}"
                 section = generate_section(folder, bids, seed, case=args.case)
-                result, seconds = _run(folder, args.workers, args.settings, not args.no_tender)
-                tally.seconds += seconds
-                _score_section(folder, section.truth, result, tally)
-    print(report(tally, " ".join([Path(sys.executable).name, "-m", "bench.quality", *sys.argv[1:]])))
+                for mode, tally in tallies.items():
+                    result, seconds = _run(folder, args.workers, args.settings, mode)
+                    tally.seconds += seconds
+                    _score_section(folder, section.truth, result, tally)
+    command = " ".join([Path(sys.executable).name, "-m", "bench.quality", *sys.argv[1:]])
+    for mode, tally in tallies.items():
+        print(("with the tender" if mode else "without the tender") + "\n" if args.both else "", end="")
+        print(report(tally, command) + ("\n" if args.both else ""))
 
 
 if __name__ == "__main__":

@@ -256,7 +256,7 @@ def _ring_pairs(
 ) -> set[tuple[int, int]]:
     """The pairs inside a ring when common text counts like any other (see ``common_after_rings``)."""
     empty = PairFound([], [])
-    off = [t | p for t, p in zip(masks.template, public, strict=True)]
+    off = [masks.fixed(n) | p for n, p in enumerate(public)]
     flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, off, settings) for i, j in keys]
     pairs = _judged(keys, flagged, bids, masks, settings)
     rings = find_rings(pairs, settings.ring_min_chars)
@@ -278,7 +278,7 @@ def judge_all(
     public = _public_masks(bids, found)
     ring = _ring_pairs(keys, bids, masks, found, public, settings) if masks.after_rings else set()
     off = [masks.either(n) | p for n, p in enumerate(public)]
-    ring_off = [t | p for t, p in zip(masks.template, public, strict=True)]
+    ring_off = [masks.fixed(n) | p for n, p in enumerate(public)]
     flagged = [
         _pair_passages(i, j, found.get((i, j), empty), masks, ring_off if (i, j) in ring else off, settings)
         for i, j in keys

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from bidcheck.compare.align import AlignInput
 from bidcheck.config import Settings
+from bidcheck.evidence.company import changing_company_masks
 from bidcheck.evidence.flags import (
     form_pieces,
     frequent_kgrams,
@@ -45,19 +46,31 @@ class SharedMasks:
     common: list[Mask]
     stock: list[Mask]  # by k-gram: phrases of the trade too widespread to seed evidence (see ``_stock``)
     after_rings: bool = False  # common text is judged after rings are known (see ``common_after_rings``)
+    public: list[Mask] | None = None  # a tender nobody gave, quoted in changing company (``company``)
+
+    @functools.cached_property
+    def _fixed(self) -> list[Mask]:
+        if self.public is None:
+            return self.template
+        return [t | p for t, p in zip(self.template, self.public, strict=True)]
 
     @functools.cached_property
     def _either(self) -> list[Mask]:
-        return [t | c for t, c in zip(self.template, self.common, strict=True)]
+        return [f | c for f, c in zip(self._fixed, self.common, strict=True)]
 
     def either(self, index: int) -> Mask:
         """Text of bid ``index`` that is no evidence of itself."""
         return self._either[index]
 
+    def fixed(self, index: int) -> Mask:
+        """Text of bid ``index`` that is no evidence whoever shares it: the tender's, and public text."""
+        return self._fixed[index]
+
     def unaligned(self, index: int) -> Mask:
-        """Text of bid ``index`` that verification leaves out: the tender's, and common text unless it is
-        judged after rings (then it is aligned like any text, so that a ring's draft is found whole)."""
-        return self.template[index] if self.after_rings else self.either(index)
+        """Text of bid ``index`` that verification leaves out: the tender's and public text, and common
+        text unless it is judged after rings (then it is aligned like any text, so that a ring's draft
+        is found whole)."""
+        return self.fixed(index) if self.after_rings else self.either(index)
 
     def align_input(self, bid: Ready, index: int) -> AlignInput:
         """What verification needs of bid ``index``, with its masks."""
@@ -129,9 +142,12 @@ def common_after_rings(bids: int, settings: Settings) -> bool:
 
 def shared_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> SharedMasks:
     """The template, common and stock masks of every bid."""
+    common = _common_masks(bids, settings)
+    public = None if templates else changing_company_masks(bids, common, settings)
     return SharedMasks(
         _template_masks(bids, templates, settings),
-        _common_masks(bids, settings),
+        common,
         _stock(bids),
         common_after_rings(len(bids), settings),
+        public,
     )

@@ -37,14 +37,14 @@ def test_the_warning_offers_the_sections_files_and_marking_one_checks_again(
     offered = [a.text() for a in note.menu.actions() if a.text() and not a.isSeparator()]
     assert TENDER.name in offered and "从磁盘选择招标文件…" in offered
     assert len(offered) == 7 + 1  # six bids and the tender, then "from disk"
-    before = _raised(window)
+    assert window.result is not None and len(window.result.pairs) == 21  # the tender compared as a bid
     pick = next(a for a in note.menu.actions() if a.text() == TENDER.name)
     with qtbot.waitSignal(window.result_shown, timeout=60_000):
         pick.trigger()
     assert window.result is not None and window.result.has_tender
     assert [f.role for f in window.files.files() if f.path == TENDER] == ["tender"]
     assert not note.isVisible()
-    assert _raised(window) < before
+    assert len(window.result.pairs) == 15 and _raised(window) == 2  # the sample's high and watch pairs
 
 
 def test_the_tender_can_be_picked_from_disk(

@@ -1,0 +1,125 @@
+"""Text of a tender nobody handed in: what bidders quote clause by clause, each in changing company.
+
+Checked without its tender, a section's bids still share the tender's clauses: every bidder quotes the
+requirements it answers, a different selection each, so each clause is held by its own set of bidders,
+often fewer than the share that makes text common. Colluders share a draft the other way: a block held
+by the same few bidders throughout. So a stretch of a bid whose shared clauses, one after another, are
+held by changing sets of bidders — as many in all as make text common (at most ``common_alone_bids``),
+and more than any one clause has — is public text: no evidence whoever shares it, rings included.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.config import Settings
+from bidcheck.evidence.flags import long_gram_hashes, spans_mask
+from bidcheck.prepare import Ready
+
+__all__ = ["changing_company_masks"]
+
+Mask = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class _Holders:
+    """Which bids hold each stretch that two or more bids hold: ``bids[starts[i]:ends[i]]`` hold the
+    stretch hashed ``hashes[i]`` (hashes sorted)."""
+
+    hashes: npt.NDArray[np.uint64]
+    starts: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]
+    bids: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, grams: Sequence[npt.NDArray[np.uint64]]) -> _Holders:
+        distinct = [np.unique(g) for g in grams]
+        hashes = np.concatenate([*distinct, np.zeros(0, dtype=np.uint64)])
+        owners = np.repeat(np.arange(len(grams), dtype=np.int64), [len(d) for d in distinct])
+        order = np.argsort(hashes, kind="stable")
+        hashes, owners = hashes[order], owners[order]
+        first = (
+            np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]]) if len(hashes) else np.zeros(0, np.int64)
+        )
+        last = np.r_[first[1:], len(hashes)].astype(np.int64)
+        shared = last - first >= 2
+        return cls(hashes[first[shared]], first[shared], last[shared], owners)
+
+    def groups(self, grams: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+        """For each stretch of a bid, the index of its holders (-1: no other bid holds it)."""
+        if not len(self.hashes):
+            return np.full(len(grams), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.hashes, grams), len(self.hashes) - 1)
+        return np.where(self.hashes[at] == grams, at, -1).astype(np.int64)
+
+    def company(self, groups: npt.NDArray[np.int64], least: int) -> tuple[int, int]:
+        """(bids that hold at least ``least`` of these stretches, most bids holding one of them): a bid
+        meeting the others on a stock phrase or two is no company."""
+        lengths = self.ends[groups] - self.starts[groups]
+        offsets = np.repeat(self.starts[groups] - np.r_[0, np.cumsum(lengths)[:-1]], lengths)
+        members = self.bids[offsets + np.arange(int(lengths.sum()))]
+        return int((np.bincount(members) >= least).sum()), int(lengths.max())
+
+
+def _long_runs(covered: Mask, min_chars: int) -> Mask:
+    """The runs of covered characters at least ``min_chars`` long: a quoted clause, not two bids' prose
+    meeting on a stock phrase for a few words."""
+    out = np.zeros_like(covered)
+    edges = np.flatnonzero(np.diff(np.r_[0, covered.astype(np.int8), 0]))
+    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        out[lo:hi] = hi - lo >= min_chars
+    return out
+
+
+def _regions(covered: Mask, gap: int) -> list[tuple[int, int]]:
+    """Runs of covered characters, joined across gaps of at most ``gap``."""
+    edges = np.flatnonzero(np.diff(np.r_[0, covered.astype(np.int8), 0]))
+    runs: list[tuple[int, int]] = []
+    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        if runs and lo - runs[-1][1] <= gap:
+            runs[-1] = (runs[-1][0], hi)
+        else:
+            runs.append((lo, hi))
+    return runs
+
+
+def _public_in(
+    groups: npt.NDArray[np.int64], holders: _Holders, common: Mask, needed: int, settings: Settings
+) -> Mask:
+    """One bid's shared text, outside its common text, that lies in stretches of clauses held in
+    changing company."""
+    span = settings.template_min_chars
+    groups = np.where(common[: len(groups)], -1, groups)
+    covered = _long_runs(spans_mask(groups >= 0, span, len(common)), settings.min_passage_chars)
+    groups = np.where(covered[: len(groups)], groups, -1)
+    mask = np.zeros(len(common), dtype=bool)
+    least = settings.min_passage_chars - span + 1  # stretches that make one passage
+    for lo, hi in _regions(covered, settings.max_gap_chars):
+        inside = groups[lo : max(lo, hi - span + 1)]
+        inside = inside[inside >= 0]
+        if not len(inside):
+            continue
+        company, largest = holders.company(inside, least)
+        if company >= needed and company > largest:
+            mask[lo:hi] = covered[lo:hi]
+    return mask
+
+
+def changing_company_masks(bids: Sequence[Ready], common: Sequence[Mask], settings: Settings) -> list[Mask]:
+    """For each bid, by comparable character: text it shares clause by clause in changing company (see
+    the module's docstring), beside its ``common`` text. Meant for checks without a tender: where the
+    tender is given, its clauses are template text already."""
+    span = settings.template_min_chars
+    grams = [long_gram_hashes(b.fingerprint.kgrams, settings.seed_chars, span) for b in bids]
+    holders = _Holders.of(grams)
+    frequent = max(settings.common_min_bids, math.ceil(settings.common_share * len(bids) - 1e-9))
+    needed = min(settings.common_alone_bids, frequent)
+    return [
+        _public_in(holders.groups(g), holders, c, needed, settings)
+        for g, c in zip(grams, common, strict=True)
+    ]
