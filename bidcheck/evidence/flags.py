@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import itertools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -14,7 +13,6 @@ __all__ = [
     "frequent_kgrams",
     "is_member",
     "long_gram_hashes",
-    "mask_runs",
     "mask_share",
     "occurrences_mask",
     "spans_mask",
@@ -129,20 +127,3 @@ def mask_share(span: Span, mask: npt.NDArray[np.bool_]) -> float:
     """The share of a span that the mask covers."""
     s, e = span
     return int(np.count_nonzero(mask[s:e])) / (e - s) if e > s else 0.0
-
-
-def mask_runs(span: Span, mask: npt.NDArray[np.bool_], min_chars: int) -> list[tuple[Span, bool]]:
-    """A span cut into runs inside and outside the mask; runs under ``min_chars`` join the one before."""
-    s, e = span
-    values = mask[s:e]
-    cuts = [0, *(np.flatnonzero(values[1:] != values[:-1]) + 1).tolist(), len(values)]
-    runs: list[tuple[Span, bool]] = []
-    for lo, hi in itertools.pairwise(cuts):
-        if runs and (hi - lo < min_chars or runs[-1][1] == bool(values[lo])):
-            runs[-1] = ((runs[-1][0][0], s + hi), runs[-1][1])
-        else:
-            runs.append(((s + lo, s + hi), bool(values[lo])))
-    if len(runs) > 1 and runs[0][0][1] - runs[0][0][0] < min_chars:
-        runs[1] = ((runs[0][0][0], runs[1][0][1]), runs[1][1])
-        runs.pop(0)
-    return runs
