@@ -11,10 +11,12 @@ from pathlib import Path
 from bench.corpus import generate_section
 from bench.grammar import paragraph, sentence
 from bench.writers import Chapter, write_docx, write_pdf
+from bidcheck.compare.score import Score
 from bidcheck.config import Settings
-from bidcheck.evidence import find_rings, raise_rings
+from bidcheck.evidence import find_rings
 from bidcheck.evidence.clauses import CLAUSE_DENSITY, clause_density, clause_like_spans
 from bidcheck.evidence.masks import common_after_rings
+from bidcheck.judge import verdict
 from bidcheck.model import Level, PairResult, Passage, Side
 from bidcheck.pipeline import CheckInputs, check
 
@@ -57,6 +59,27 @@ def _pair(
         for sa, sb in spans
     )
     return PairResult(a, b, 0.1, 0.1, 0.1, 0.5, level, "二级观察：…", passages)
+
+
+SCORES: dict[Level, Score] = {
+    "high": Score(0.5, 0.5, 0.4, 2000, 3, 0),
+    "watch": Score(0.1, 0.1, 0.08, 700, 1, 0),
+    "none": Score(0.0, 0.0, 0.0, 0, 0, 0),
+}
+
+
+def raise_rings(pairs: list[PairResult], names: dict[str, str], min_chars: int) -> list[PairResult]:
+    """Each pair with the verdict that knows the rings, as judging gives it (a pair's own level here is
+    its ``level``, which ``SCORES`` gives back)."""
+    rings = find_rings(pairs, min_chars)
+    out = []
+    for p in pairs:
+        ring = next((r for r in rings if p.a in r.members and p.b in r.members), None)
+        level, reason = verdict(SCORES[p.level], ring, names, Settings(ring_min_chars=min_chars))
+        out.append(
+            PairResult(p.a, p.b, p.similarity, p.coverage_a, p.coverage_b, 0.5, level, reason, p.passages)
+        )
+    return out
 
 
 def test_a_ring_sharing_one_long_draft_is_high_in_every_pair() -> None:

@@ -1,14 +1,25 @@
-"""Scoring a pair on its live passages, and its level with a one-line reason."""
+"""Scoring a pair on its live passages: how much of each bid's own text they cover."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.config import Settings
-from bidcheck.model import Level
+__all__ = ["Score", "coverage", "score_pair"]
 
-__all__ = ["coverage", "judge_pair", "level_for"]
+
+@dataclass(frozen=True)
+class Score:
+    """A pair scored on its live passages (what the verdict is decided from)."""
+
+    similarity: float  # the larger of the two coverages
+    coverage_a: float  # share of A's own (non-template) text inside live passages
+    coverage_b: float
+    chars: int  # live characters of the side that has more
+    passages: int  # live passages
+    flagged: int  # passages of template or common text, listed but not counted
 
 
 def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_]) -> tuple[float, int]:
@@ -24,34 +35,13 @@ def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_])
     return (chars / own if own else 0.0), chars
 
 
-def level_for(similarity: float, chars: int, settings: Settings) -> Level:
-    """``high`` / ``watch`` / ``none`` from the live share and the live characters."""
-    if similarity >= settings.high_similarity or chars >= settings.high_chars:
-        return "high"
-    if similarity >= settings.watch_similarity or chars >= settings.watch_chars:
-        return "watch"
-    return "none"
-
-
-def _reason(level: Level, similarity: float, chars: int, live: int, flagged: int) -> str:
-    flagged_note = f"；另有 {flagged} 段为招标文件/模板或多家共有的文字，不计入" if flagged else ""
-    if not live:
-        return f"未发现招标文件以外的共同文字{flagged_note}"
-    verdict = {"high": "一级预警", "watch": "二级观察", "none": "未达预警"}[level]
-    return f"{verdict}：{live} 段共同文字（{chars} 字），占较多一方正文的 {similarity:.0%}{flagged_note}"
-
-
-def judge_pair(
+def score_pair(
     spans_a: list[tuple[int, int]],
     spans_b: list[tuple[int, int]],
     masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
     flagged: int,
-    settings: Settings,
-) -> tuple[float, float, float, Level, str]:
-    """(similarity, coverage_a, coverage_b, level, reason) of a pair from its live passage spans."""
+) -> Score:
+    """The score of a pair from its live passage spans on each side and the template text of each."""
     cov_a, chars_a = coverage(spans_a, masks[0])
     cov_b, chars_b = coverage(spans_b, masks[1])
-    similarity = max(cov_a, cov_b)
-    chars = max(chars_a, chars_b)
-    level = level_for(similarity, chars, settings)
-    return similarity, cov_a, cov_b, level, _reason(level, similarity, chars, len(spans_a), flagged)
+    return Score(max(cov_a, cov_b), cov_a, cov_b, max(chars_a, chars_b), len(spans_a), flagged)

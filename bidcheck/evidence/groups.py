@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,7 @@ import numpy.typing as npt
 from bidcheck.evidence.clauses import clause_like_spans
 from bidcheck.model import Group, PairResult, Side
 
-__all__ = ["Ring", "find_groups", "find_rings", "raise_rings"]
+__all__ = ["Ring", "find_groups", "find_rings"]
 
 
 def find_groups(pairs: Sequence[PairResult]) -> list[Group]:
@@ -109,19 +109,3 @@ def find_rings(pairs: Sequence[PairResult], min_chars: int) -> list[Ring]:
         rings = [r for r in rings if r not in joined]
         rings.append(Ring(members, max([letters, *(r.letters for r in joined)])))
     return sorted(rings, key=lambda r: sorted(r.members))
-
-
-def raise_rings(pairs: Sequence[PairResult], names: dict[str, str], min_chars: int) -> list[PairResult]:
-    """Pairs at ``watch`` whose two bidders belong to a ring (see ``find_rings``) are raised to ``high``:
-    panels judge rings, and every member of a ring is as suspect as its closest pair. The reason names
-    the ring's members and the letters they share. The pairs keep their order."""
-    rings = find_rings(pairs, min_chars)
-    out = []
-    for pair in pairs:
-        ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
-        if pair.level == "watch" and ring is not None:
-            members = "、".join(names[m] for m in names if m in ring.members)
-            reason = f"一级预警：疑似串标组（{members}）共用同一段文字（{ring.letters} 字）；{pair.reason}"
-            pair = replace(pair, level="high", reason=reason)
-        out.append(pair)
-    return out
