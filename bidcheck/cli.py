@@ -17,8 +17,9 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path, os_error_words
-from bidcheck.report.xlsx import LEVEL_NAMES, NO_TENDER_WARNING
+from bidcheck.report.xlsx import NO_TENDER_WARNING
 from bidcheck.text.chars import replace_unsafe
+from bidcheck.words import LEVEL_NAMES
 
 __all__ = ["ExitStatus", "main", "run"]
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bidcheck import words
 from bidcheck.model import PairResult, Passage
 
 from .doc_pane import DocPane, SideText, side_text
@@ -35,12 +36,8 @@ __all__ = ["EvidenceView", "passage_kind"]
 
 
 def passage_kind(passage: Passage) -> str:
-    """What a passage is, in words: evidence, tender/template text, or common text."""
-    if passage.template:
-        return tr("招标文件/模板")
-    if passage.common:
-        return tr("多家共有")
-    return tr("证据")
+    """What a passage is, in words, in the interface language."""
+    return tr(words.passage_kind(passage))
 
 
 PASSAGE_COLUMNS = ("#", "A 页·段", "B 页·段", "字数", "相似度", "类别")

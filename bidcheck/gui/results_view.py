@@ -34,7 +34,6 @@ __all__ = ["LEVEL_FILTERS", "MatrixView", "PairsView", "short_name", "summary_te
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 COLUMNS = ("排名", "等级", "文件 A", "文件 B", "相似度", "共同字数", "段落", "原因")
-LEVEL_RANK = {"high": 0, "watch": 1, "none": 2}
 LEVEL_FILTERS: dict[str, frozenset[str]] = {
     "全部等级": frozenset({"high", "watch", "none"}),
     "一级预警和二级观察": frozenset({"high", "watch"}),

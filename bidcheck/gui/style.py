@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 
-from bidcheck.report.xlsx import LEVEL_NAMES
+from bidcheck.words import LEVEL_BADGES, LEVEL_NAMES, heat_rgb
 
 from .i18n import tr
 
@@ -23,7 +23,7 @@ __all__ = [
     "paint_badge",
 ]
 
-LEVEL_COLOURS = {"high": QColor("#D9363E"), "watch": QColor("#E8A317"), "none": QColor("#9AA5B1")}
+LEVEL_COLOURS = {level: QColor(f"#{rgb}") for level, rgb in LEVEL_BADGES.items()}
 LIVE_BG = QColor("#FFF6D9")  # a shared passage, lightly
 LIVE_MARK = QColor("#FFD35C")  # its aligned characters, strongly
 CURRENT_BG = QColor("#E4EEFF")  # the passage in focus, lightly
@@ -39,12 +39,8 @@ def level_name(level: str) -> str:
 
 
 def heat(value: float) -> QColor:
-    """White through yellow to red as the similarity rises (the workbook's matrix colours)."""
-    v = min(max(value, 0.0), 1.0)
-    green = int(255 - 155 * min(v / 0.3, 1.0))
-    blue = int(255 - 255 * min(v / 0.1, 1.0))
-    red = 255 if v < 0.3 else int(255 - 55 * min((v - 0.3) / 0.7, 1.0))
-    return QColor(red, green, blue)
+    """The similarity's colour, as in the workbook's matrix (see ``words.heat_rgb``)."""
+    return QColor(*heat_rgb(value))
 
 
 def paint_badge(painter: QPainter, rect: QRect, level: str, font: QFont) -> None:

@@ -22,12 +22,11 @@ from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
 from bidcheck.report.files import write_atomically
 from bidcheck.text.chars import replace_unsafe
+from bidcheck.words import LEVEL_FILLS, LEVEL_NAMES, heat_rgb, passage_kind
 
-__all__ = ["LEVEL_NAMES", "NO_TENDER_WARNING", "write_xlsx"]
+__all__ = ["NO_TENDER_WARNING", "write_xlsx"]
 
-LEVEL_NAMES = {"high": "一级预警", "watch": "二级观察", "none": "无"}
 NO_TENDER_WARNING = "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高"
-_LEVEL_FILLS = {"high": "F8696B", "watch": "FFD966", "none": "E2EFDA"}
 _HEADER_FONT = Font(bold=True, color="FFFFFF")
 _HEADER_FILL = PatternFill("solid", fgColor="305496")
 _GREY = Font(color="808080")
@@ -161,12 +160,8 @@ def _percent_fill(color: str) -> Callable[[Cell], None]:
 
 
 def _heat(value: float) -> str:
-    """White through yellow to red as the similarity rises (the fill colour)."""
-    v = min(max(value, 0.0), 1.0)
-    green = int(255 - 155 * min(v / 0.3, 1.0))
-    blue = int(255 - 255 * min(v / 0.1, 1.0))
-    red = 255 if v < 0.3 else int(255 - 55 * min((v - 0.3) / 0.7, 1.0))
-    return f"{red:02X}{green:02X}{blue:02X}"
+    """The fill colour of a similarity (see ``words.heat_rgb``)."""
+    return "{:02X}{:02X}{:02X}".format(*heat_rgb(value))
 
 
 def _filled(color: str) -> Callable[[Cell], None]:
@@ -240,7 +235,7 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
         )
         row = rank + 1
         level = sheet.cell(row=row, column=4)
-        styles.apply(level, ("level", pair.level), _filled(_LEVEL_FILLS[pair.level]))
+        styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
         for col in (5, 6, 7, 8):
             styles.apply(sheet.cell(row=row, column=col), ("percent",), _percent)
     _finish_table(sheet)
@@ -274,12 +269,6 @@ def _text_height(text: str, width: int = 52) -> float:
     return float(min(409, 16 * lines))
 
 
-def _kind(passage: Passage) -> str:
-    if passage.template:
-        return "招标文件/模板"
-    return "多家共有" if passage.common else "证据"
-
-
 def _listed(pair: PairResult) -> list[tuple[int, Passage]]:
     """The passages a pair lists: all of them when it reached a level, else its evidence only (the tender
     text every pair of a large section shares would bury the evidence in thousands of grey rows)."""
@@ -311,7 +300,7 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
         name_a,
         name_b,
         number,
-        _kind(passage),
+        passage_kind(passage),
         passage.similarity,
         passage.chars,
         passage.a.page,
