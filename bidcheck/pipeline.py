@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare import AlignInput, candidate_window_pairs, compare_pairs
+from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
 from bidcheck.compare.candidates import mostly_open_windows
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
@@ -127,9 +127,9 @@ def _prepare_jobs(
 def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArray[np.bool_], list[bool]]:
     """The k-grams and windows of a bid that may find candidates: k-grams outside its masked text and
     no stock phrase; windows mostly outside its masked text (stock phrases are part of any prose)."""
-    unmasked = x.unmasked_kgrams(settings.seed_chars)
+    unmasked = x.unmasked
     windows = mostly_open_windows(unmasked, ready.fingerprint.window_starts, settings.window_chars)
-    return x.open_kgrams(settings.seed_chars), windows
+    return x.open, windows
 
 
 class _Stopwatch:
@@ -177,7 +177,9 @@ def _compare_and_judge(
     check_cancel(cancel)
     progress(0.6, "建立候选索引")
     masks = shared_masks(bids, templates, settings)
-    aligned = [masks.align_input(b, i) for i, b in enumerate(bids)]
+    aligned = align_inputs(
+        bids, [masks.unaligned(i) for i in range(len(bids))], masks.stock, settings.seed_chars
+    )
     candidates = candidate_window_pairs(
         [b.fingerprint.windows for b in bids],
         [b.fingerprint.kgrams for b in bids],

@@ -1,6 +1,6 @@
 """Comparing all pairs: candidate index, alignment into passages, the pairwise runner, scoring."""
 
-from bidcheck.compare.align import AlignInput, align_pair
+from bidcheck.compare.align import AlignInput, align_inputs, align_pair
 from bidcheck.compare.candidates import candidate_window_pairs
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.runner import compare_pairs
@@ -10,6 +10,7 @@ __all__ = [
     "AlignInput",
     "RawPassage",
     "Score",
+    "align_inputs",
     "align_pair",
     "candidate_window_pairs",
     "compare_pairs",

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +25,9 @@ from rapidfuzz.distance import Indel
 
 from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks, passes, without_overlaps
 from bidcheck.config import Settings
+from bidcheck.prepare import Ready
 
-__all__ = ["AlignInput", "align_pair", "find_seeds"]
+__all__ = ["AlignInput", "align_inputs", "align_pair", "find_seeds"]
 
 Span = tuple[int, int]
 _MAX_OCCURRENCES = 4
@@ -39,7 +40,7 @@ _JOIN_KEEPS = 0.85  # joining two neighbouring passages may cost at most 15% of 
 
 @dataclass(frozen=True, eq=False)
 class AlignInput:
-    """What verification needs of one document."""
+    """What verification needs of one document, and what it derives once from it (``k``-grams)."""
 
     norm: str
     kgrams: npt.NDArray[np.uint64]
@@ -47,40 +48,46 @@ class AlignInput:
     window_starts: tuple[int, ...]
     masked: npt.NDArray[np.bool_] | None = None  # text that is no evidence (see ``bidcheck.evidence``)
     stock: npt.NDArray[np.bool_] | None = None  # k-grams too widespread to seed a passage
+    k: int = 5  # the length of the k-grams (``seed_chars``)
 
     @functools.cached_property
-    def _per_k(self) -> dict[tuple[str, int], Any]:
-        """What is derived once per document and k-gram length, then reused for every pair."""
-        return {}
-
-    def open_kgrams(self, k: int) -> npt.NDArray[np.bool_]:
+    def open(self) -> npt.NDArray[np.bool_]:
         """Which k-grams lie wholly outside the masked text and are no stock phrase: only they may find
-        candidates and make a chain worth aligning. Computed once per document."""
-        if ("open", k) not in self._per_k:
-            self._per_k[("open", k)] = _open(len(self.kgrams), self.masked, self.stock, k)
-        result: npt.NDArray[np.bool_] = self._per_k[("open", k)]
-        return result
+        candidates and make a chain worth aligning."""
+        return _open(len(self.kgrams), self.masked, self.stock, self.k)
 
-    def unmasked_kgrams(self, k: int) -> npt.NDArray[np.bool_]:
+    @functools.cached_property
+    def unmasked(self) -> npt.NDArray[np.bool_]:
         """Which k-grams lie wholly outside the masked text (stock phrases or not)."""
-        return _open(len(self.kgrams), self.masked, None, k)
+        return _open(len(self.kgrams), self.masked, None, self.k)
 
-    def masked_kgrams(self, k: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    @functools.cached_property
+    def masked_once(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
         """(hash, position) of the k-grams wholly inside the masked text whose hash occurs there only
-        once, sorted by hash. Computed once per document."""
-        if ("masked", k) not in self._per_k:
-            self._per_k[("masked", k)] = _singletons(self.kgrams, self.masked, k)
-        result: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] = self._per_k[("masked", k)]
-        return result
+        once, sorted by hash."""
+        return _singletons(self.kgrams, self.masked, self.k)
 
-    def masked_in_order(self, k: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-        """``masked_kgrams`` in the order of their positions. Computed once per document."""
-        if ("in order", k) not in self._per_k:
-            hashes, positions = self.masked_kgrams(k)
-            order = np.argsort(positions)
-            self._per_k[("in order", k)] = hashes[order], positions[order]
-        result: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] = self._per_k[("in order", k)]
-        return result
+    @functools.cached_property
+    def masked_in_order(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+        """``masked_once`` in the order of their positions."""
+        hashes, positions = self.masked_once
+        order = np.argsort(positions)
+        return hashes[order], positions[order]
+
+
+def align_inputs(
+    bids: Sequence[Ready],
+    masked: Sequence[npt.NDArray[np.bool_]],
+    stock: Sequence[npt.NDArray[np.bool_]],
+    k: int,
+) -> list[AlignInput]:
+    """What verification needs of each bid, with the text it leaves out and its stock phrases."""
+    return [
+        AlignInput(
+            b.clean.norm, b.fingerprint.kgrams, b.clean.sentence_starts, b.fingerprint.window_starts, m, s, k
+        )
+        for b, m, s in zip(bids, masked, stock, strict=True)
+    ]
 
 
 def _open(
@@ -384,7 +391,7 @@ def align_pair(
     to whole sentences sets where a passage begins and ends, it does not make one.
     """
     seeds = find_seeds(a, b, window_pairs, settings)
-    usable = a.open_kgrams(settings.seed_chars)[seeds[:, 0]] & b.open_kgrams(settings.seed_chars)[seeds[:, 1]]
+    usable = a.open[seeds[:, 0]] & b.open[seeds[:, 1]]
     found: list[tuple[RawPassage, RawPassage | None]] = []
     for lo, hi in _evidence_regions(seeds[usable], settings):
         inside = np.all((seeds >= lo) & (seeds < hi), axis=1)

@@ -32,7 +32,7 @@ class _Positions:
     one to one, so the runs two bids share are read out of two rows."""
 
     def __init__(self, inputs: Sequence[AlignInput], k: int) -> None:
-        held = [x.masked_in_order(k) for x in inputs]
+        held = [x.masked_in_order for x in inputs]
         self.vocabulary = np.unique(np.concatenate([h for h, _ in held])) if held else np.zeros(0, np.uint64)
         self.ids = [np.searchsorted(self.vocabulary, h) for h, _ in held]
         self.positions = [pos for _, pos in held]

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import AlignInput
 from bidcheck.config import Settings
 from bidcheck.evidence.company import changing_company_masks
 from bidcheck.evidence.flags import (
@@ -71,17 +70,6 @@ class SharedMasks:
         text unless it is judged after rings (then it is aligned like any text, so that a ring's draft
         is found whole)."""
         return self.fixed(index) if self.after_rings else self.either(index)
-
-    def align_input(self, bid: Ready, index: int) -> AlignInput:
-        """What verification needs of bid ``index``, with its masks."""
-        return AlignInput(
-            bid.clean.norm,
-            bid.fingerprint.kgrams,
-            bid.clean.sentence_starts,
-            bid.fingerprint.window_starts,
-            self.unaligned(index),
-            self.stock[index],
-        )
 
 
 def _tender_pieces(templates: Sequence[Ready]) -> list[str]:
