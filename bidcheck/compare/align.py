@@ -13,165 +13,27 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
+from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks, passes, without_overlaps
+from bidcheck.compare.seeds import Chain, chain_seeds, find_seeds
 from bidcheck.config import Settings
-from bidcheck.prepare import Ready
 
-__all__ = ["AlignInput", "align_inputs", "align_pair", "find_seeds"]
+__all__ = ["align_pair"]
 
 Span = tuple[int, int]
-_MAX_OCCURRENCES = 4
 _SEGMENT_CHARS = 120
 _SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
 _EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
 _MIN_OPEN_SEEDS = 3  # a chain of masked text or stock phrases alone is not aligned
 _JOIN_KEEPS = 0.85  # joining two neighbouring passages may cost at most 15% of the better one's similarity
-
-
-@dataclass(frozen=True, eq=False)
-class AlignInput:
-    """What verification needs of one document, and what it derives once from it (``k``-grams)."""
-
-    norm: str
-    kgrams: npt.NDArray[np.uint64]
-    sentence_starts: npt.NDArray[np.int32]
-    window_starts: tuple[int, ...]
-    masked: npt.NDArray[np.bool_] | None = None  # text that is no evidence (see ``bidcheck.evidence``)
-    stock: npt.NDArray[np.bool_] | None = None  # k-grams too widespread to seed a passage
-    k: int = 5  # the length of the k-grams (``seed_chars``)
-
-    @functools.cached_property
-    def open(self) -> npt.NDArray[np.bool_]:
-        """Which k-grams lie wholly outside the masked text and are no stock phrase: only they may find
-        candidates and make a chain worth aligning."""
-        return _open(len(self.kgrams), self.masked, self.stock, self.k)
-
-    @functools.cached_property
-    def unmasked(self) -> npt.NDArray[np.bool_]:
-        """Which k-grams lie wholly outside the masked text (stock phrases or not)."""
-        return _open(len(self.kgrams), self.masked, None, self.k)
-
-    @functools.cached_property
-    def masked_once(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-        """(hash, position) of the k-grams wholly inside the masked text whose hash occurs there only
-        once, sorted by hash."""
-        return _singletons(self.kgrams, self.masked, self.k)
-
-    @functools.cached_property
-    def masked_in_order(self) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-        """``masked_once`` in the order of their positions."""
-        hashes, positions = self.masked_once
-        order = np.argsort(positions)
-        return hashes[order], positions[order]
-
-
-def align_inputs(
-    bids: Sequence[Ready],
-    masked: Sequence[npt.NDArray[np.bool_]],
-    stock: Sequence[npt.NDArray[np.bool_]],
-    k: int,
-) -> list[AlignInput]:
-    """What verification needs of each bid, with the text it leaves out and its stock phrases."""
-    return [
-        AlignInput(
-            b.clean.norm, b.fingerprint.kgrams, b.clean.sentence_starts, b.fingerprint.window_starts, m, s, k
-        )
-        for b, m, s in zip(bids, masked, stock, strict=True)
-    ]
-
-
-def _open(
-    n: int, masked: npt.NDArray[np.bool_] | None, stock: npt.NDArray[np.bool_] | None, k: int
-) -> npt.NDArray[np.bool_]:
-    usable = np.ones(n, dtype=bool) if stock is None else ~stock
-    if masked is None:
-        return usable
-    return usable & ~masked[:n] & ~masked[k - 1 : k - 1 + n]
-
-
-def _singletons(
-    kgrams: npt.NDArray[np.uint64], masked: npt.NDArray[np.bool_] | None, k: int
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-    n = len(kgrams)
-    if masked is None or not n:
-        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
-    positions = np.flatnonzero(masked[:n] & masked[k - 1 : k - 1 + n]).astype(np.int64)
-    values, first, counts = np.unique(kgrams[positions], return_index=True, return_counts=True)
-    once = counts == 1
-    return values[once], positions[first[once]]
-
-
-@dataclass
-class _Chain:
-    a_lo: int
-    a_hi: int
-    b_lo: int
-    b_hi: int
-    last_b: int
-    seeds: list[tuple[int, int]] = field(default_factory=list)
-
-
-def _region_mask(length: int, starts: tuple[int, ...], windows: set[int], settings: Settings) -> np.ndarray:
-    mask = np.zeros(max(length, 0), dtype=bool)
-    reach = settings.window_stride
-    for w in windows:
-        lo = max(starts[w] - reach, 0)
-        mask[lo : starts[w] + settings.window_chars + reach] = True
-    return mask
-
-
-def find_seeds(
-    a: AlignInput, b: AlignInput, window_pairs: list[tuple[int, int]], settings: Settings
-) -> npt.NDArray[np.int64]:
-    """Seed pairs ``(pos_a, pos_b)`` of equal k-grams inside the candidate regions, sorted by A."""
-    mask_a = _region_mask(len(a.kgrams), a.window_starts, {w for w, _ in window_pairs}, settings)
-    mask_b = _region_mask(len(b.kgrams), b.window_starts, {w for _, w in window_pairs}, settings)
-    idx_a = np.flatnonzero(mask_a)
-    idx_b = np.flatnonzero(mask_b)
-    hb = b.kgrams[idx_b]
-    order = np.argsort(hb, kind="stable")
-    sorted_hb = hb[order]
-    ha = a.kgrams[idx_a]
-    left = np.searchsorted(sorted_hb, ha, "left")
-    counts = np.searchsorted(sorted_hb, ha, "right") - left
-    keep = (counts > 0) & (counts <= _MAX_OCCURRENCES)
-    idx_a, left, counts = idx_a[keep], left[keep], counts[keep]
-    if not len(idx_a):
-        return np.zeros((0, 2), dtype=np.int64)
-    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    pos_b = idx_b[order[np.repeat(left, counts) + offsets]]
-    return np.stack([np.repeat(idx_a, counts), pos_b], axis=1).astype(np.int64)
-
-
-def _chain_seeds(seeds: npt.NDArray[np.int64], settings: Settings) -> list[_Chain]:
-    """Group seeds into chains: near in A, and within a local neighbourhood in B."""
-    k, gap, jump = settings.seed_chars, settings.max_gap_chars, settings.max_jump_chars
-    chains: list[_Chain] = []
-    open_chains: list[_Chain] = []
-    for pa, pb in seeds.tolist():
-        open_chains = [c for c in open_chains if pa <= c.a_hi + gap]
-        near = [c for c in open_chains if abs(pb - c.last_b) <= jump]
-        if near:
-            chain = min(near, key=lambda c: abs(pb - c.last_b))
-            chain.a_hi = max(chain.a_hi, pa + k)
-            chain.b_lo, chain.b_hi = min(chain.b_lo, pb), max(chain.b_hi, pb + k)
-        else:
-            chain = _Chain(pa, pa + k, pb, pb + k, pb)
-            chains.append(chain)
-            open_chains.append(chain)
-        chain.last_b = pb
-        chain.seeds.append((pa, pb))
-    return chains
 
 
 def _segments(lo: int, hi: int, sentence_starts: npt.NDArray[np.int32]) -> list[Span]:
@@ -256,7 +118,7 @@ def _segment_runs(matches: list[_SegmentMatch], max_gap: int) -> list[list[_Segm
 
 
 def _chain_passages(
-    chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings
+    chain: Chain, a: AlignInput, b: AlignInput, settings: Settings
 ) -> list[tuple[RawPassage, RawPassage | None]]:
     """The chain's passages, each with its seeded core: the part inside the span its seeds reach."""
     matches = _sentence_matches(chain, a, b, settings)
@@ -272,7 +134,7 @@ def _chain_passages(
     return [(p, p.clipped(chain.a_lo, chain.a_hi)) for p in passages if p is not None]
 
 
-def _sentence_matches(chain: _Chain, a: AlignInput, b: AlignInput, settings: Settings) -> list[_SegmentMatch]:
+def _sentence_matches(chain: Chain, a: AlignInput, b: AlignInput, settings: Settings) -> list[_SegmentMatch]:
     """Every segment of the chain's whole sentences aligned against B.
 
     An edge sentence that aligns too weakly as a whole to end a passage is aligned again as far as
@@ -395,7 +257,7 @@ def align_pair(
     found: list[tuple[RawPassage, RawPassage | None]] = []
     for lo, hi in _evidence_regions(seeds[usable], settings):
         inside = np.all((seeds >= lo) & (seeds < hi), axis=1)
-        for chain in _chain_seeds(seeds[inside], settings):
+        for chain in chain_seeds(seeds[inside], settings):
             if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
                 found.extend(_chain_passages(chain, a, b, settings))
     joined = _join_neighbours([p for p, _ in found], settings.max_gap_chars)
@@ -414,7 +276,7 @@ def _evidence_regions(seeds: npt.NDArray[np.int64], settings: Settings) -> list[
     gap, jump = settings.max_gap_chars, settings.max_jump_chars
     boxes = sorted(
         ((max(c.a_lo - gap, 0), max(c.b_lo - jump, 0)), (c.a_hi + gap, c.b_hi + jump))
-        for c in _chain_seeds(seeds, settings)
+        for c in chain_seeds(seeds, settings)
         if c.a_hi - c.a_lo >= settings.min_passage_chars // 2 and len(c.seeds) >= _MIN_OPEN_SEEDS
     )
     merged: list[tuple[Span, Span]] = []

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from bidcheck.compare.align import AlignInput, align_pair
+from bidcheck.compare.align import align_pair
 from bidcheck.compare.candidates import WindowPairs
+from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings

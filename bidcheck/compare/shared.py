@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.align import AlignInput
+from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage, agreement_passes, passes
 from bidcheck.config import Settings
 from bidcheck.progress import CancelFlag, check_cancel
