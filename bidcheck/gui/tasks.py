@@ -2,7 +2,8 @@
 
 Modelled on Anki's ``QueryOp``: the job is a plain function of the core's contract,
 ``job(progress, cancel) -> value``, run on a worker thread; the task reports back on the UI thread by
-signal, exactly one of ``succeeded(value)``, ``failed(exception)`` or ``cancelled()``, then ``finished()``.
+signal, exactly one of ``succeeded(value)``, ``failed(exception)`` or ``cancelled()``, then ``finished()``;
+a failure no slot listens to is logged (``logging``, logger ``bidcheck``) with its traceback instead.
 The job never touches a widget. ``cancel()`` sets the ``threading.Event`` the job checks; the core raises
 ``bidcheck.progress.Cancelled``, which becomes ``cancelled``::
 
@@ -12,11 +13,12 @@ The job never touches a widget. ``cancel()`` sets the ``threading.Event`` the jo
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QMetaMethod, QObject, QThread, Signal
 
 from bidcheck.progress import Cancelled, ProgressFn
 
@@ -24,6 +26,7 @@ __all__ = ["Job", "Task", "describe"]
 
 Job = Callable[[ProgressFn, threading.Event], Any]
 
+_log = logging.getLogger("bidcheck")
 _running: set[Task] = set()  # keeps a task (and its thread) alive until it has finished
 
 
@@ -121,8 +124,10 @@ class Task(QObject):
             self.succeeded.emit(value)
         elif kind == "cancelled":
             self.cancelled.emit()
-        else:
+        elif self.isSignalConnected(QMetaMethod.fromSignal(self.failed)):
             self.failed.emit(value)
+        else:  # nobody listens: the failure is logged with its traceback, never lost
+            _log.error("a background task failed: %s", describe(value), exc_info=value)
         self.finished.emit()
 
 
