@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -12,16 +13,17 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
-from bidcheck.compare.candidates import mostly_open_windows
+from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
+from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
-from bidcheck.evidence.masks import shared_masks
+from bidcheck.evidence.masks import SharedMasks, shared_masks
 from bidcheck.gcpause import collector_paused
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
-from bidcheck.model import CheckResult, Document, Role
+from bidcheck.model import CheckResult, Document, Group, PairResult, Role
 from bidcheck.prepare import Prepared, Ready, prepare_cached
 from bidcheck.progress import (
     CancelFlag,
@@ -132,17 +134,75 @@ def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArra
     return x.open, windows
 
 
-class _Stopwatch:
-    """Wall seconds per stage, in the order the stages ran."""
+@dataclass
+class _Run:
+    """One check as its stages fill it in: each stage reads what the ones before it left."""
 
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-        self._last = time.perf_counter()
+    settings: Settings
+    cancel: CancelFlag | None
+    jobs: list[_Job]
+    duplicates: list[Document]
+    prepared: list[Prepared] = field(default_factory=list)
+    bids: list[Ready] = field(default_factory=list)
+    masks: SharedMasks | None = None
+    aligned: list[AlignInput] = field(default_factory=list)
+    candidates: WindowPairs = field(default_factory=dict)
+    found: dict[tuple[int, int], PairFound] = field(default_factory=dict)
+    pairs: list[PairResult] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
 
-    def lap(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.seconds[stage] = self.seconds.get(stage, 0.0) + now - self._last
-        self._last = now
+
+@dataclass(frozen=True)
+class _Stage:
+    """One line of the check: its name (the timings' key), its share of the progress bar, what the bar
+    says as it starts, whether the cycle collector pauses (stages that make millions of small objects)."""
+
+    name: str
+    start: float
+    end: float
+    message: str
+    run: Callable[[_Run, ProgressFn], None]
+    paused: bool = True
+
+
+def _read(run: _Run, progress: ProgressFn) -> None:
+    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel)
+    run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
+
+
+def _candidates(run: _Run, _progress: ProgressFn) -> None:
+    templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
+    run.masks = masks = shared_masks(run.bids, templates, run.settings)
+    run.aligned = align_inputs(
+        run.bids, [masks.unaligned(i) for i in range(len(run.bids))], masks.stock, run.settings.seed_chars
+    )
+    run.candidates = candidate_window_pairs(
+        [b.fingerprint.windows for b in run.bids],
+        [b.fingerprint.kgrams for b in run.bids],
+        run.settings.window_stride,
+        run.settings.lsh_threshold,
+        run.settings.num_perm,
+        [_usable(x, b, run.settings) for x, b in zip(run.aligned, run.bids, strict=True)],
+    )
+
+
+def _verify(run: _Run, progress: ProgressFn) -> None:
+    run.found = compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel)
+
+
+def _judge(run: _Run, _progress: ProgressFn) -> None:
+    assert run.masks is not None
+    run.pairs = judge_all(run.bids, run.masks, run.found, run.settings)
+    run.groups = find_groups(run.pairs)
+
+
+# The check, stage by stage: a new layer is one line here and one field of ``_Run`` and ``CheckResult``.
+_STAGES = (
+    _Stage("read", 0.0, 0.6, "", _read, paused=False),
+    _Stage("candidates", 0.6, 0.62, "建立候选索引", _candidates),
+    _Stage("verify", 0.62, 0.95, "", _verify),
+    _Stage("judge", 0.95, 1.0, "判定与分组", _judge),
+)
 
 
 def check(
@@ -151,58 +211,31 @@ def check(
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
 ) -> CheckResult:
-    """Check one tender section: read every file, compare every pair of bids, judge and group them."""
+    """Check one tender section: read every file, compare every pair of bids, judge and group them.
+
+    The stages (``_STAGES``) run in order, each on its slice of the progress bar, with a cancel check
+    before each and its wall time kept in the result's ``timings``.
+    """
     settings = settings or Settings()
     started = time.perf_counter()
-    watch = _Stopwatch()
-    jobs, duplicates = _jobs(inputs)
-    prepared = _prepare_all(jobs, settings, slice_progress(progress, 0.0, 0.6), cancel)
-    watch.lap("read")
-    with collector_paused():
-        return _compare_and_judge(prepared, duplicates, settings, progress, cancel, watch, started)
-
-
-def _compare_and_judge(
-    prepared: list[Prepared],
-    duplicates: list[Document],
-    settings: Settings,
-    progress: ProgressFn,
-    cancel: CancelFlag | None,
-    watch: _Stopwatch,
-    started: float,
-) -> CheckResult:
-    ready = [p.ready for p in prepared if p.ready is not None]
-    bids = [r for r in ready if r.doc.role == "bid"]
-    templates = [r for r in ready if r.doc.role != "bid"]
-    check_cancel(cancel)
-    progress(0.6, "建立候选索引")
-    masks = shared_masks(bids, templates, settings)
-    aligned = align_inputs(
-        bids, [masks.unaligned(i) for i in range(len(bids))], masks.stock, settings.seed_chars
-    )
-    candidates = candidate_window_pairs(
-        [b.fingerprint.windows for b in bids],
-        [b.fingerprint.kgrams for b in bids],
-        settings.window_stride,
-        settings.lsh_threshold,
-        settings.num_perm,
-        [_usable(x, b, settings) for x, b in zip(aligned, bids, strict=True)],
-    )
-    watch.lap("candidates")
-    found = compare_pairs(aligned, candidates, settings, slice_progress(progress, 0.62, 0.95), cancel)
-    watch.lap("verify")
-    check_cancel(cancel)
-    progress(0.95, "判定与分组")
-    pairs = judge_all(bids, masks, found, settings)
-    groups = find_groups(pairs)
-    watch.lap("judge")
-    documents = sorted([p.doc for p in prepared] + duplicates, key=lambda d: int(d.id[1:]))
+    run = _Run(settings, cancel, *_jobs(inputs))
+    timings: dict[str, float] = {}
+    for stage in _STAGES:
+        if stage.paused:
+            check_cancel(cancel)
+        if stage.message:
+            progress(stage.start, stage.message)
+        lap = time.perf_counter()
+        with collector_paused() if stage.paused else contextlib.nullcontext():
+            stage.run(run, slice_progress(progress, stage.start, stage.end))
+        timings[stage.name] = time.perf_counter() - lap
+    documents = sorted([p.doc for p in run.prepared] + run.duplicates, key=lambda d: int(d.id[1:]))
     progress(1.0, "完成")
     return CheckResult(
         settings.to_dict(),
         time.perf_counter() - started,
         tuple(documents),
-        tuple(pairs),
-        tuple(groups),
-        watch.seconds,
+        tuple(run.pairs),
+        tuple(run.groups),
+        timings,
     )
