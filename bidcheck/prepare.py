@@ -14,6 +14,8 @@ from bidcheck.cache import file_digest, load_blob, store_blob
 from bidcheck.config import SETTINGS_VERSION, Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import read_document
+from bidcheck.ingest.errors import OUT_OF_MEMORY
+from bidcheck.ingest.limits import ReadLimits
 from bidcheck.ingest.registry import document_name, error_document
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
@@ -53,19 +55,37 @@ def _too_large(path: Path, settings: Settings) -> str | None:
     return None
 
 
+def read_limits(settings: Settings) -> ReadLimits:
+    """What one file may cost to read, from the settings."""
+    return ReadLimits(
+        unpacked_bytes=settings.max_unpacked_mb << 20,
+        zip_ratio=settings.max_zip_ratio,
+        zip_entries=settings.max_zip_entries,
+        chars=settings.max_chars,
+    )
+
+
 def prepare_document(
-    path: Path, doc_id: str, role: Role, settings: Settings, *, defer_ocr: bool = False
+    path: Path,
+    doc_id: str,
+    role: Role,
+    settings: Settings,
+    *,
+    defer_ocr: bool = False,
+    unread: tuple[tuple[int, str], ...] = (),
 ) -> Prepared:
     """Read, clean, normalise and fingerprint one file; a failure becomes an error document.
 
     With ``defer_ocr``, scanned pages not yet in the OCR cache are not recognised here: the result lists
-    them in ``ocr_tasks`` instead (see ``bidcheck.ingest.ocr_batch``).
+    them in ``ocr_tasks`` instead (see ``bidcheck.ingest.ocr_batch``). ``unread`` lists pages the OCR
+    stage gave up on, with the reason (``OcrOptions.unread``).
     """
     message = _too_large(path, settings)
     if message:
         return Prepared(replace(error_document(path, doc_id, message), role=role))
+    ocr = OcrOptions(settings.ocr_engine, defer_ocr, unread=unread)
     try:
-        doc = replace(read_document(path, doc_id, OcrOptions(settings.ocr_engine, defer_ocr)), role=role)
+        doc = replace(read_document(path, doc_id, ocr, read_limits(settings)), role=role)
     except OcrNeeded as needed:
         return Prepared(replace(error_document(path, doc_id, "等待文字识别"), role=role), None, needed.tasks)
     if not doc.ok:
@@ -77,6 +97,8 @@ def prepare_document(
         if len(clean.norm) < settings.seed_chars:
             return Prepared(replace(doc, status="error", error="文件中没有可比较的文字", blocks=()))
         return Prepared(doc, Ready(doc, clean, fingerprint_text(clean.norm, settings)))
+    except MemoryError:
+        return Prepared(replace(doc, status="error", error=OUT_OF_MEMORY, blocks=()))
     except Exception as exc:  # one unexpected file must not stop the batch
         return Prepared(
             replace(doc, status="error", error=f"处理文件时出错（{type(exc).__name__}）", blocks=())
@@ -94,6 +116,10 @@ _PREPARE_SETTINGS = (
     "seed_chars",
     "ocr_engine",
     "max_file_mb",
+    "max_unpacked_mb",
+    "max_zip_ratio",
+    "max_zip_entries",
+    "max_chars",
 )
 
 
@@ -142,17 +168,24 @@ def _load_cached(key: str) -> Prepared | None:
 
 
 def prepare_cached(
-    path: Path, doc_id: str, role: Role, settings: Settings, *, defer_ocr: bool = False
+    path: Path,
+    doc_id: str,
+    role: Role,
+    settings: Settings,
+    *,
+    defer_ocr: bool = False,
+    unread: tuple[tuple[int, str], ...] = (),
 ) -> Prepared:
     """``prepare_document`` through the on-disk cache: an unchanged file is read from the cache at once.
 
-    Only readable documents are cached; re-checking a section after adding one bid reads only that bid.
+    Only readable documents are cached, and not those with pages the OCR stage gave up on (they are tried
+    again next time); re-checking a section after adding one bid reads only that bid.
     """
     key = _cache_key(path, settings)
     cached = _load_cached(key) if key else None
     if cached is not None:
         return _rebound(cached, path, doc_id, role)
-    prepared = prepare_document(path, doc_id, role, settings, defer_ocr=defer_ocr)
-    if key and prepared.ready is not None and not prepared.ocr_tasks:
+    prepared = prepare_document(path, doc_id, role, settings, defer_ocr=defer_ocr, unread=unread)
+    if key and prepared.ready is not None and not prepared.ocr_tasks and not unread:
         store_blob(_CACHE_KIND, key, pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
     return prepared

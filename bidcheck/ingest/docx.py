@@ -14,6 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.model import Block, BlockKind, Document
 
 __all__ = ["read_docx"]
@@ -21,7 +22,6 @@ __all__ = ["read_docx"]
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 _NS = {"w": W}
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
 
 
 def _q(tag: str) -> str:
@@ -32,6 +32,7 @@ def _q(tag: str) -> str:
 class _Walk:
     """State while walking the body: the current page and the blocks found so far."""
 
+    budget: TextBudget
     page: int = 1
     fresh_page: bool = True  # a page break was just counted and no text followed yet
     blocks: list[Block] = field(default_factory=list)
@@ -47,26 +48,31 @@ class _Walk:
     def add(self, text: str, kind: BlockKind) -> None:
         text = text.strip()
         if text:
+            self.budget.take(text)
             self.blocks.append(Block(text, kind, self.page, 0))
             self.fresh_page = False
 
 
-def read_docx(path: Path, doc_id: str, name: str) -> Document:
-    """Read a ``.docx`` file into blocks with pages, plus its document properties."""
+def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = None) -> Document:
+    """Read a ``.docx`` file into blocks with pages, plus its document properties.
+
+    Raises:
+        ReadError: The package is damaged, or it (or its text) is larger than ``limits`` allow.
+    """
+    limits = limits or ReadLimits()
     try:
-        with zipfile.ZipFile(path) as archive:
-            body_xml = archive.read("word/document.xml")
+        with open_package(path, limits) as package:
+            root = package.parse("word/document.xml")
             parts = {
-                n: archive.read(n)
-                for n in archive.namelist()
+                n: package.parse(n)
+                for n in package.names()
                 if n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml")
             }
     except zipfile.BadZipFile as exc:
         raise ReadError("Word 文件已损坏（不是有效的 docx 压缩包）") from exc
     except KeyError as exc:
         raise ReadError("Word 文件已损坏（缺少正文 document.xml）") from exc
-    root = etree.fromstring(body_xml, _PARSER)
-    walk = _Walk()
+    walk = _Walk(TextBudget(limits.chars))
     body = root.find(_q("body"))
     if body is None:
         raise ReadError("Word 文件已损坏（缺少正文）")
@@ -165,15 +171,14 @@ def _flush(pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
     pieces.clear()
 
 
-def _header_footer_blocks(parts: dict[str, bytes]) -> list[Block]:
+def _header_footer_blocks(parts: dict[str, etree._Element]) -> list[Block]:
     blocks: list[Block] = []
     seen: set[tuple[str, str]] = set()
     for part_name in sorted(parts):
         if not part_name.startswith(("word/header", "word/footer")):
             continue
         kind: BlockKind = "header" if part_name.startswith("word/header") else "footer"
-        root = etree.fromstring(parts[part_name], _PARSER)
-        for para in root.iterfind(".//w:p", _NS):
+        for para in parts[part_name].iterfind(".//w:p", _NS):
             text = "".join(t.text or "" for t in para.iterfind(".//w:t", _NS)).strip()
             if text and (kind, text) not in seen:
                 seen.add((kind, text))
@@ -199,13 +204,13 @@ _APP_FIELDS = {
 }
 
 
-def _properties(parts: dict[str, bytes]) -> dict[str, str]:
+def _properties(parts: dict[str, etree._Element]) -> dict[str, str]:
     """Document properties from ``docProps/core.xml`` and ``docProps/app.xml``."""
     meta: dict[str, str] = {}
     for part_name, fields in (("docProps/core.xml", _CORE_FIELDS), ("docProps/app.xml", _APP_FIELDS)):
         if part_name not in parts:
             continue
-        for node in etree.fromstring(parts[part_name], _PARSER):
+        for node in parts[part_name]:
             local = etree.QName(node).localname
             if local in fields and (node.text or "").strip():
                 meta[fields[local]] = node.text.strip()

@@ -33,6 +33,7 @@ def read_image(path: Path, doc_id: str, name: str, ocr: OcrOptions) -> Document:
             empty_pages.append(index + 1)
         blocks.extend(page_blocks)
     scanner.finish()
+    scanner.check_read(blocks)
     return Document(
         id=doc_id,
         path=str(path),

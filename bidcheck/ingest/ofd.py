@@ -20,13 +20,13 @@ from lxml import etree
 
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.ingest.limits import Package, ReadLimits, TextBudget, open_package
 from bidcheck.model import Block, BlockKind, Document
 
 __all__ = ["read_ofd"]
 
 OFD = "http://www.ofdspec.org/2016"
 _NS = {"ofd": OFD}
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
 _INFO_FIELDS = {
     "Title": "title",
     "Author": "author",
@@ -49,27 +49,28 @@ class _Piece:
     size: float
 
 
-def read_ofd(path: Path, doc_id: str, name: str) -> Document:
+def read_ofd(path: Path, doc_id: str, name: str, limits: ReadLimits | None = None) -> Document:
     """Read an ``.ofd`` file into paragraph blocks with their pages, plus its document info.
 
     Raises:
-        ReadError: The package is damaged, or holds only page images (scans).
+        ReadError: The package is damaged, holds only page images (scans), or it (or its text) is larger
+            than ``limits`` allow.
     """
+    limits = limits or ReadLimits()
     try:
-        with zipfile.ZipFile(path) as archive:
-            return _read(archive, path, doc_id, name)
+        with open_package(path, limits) as package:
+            return _read(package, TextBudget(limits.chars), path, doc_id, name)
     except zipfile.BadZipFile as exc:
         raise ReadError("OFD 文件已损坏（不是有效的压缩包）") from exc
     except etree.XMLSyntaxError as exc:
         raise ReadError("OFD 文件已损坏（XML 无法解析）") from exc
 
 
-def _xml(archive: zipfile.ZipFile, part: str) -> etree._Element:
+def _xml(package: Package, part: str) -> etree._Element:
     try:
-        data = archive.read(part.lstrip("/"))
+        return package.parse(part.lstrip("/"))
     except KeyError as exc:
         raise ReadError(f"OFD 文件已损坏（缺少 {part}）") from exc
-    return etree.fromstring(data, _PARSER)
 
 
 def _resolve(base_part: str, location: str) -> str:
@@ -80,14 +81,14 @@ def _resolve(base_part: str, location: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(base_part), location))
 
 
-def _read(archive: zipfile.ZipFile, path: Path, doc_id: str, name: str) -> Document:
-    root = _xml(archive, "OFD.xml")
+def _read(package: Package, budget: TextBudget, path: Path, doc_id: str, name: str) -> Document:
+    root = _xml(package, "OFD.xml")
     body = root.find("ofd:DocBody", _NS)
     doc_root = body.findtext("ofd:DocRoot", namespaces=_NS) if body is not None else None
     if body is None or not doc_root:
         raise ReadError("OFD 文件已损坏（OFD.xml 没有指明文档）")
     document_part = _resolve("OFD.xml", doc_root)
-    document = _xml(archive, document_part)
+    document = _xml(package, document_part)
     page_parts = [
         _resolve(document_part, page.get("BaseLoc", ""))
         for page in document.iterfind("ofd:Pages/ofd:Page", _NS)
@@ -96,15 +97,17 @@ def _read(archive: zipfile.ZipFile, path: Path, doc_id: str, name: str) -> Docum
     empty_pages: list[int] = []
     images = 0
     for number, part in enumerate(page_parts, start=1):
-        content = _xml(archive, part)
+        content = _xml(package, part)
         page_blocks = _blocks(_pieces(content), number, "body")
+        for block in page_blocks:
+            budget.take(block.text)
         if not page_blocks:
             empty_pages.append(number)
             images += int(content.find(".//ofd:ImageObject", _NS) is not None)
         blocks.extend(page_blocks)
     if not blocks and images:
         raise ReadError(f"OFD 文件只有页面图像（共 {images} 页为扫描件），暂不能识别其中的文字")
-    blocks.extend(_template_blocks(archive, document, document_part))
+    blocks.extend(_template_blocks(package, document, document_part))
     return Document(
         id=doc_id,
         path=str(path),
@@ -176,13 +179,14 @@ def _blocks(pieces: list[_Piece], page: int, kind: BlockKind) -> list[Block]:
     return [Block(text, kind, page, 0) for text in group_paragraphs(_lines(pieces))]
 
 
-def _template_blocks(archive: zipfile.ZipFile, document: etree._Element, document_part: str) -> list[Block]:
+def _template_blocks(package: Package, document: etree._Element, document_part: str) -> list[Block]:
     """Text of template pages (running headers and footers), once each, kept out of the compared text."""
     blocks: list[Block] = []
+    names = set(package.names())
     for template in document.iterfind("ofd:CommonData/ofd:TemplatePage", _NS):
         part = _resolve(document_part, template.get("BaseLoc", ""))
-        if part in archive.namelist():
-            blocks.extend(_blocks(_pieces(_xml(archive, part)), 1, "header"))
+        if part in names:
+            blocks.extend(_blocks(_pieces(_xml(package, part)), 1, "header"))
     return blocks
 
 

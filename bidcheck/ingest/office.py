@@ -21,6 +21,7 @@ from typing import Any
 
 from bidcheck.ingest.docx import read_docx
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.limits import ReadLimits
 from bidcheck.model import Document
 
 __all__ = ["CONVERT_TIMEOUT_S", "SOFFICE_ENV", "convert_to_docx", "find_soffice", "read_office"]
@@ -130,11 +131,12 @@ def _kill_tree(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def read_office(path: Path, doc_id: str, name: str, fmt: str) -> Document:
+def read_office(path: Path, doc_id: str, name: str, fmt: str, limits: ReadLimits | None = None) -> Document:
     """Read a ``.doc``/``.wps``/``.rtf`` file through LibreOffice; ``fmt`` is the format to report.
 
     Raises:
-        ReadError: LibreOffice is missing or could not convert the file.
+        ReadError: LibreOffice is missing or could not convert the file, or the converted file is larger
+            than ``limits`` allow.
     """
     soffice = find_soffice()
     if soffice is None:
@@ -144,6 +146,6 @@ def read_office(path: Path, doc_id: str, name: str, fmt: str) -> Document:
         # a plain name with the suffix LibreOffice expects: .wps files from WPS are Word files inside
         source = workdir / ("source.rtf" if fmt == "rtf" else "source.doc")
         shutil.copyfile(path, source)
-        doc = read_docx(convert_to_docx(source, soffice, workdir), doc_id, name)
+        doc = read_docx(convert_to_docx(source, soffice, workdir), doc_id, name, limits)
     meta = {k: v for k, v in doc.metadata.items() if k not in _CONVERTER_FIELDS}
     return replace(doc, path=str(path), format=fmt, metadata=meta)

@@ -14,7 +14,8 @@ import pypdfium2.raw as pdfium_c
 
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, group_paragraphs
-from bidcheck.ingest.scan import OcrOptions, PageOcr
+from bidcheck.ingest.limits import ReadLimits, TextBudget
+from bidcheck.ingest.scan import OcrOptions, PageOcr, render_scale, unread_message
 from bidcheck.model import Block, Document
 
 __all__ = ["Line", "group_paragraphs", "read_pdf"]
@@ -32,7 +33,9 @@ _FEW_CHARS = 20  # a page with fewer characters than this over a large image is 
 _LARGE_IMAGE = 0.5  # share of the page an image must cover to count as a scan
 
 
-def read_pdf(path: Path, doc_id: str, name: str, ocr: OcrOptions | None = None) -> Document:
+def read_pdf(
+    path: Path, doc_id: str, name: str, ocr: OcrOptions | None = None, limits: ReadLimits | None = None
+) -> Document:
     """Read a PDF into paragraph blocks with their pages, plus its document info.
 
     Args:
@@ -40,11 +43,14 @@ def read_pdf(path: Path, doc_id: str, name: str, ocr: OcrOptions | None = None) 
         doc_id: The document's id.
         name: The name shown for it.
         ocr: How to read scanned pages; ``None`` reads the text layer only.
+        limits: How much text the document may hold (default: ``ReadLimits()``).
 
     Raises:
-        ReadError: The file is encrypted or damaged, or the OCR engine is missing.
+        ReadError: The file is encrypted or damaged, the OCR engine is missing, the file holds more text
+            than ``limits`` allow, or no page gave text and some could not be read (too large for OCR).
         OcrNeeded: ``ocr.defer`` is set and scanned pages are not in the OCR cache yet.
     """
+    budget = TextBudget((limits or ReadLimits()).chars)
     pdf = _open(path)
     try:
         pages = len(pdf)
@@ -52,17 +58,20 @@ def read_pdf(path: Path, doc_id: str, name: str, ocr: OcrOptions | None = None) 
         blocks: list[Block] = []
         empty_pages: list[int] = []
         for index in range(pages):
-            page_blocks, scanned = _page_blocks(pdf, index)
+            page_blocks, scanned, size = _page_blocks(pdf, index)
             if scanned and scanner is not None:
-                page_blocks = scanner.blocks(index)
+                page_blocks = _scanned_blocks(scanner, index, size)
             if not page_blocks:
                 empty_pages.append(index + 1)
+            for block in page_blocks:
+                budget.take(block.text)
             blocks.extend(page_blocks)
         meta = _metadata(pdf)
     finally:
         pdf.close()
     if scanner is not None:
         scanner.finish()
+        scanner.check_read(blocks)
     return Document(
         id=doc_id,
         path=str(path),
@@ -85,10 +94,20 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise ReadError("PDF 文件已损坏或无法解析") from exc
 
 
-def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool]:
-    """The page's text-layer paragraphs, and whether the page looks scanned (to be read by OCR)."""
+def _scanned_blocks(scanner: PageOcr, index: int, size: tuple[float, float]) -> list[Block]:
+    """A scanned page's paragraphs by OCR; none for a page too large to render (the scanner notes why)."""
+    if render_scale(*size) is None:
+        scanner.skip(unread_message(index + 1, *size))
+        return []
+    return scanner.blocks(index)
+
+
+def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool, tuple[float, float]]:
+    """The page's text-layer paragraphs, whether the page looks scanned (to be read by OCR), and its size
+    in points."""
     page = pdf[index]
     try:
+        size = page.get_size()
         textpage = page.get_textpage()
         try:
             lines = _page_lines(textpage)
@@ -100,7 +119,7 @@ def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool
         )
     finally:
         page.close()
-    return [Block(text, "body", index + 1, 0) for text in group_paragraphs(lines)], scanned
+    return [Block(text, "body", index + 1, 0) for text in group_paragraphs(lines)], scanned, size
 
 
 def _image_share(page: pdfium.PdfPage) -> float:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.limits import ReadLimits, TextBudget
 from bidcheck.model import Block, Document
 
 __all__ = ["read_plain"]
@@ -25,9 +26,18 @@ def decode_text(data: bytes) -> str:
     raise ReadError("文本文件的编码无法识别（支持 UTF-8 与 GBK/GB18030）")
 
 
-def read_plain(path: Path, doc_id: str, name: str) -> Document:
-    """Read a ``.txt``/``.md`` file; form feeds separate pages."""
+def read_plain(path: Path, doc_id: str, name: str, limits: ReadLimits | None = None) -> Document:
+    """Read a ``.txt``/``.md`` file; form feeds separate pages.
+
+    Raises:
+        ReadError: The encoding is unknown, or the file holds more text than ``limits`` allow.
+    """
+    budget = TextBudget((limits or ReadLimits()).chars)
+    at_least = path.stat().st_size // 4  # no encoding spends more than 4 bytes on a character
+    if at_least > budget.limit:
+        budget.count(at_least)
     text = _FRONT_MATTER.sub("", decode_text(path.read_bytes()), count=1)
+    budget.take(text)
     blocks: list[Block] = []
     pages = text.split("\f")
     for page_no, page in enumerate(pages, start=1):

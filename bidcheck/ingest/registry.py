@@ -8,8 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from bidcheck.ingest.docx import read_docx
-from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.errors import OUT_OF_MEMORY, ReadError
 from bidcheck.ingest.image import read_image
+from bidcheck.ingest.limits import ReadLimits, open_package
 from bidcheck.ingest.ofd import read_ofd
 from bidcheck.ingest.office import read_office
 from bidcheck.ingest.pdf import read_pdf
@@ -23,15 +24,17 @@ __all__ = ["SUPPORTED_SUFFIXES", "collect_paths", "document_name", "read_documen
 SUPPORTED_SUFFIXES = frozenset(
     {".docx", ".pdf", ".txt", ".md", ".doc", ".wps", ".rtf", ".ofd", ".png", ".jpg", ".jpeg", ".tif", ".tiff"}
 )
-Reader = Callable[[Path, str, str, OcrOptions], Document]
+Reader = Callable[[Path, str, str, OcrOptions, ReadLimits], Document]
 _READERS: dict[str, Reader] = {
-    "docx": lambda path, doc_id, name, _ocr: read_docx(path, doc_id, name),
+    "docx": lambda path, doc_id, name, _ocr, limits: read_docx(path, doc_id, name, limits),
     "pdf": read_pdf,
-    "txt": lambda path, doc_id, name, _ocr: read_plain(path, doc_id, name),
-    "image": read_image,
-    "ofd": lambda path, doc_id, name, _ocr: read_ofd(path, doc_id, name),
-    "doc": lambda path, doc_id, name, _ocr: read_office(path, doc_id, name, _office_format(path)),
-    "rtf": lambda path, doc_id, name, _ocr: read_office(path, doc_id, name, "rtf"),
+    "txt": lambda path, doc_id, name, _ocr, limits: read_plain(path, doc_id, name, limits),
+    "image": lambda path, doc_id, name, ocr, _limits: read_image(path, doc_id, name, ocr),
+    "ofd": lambda path, doc_id, name, _ocr, limits: read_ofd(path, doc_id, name, limits),
+    "doc": lambda path, doc_id, name, _ocr, limits: read_office(
+        path, doc_id, name, _office_format(path), limits
+    ),
+    "rtf": lambda path, doc_id, name, _ocr, limits: read_office(path, doc_id, name, "rtf", limits),
 }
 _UNSUPPORTED = {
     "zip": "压缩包或未知的 Office 文件，无法识别其中的文档",
@@ -49,22 +52,26 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 
 
-def sniff_format(path: Path, head: bytes) -> str:
-    """The format of a file judged from its first bytes (the suffix is only a tie-breaker)."""
+def sniff_format(path: Path, head: bytes, limits: ReadLimits | None = None) -> str:
+    """The format of a file judged from its first bytes (the suffix is only a tie-breaker).
+
+    Raises:
+        ReadError: A zip file whose directory lists more entries than ``limits`` allow.
+    """
     if b"%PDF-" in head[:1024]:
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
-        return _sniff_zip(path)
+        return _sniff_zip(path, limits or ReadLimits())
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return kind
     return "txt" if _looks_like_text(head) else "binary"
 
 
-def _sniff_zip(path: Path) -> str:
+def _sniff_zip(path: Path, limits: ReadLimits) -> str:
     try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
+        with open_package(path, limits) as package:
+            names = set(package.names())
     except (zipfile.BadZipFile, OSError):
         return "docx" if path.suffix.lower() == ".docx" else "zip"
     if "word/document.xml" in names:
@@ -90,13 +97,16 @@ def _office_format(path: Path) -> str:
     return "wps" if path.suffix.lower() == ".wps" else "doc"
 
 
-def read_document(path: Path, doc_id: str, ocr: OcrOptions | None = None) -> Document:
+def read_document(
+    path: Path, doc_id: str, ocr: OcrOptions | None = None, limits: ReadLimits | None = None
+) -> Document:
     """Read one file; any failure becomes a document with ``status="error"`` and a plain message.
 
     Args:
         path: The file.
         doc_id: The document's id.
         ocr: How scanned pages and images are read (default: rapidocr, recognised here and now).
+        limits: What the file may cost to read (default: ``ReadLimits()``).
 
     Raises:
         OcrNeeded: Only when ``ocr.defer`` is set: pages wait for the OCR stage.
@@ -104,17 +114,20 @@ def read_document(path: Path, doc_id: str, ocr: OcrOptions | None = None) -> Doc
     name = document_name(path)
     try:
         head = _read_head(path)
-        kind = sniff_format(path, head)
+        limits = limits or ReadLimits()
+        kind = sniff_format(path, head, limits)
         if kind == "doc" and _is_encrypted_office(path):
             raise ReadError("Office 文件已加密，需要密码才能打开")
         reader = _READERS.get(kind)
         if reader is None:
             raise ReadError(_UNSUPPORTED[kind])
-        doc = reader(path, doc_id, name, ocr or OcrOptions())
+        doc = reader(path, doc_id, name, ocr or OcrOptions(), limits)
     except OcrNeeded:
         raise
     except ReadError as exc:
         return error_document(path, doc_id, str(exc))
+    except MemoryError:  # the reading process's memory cap (bidcheck.workers) was reached
+        return error_document(path, doc_id, OUT_OF_MEMORY)
     except Exception as exc:  # a reader library failing on a malformed file must not stop the batch
         return error_document(path, doc_id, f"文件已损坏或格式无法解析（{type(exc).__name__}）")
     doc = _printable(doc)

@@ -14,6 +14,7 @@ drops the character, so OCR noise never makes a match.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,12 +24,15 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from bidcheck.ingest import ocr_cache
+from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, group_paragraphs
 from bidcheck.ingest.ocr import OcrLine, OcrUnavailable, engine_cache_id, engine_problem, get_engine
 from bidcheck.model import Block
 
 __all__ = [
     "LOW_CONFIDENCE",
+    "MAX_PAGE_PIXELS",
+    "MIN_RENDER_DPI",
     "RENDER_DPI",
     "UNSURE",
     "OcrNeeded",
@@ -40,9 +44,17 @@ __all__ = [
     "mask_unsure",
     "recognize_task",
     "render_pdf_page",
+    "render_scale",
+    "unread_message",
 ]
 
 RENDER_DPI = 200
+# The largest page image made for OCR (one grey byte a pixel): an A0 drawing is rendered at about 160 dpi
+# instead of 200, and a page that would need less than MIN_RENDER_DPI to fit (more than ten A0 sheets,
+# such as a drawing saved with a wrong page size) is not read by OCR at all. The engine itself looks at
+# no more than 2,400 pixels a side (``bidcheck.ingest.ocr``), so the larger bitmap would buy nothing.
+MAX_PAGE_PIXELS = 40_000_000
+MIN_RENDER_DPI = 50
 LOW_CONFIDENCE = 0.5
 UNSURE = "\ufffd"
 _COMPARED = re.compile(r"[^\W_]")  # the characters normalisation keeps (bidcheck.text.normalize)
@@ -57,11 +69,14 @@ class OcrOptions:
         engine: ``"rapidocr"`` or ``"paddleocr"``.
         defer: Raise ``OcrNeeded`` for pages not in the cache instead of recognising them in the reader.
         threads: Threads for one recognition in the reader (0: every core).
+        unread: Pages (0-based) not to recognise, each with the reason in a user's words (the OCR stage
+            gave up on them); they are read as pages without text.
     """
 
     engine: str = "rapidocr"
     defer: bool = False
     threads: int = 0
+    unread: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,18 +97,41 @@ class OcrNeeded(Exception):
         self.tasks = tasks
 
 
+def render_scale(width_pt: float, height_pt: float) -> float | None:
+    """Pixels per point to render a page of this size at for OCR: ``RENDER_DPI``, or less so that the image
+    holds at most ``MAX_PAGE_PIXELS``; ``None`` when even ``MIN_RENDER_DPI`` would make it larger."""
+    fit = math.sqrt(MAX_PAGE_PIXELS / max(width_pt * height_pt, 1.0)) * 0.999  # pixels are rounded up
+    scale = min(RENDER_DPI / 72, fit)
+    return scale if scale * 72 >= MIN_RENDER_DPI else None
+
+
+def unread_message(page: int, width_pt: float, height_pt: float) -> str:
+    """Why a page (1-based) is too large to read by OCR, in a user's words."""
+    width_mm, height_mm = (round(v * 25.4 / 72) for v in (width_pt, height_pt))
+    return f"第 {page} 页尺寸过大（{width_mm} × {height_mm} 毫米），超出文字识别能处理的大小"
+
+
 def render_pdf_page(pdf: pdfium.PdfDocument, index: int) -> Image.Image:
-    """A PDF page as a grey image at ``RENDER_DPI``."""
+    """A PDF page as a grey image at ``RENDER_DPI`` (or less, see ``render_scale``).
+
+    Raises:
+        ReadError: The page is too large to render for OCR at all.
+    """
     page = pdf[index]
     try:
-        image: Image.Image = page.render(scale=RENDER_DPI / 72, grayscale=True).to_pil()
+        width, height = page.get_size()
+        scale = render_scale(width, height)
+        if scale is None:
+            raise ReadError(unread_message(index + 1, width, height))
+        image: Image.Image = page.render(scale=scale, grayscale=True).to_pil()
         return image.convert("L")
     finally:
         page.close()
 
 
 def load_task_image(task: OcrTask) -> Image.Image:
-    """The page image of a task: a PDF page rendered, or an image file's frame, in grey."""
+    """The page image of a task: a PDF page rendered, or an image file's frame, in grey, at most
+    ``MAX_PAGE_PIXELS`` large."""
     if task.kind == "pdf":
         pdf = pdfium.PdfDocument(task.path)
         try:
@@ -102,6 +140,12 @@ def load_task_image(task: OcrTask) -> Image.Image:
             pdf.close()
     with Image.open(task.path) as image:
         image.seek(task.page)
+        width, height = image.size
+        if width * height > MAX_PAGE_PIXELS:
+            shrink = math.sqrt(MAX_PAGE_PIXELS / (width * height)) * 0.999
+            size = (max(1, int(width * shrink)), max(1, int(height * shrink)))
+            image.draft("L", size)  # a JPEG is decoded at the smaller size right away
+            return image.convert("L").resize(size, Image.Resampling.BOX)
         return image.convert("L")
 
 
@@ -122,13 +166,19 @@ class PageOcr:
     options: OcrOptions
     pending: list[OcrTask] = field(default_factory=list)
     done: int = 0
+    unread: list[str] = field(default_factory=list)  # why pages were not read, in a user's words
     _digest: str | None = None
 
     def blocks(self, index: int) -> list[Block]:
-        """The paragraphs of page ``index`` (0-based); ``[]`` while it waits for deferred OCR.
+        """The paragraphs of page ``index`` (0-based); ``[]`` while it waits for deferred OCR, or when the
+        OCR stage gave up on it (``OcrOptions.unread``).
 
         The page image is loaded (rendered) only when its result is not in the cache.
         """
+        reason = dict(self.options.unread).get(index)
+        if reason is not None:
+            self.unread.append(f"第 {index + 1} 页{reason}")
+            return []
         lines = self._cached(index)
         if lines is None:
             lines = self._recognize(index, load_task_image(self._task(index)))
@@ -141,6 +191,16 @@ class PageOcr:
         """Raise ``OcrNeeded`` when pages were deferred."""
         if self.pending:
             raise OcrNeeded(tuple(self.pending))
+
+    def skip(self, message: str) -> None:
+        """Note a page the reader did not ask for because it cannot be read (``message`` says why)."""
+        self.unread.append(message)
+
+    def check_read(self, blocks: list[Block]) -> None:
+        """Raise ``ReadError`` naming the pages not read when the document gave no text at all."""
+        if self.unread and not blocks:
+            more = f"（共 {len(self.unread)} 页未能读取）" if len(self.unread) > 1 else ""
+            raise ReadError(f"{self.unread[0]}，未能读取{more}，文件中没有其他可比较的文字")
 
     def _cached(self, index: int) -> list[OcrLine] | None:
         problem = engine_problem(self.options.engine)
