@@ -11,7 +11,9 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TextIO
 
+from bidcheck import cli_library
 from bidcheck.config import Settings, SettingsError, load_settings
+from bidcheck.library import LibraryError
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
@@ -34,6 +36,7 @@ class ExitStatus(IntEnum):
     USAGE = 2
     GUI_FAILED = 3
     WRITE_FAILED = 4
+    LIBRARY_FAILED = 5
     INTERRUPTED = 130
 
 
@@ -56,11 +59,13 @@ def _parser() -> argparse.ArgumentParser:
     chk.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE", help="招标文件")
     chk.add_argument("--template", action="append", type=Path, default=[], metavar="FILE", help="模板文件")
     _output_options(chk)
+    cli_library.check_options(chk)
     demo = commands.add_parser("demo", help="在自带的示例标段上运行检查")
     demo.add_argument("--out", type=Path, default=Path("bidcheck-demo"), metavar="DIR", help="报告输出目录")
     demo.add_argument("--workers", type=int, default=None, metavar="N")
     demo.add_argument("--quiet", action="store_true")
     _gui_options(commands.add_parser("gui", help="打开桌面程序"))
+    cli_library.add_library_commands(commands)
     return parser
 
 
@@ -85,6 +90,10 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.workers is not None:
         settings = settings.with_changes(workers=args.workers)
     return settings
+
+
+def _library_settings(args: argparse.Namespace) -> Settings:
+    return load_settings(args.settings) if getattr(args, "settings", None) else Settings()
 
 
 def _progress_bar(stream: TextIO) -> ProgressFn:
@@ -155,9 +164,16 @@ def _run_check(
     for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
         check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
-    result = check(inputs, settings, progress, threading.Event())
+    library, unusable = cli_library.library_for_check(args, settings)
+    name = cli_library.section_name(args) if library is not None else ""
+    result = check(inputs, settings, progress, threading.Event(), library, name)
+    result = cli_library.with_unusable(result, unusable)
+    result, store_error = cli_library.store_checked(library, name, result, settings)
     written = _write_reports(result, args, section, stderr)
     _summary(result, stdout)
+    cli_library.library_summary(result, name, library is not None and store_error is None, stdout)
+    if store_error:
+        stderr.write(f"bidcheck: {store_error}\n")
     for label, path in written:
         stdout.write(f"{label}：{replace_unsafe(str(path))}\n")
     if len(written) < len(_outputs(args)):
@@ -184,6 +200,7 @@ def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> E
     except OSError as exc:
         raise _UsageError(f"无法创建文件夹 {args.out}：{exc.strerror or exc}") from exc
     args.xlsx, args.json = args.out / "bidcheck-demo.xlsx", args.out / "bidcheck-demo.json"
+    args.library = args.section = None
     inputs = CheckInputs((bids,), tuple(sorted(tender.glob("*.docx"))))
     return _run_check(inputs, _settings(args), args, "示例标段", stdout, stderr)
 
@@ -215,7 +232,12 @@ def main(
             return _check_command(args, stdout, stderr)
         if args.command == "gui":
             return _gui_command(args, stderr)
+        if args.command == "library":
+            return ExitStatus(cli_library.library_command(args, _library_settings(args), stdout))
         return _demo_command(args, stdout, stderr)
+    except LibraryError as exc:
+        stderr.write(f"bidcheck: {exc}\n")
+        return ExitStatus.LIBRARY_FAILED
     except (_UsageError, SettingsError, UnwritablePath) as exc:
         stderr.write(f"bidcheck: {exc}\n")
         return ExitStatus.USAGE

@@ -48,6 +48,10 @@ SETTING_LABELS = {
     "ocr_page_timeout_s": "每页文字识别的时限（秒）",
     "max_passages_per_pair": "每对文件最多列出的段落数",
     "ocr_engine": "文字识别（OCR）引擎",
+    "library_path": "资料库文件（空为默认位置）",
+    "library_keep_texts": "资料库保存全文",
+    "public_min_bidders": "判为公共文字的最少投标人数",
+    "public_min_sections": "判为公共文字的最少标段数",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
 _READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
@@ -102,6 +106,11 @@ class Settings:
     ocr_page_timeout_s: int = 120
     max_passages_per_pair: int = 200
     ocr_engine: str = "rapidocr"  # or "paddleocr", when installed with its models on disk
+    # the library of checked sections (bidcheck.library)
+    library_path: str = ""  # "" = the default place (bidcheck.library.default_library_path)
+    library_keep_texts: bool = False  # bids are confidential: by default only fingerprints are kept
+    public_min_bidders: int = 5  # text in bids of this many bidders ...
+    public_min_sections: int = 3  # ... across this many stored sections is public text
 
     def __post_init__(self) -> None:
         self.validate()
@@ -122,6 +131,8 @@ class Settings:
             "max_file_mb",
             "ring_min_chars",
             "common_alone_bids",
+            "public_min_bidders",
+            "public_min_sections",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (
@@ -178,6 +189,10 @@ def _require(ok: bool, name: str, message: str) -> None:
 
 
 def _coerce(key: str, value: Any, kind: type) -> Any:
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        raise SettingsError(f"setting {key!r} must be true or false, not {value!r}")
     if kind is float and isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     if kind is int and isinstance(value, int) and not isinstance(value, bool):

@@ -32,13 +32,20 @@ class _Flagged:
     raw: RawPassage
     template: bool
     common: bool = False
+    public: bool = False
 
 
 def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings) -> _Flagged:
-    """A passage of masked text is template text when mostly so on either side, else common text."""
+    """A passage of masked text is template text when mostly so on either side, else public text
+    when mostly text the library learned is public, else common text."""
     share = max(mask_share(q.a, masks.template[i]), mask_share(q.b, masks.template[j]))
-    template = share >= settings.template_share
-    return _Flagged(q, template, not template)
+    if share >= settings.template_share:
+        return _Flagged(q, True)
+    if masks.learned is not None:
+        learned = max(mask_share(q.a, masks.learned[i]), mask_share(q.b, masks.learned[j]))
+        if learned >= settings.template_share:
+            return _Flagged(q, False, public=True)
+    return _Flagged(q, False, True)
 
 
 def _pair_passages(
@@ -88,7 +95,7 @@ def _pair_result(
 ) -> tuple[PairResult, Score]:
     """A pair judged on its own evidence (rings come later, see ``judge_all``), and its score."""
     a, b = bids[i], bids[j]
-    live = [f.raw for f in flagged if not (f.template or f.common)]
+    live = [f.raw for f in flagged if not (f.template or f.common or f.public)]
     score = score_pair(
         [p.a for p in live],
         [p.b for p in live],
@@ -135,31 +142,44 @@ def _own_reason(level: Level, score: Score) -> str:
 
 
 def verdict(
-    score: Score, ring: Ring | None, names: Mapping[str, str], settings: Settings
+    score: Score,
+    ring: Ring | None,
+    names: Mapping[str, str],
+    settings: Settings,
+    earlier: Sequence[str] = (),
 ) -> tuple[Level, str]:
     """A pair's level and the reason a panel reads, decided here and nowhere else.
 
     The level comes from the pair's own evidence (``high_*`` / ``watch_*`` settings); a pair at
     ``watch`` inside a ring is ``high``: panels judge rings, and every member of a ring is as suspect as
     its closest pair. ``names`` gives the bidders' names, in the order the ring's members are named.
+    ``earlier`` names the library's sections where the two bidders were already ``high`` together: the
+    reason says so (the level stays the pair's own: an earlier section is told, not counted again).
     """
     level = _own_level(score, settings)
     reason = _own_reason(level, score)
     if level == "watch" and ring is not None:
         members = "、".join(name for doc, name in names.items() if doc in ring.members)
-        return "high", f"一级预警：疑似串标组（{members}）共用同一段文字（{ring.letters} 字）；{reason}"
+        level = "high"
+        reason = f"一级预警：疑似串标组（{members}）共用同一段文字（{ring.letters} 字）；{reason}"
+    if earlier:
+        reason += f"；两家曾在标段 {'、'.join(earlier)} 同为一级预警"
     return level, reason
 
 
 def _with_rings(
-    judged: list[tuple[PairResult, Score]], names: Mapping[str, str], settings: Settings
+    judged: list[tuple[PairResult, Score]],
+    names: Mapping[str, str],
+    settings: Settings,
+    earlier: Mapping[tuple[str, str], Sequence[str]],
 ) -> list[PairResult]:
-    """The pairs with the verdict that knows the section's rings (see ``find_rings``)."""
+    """The pairs with the verdict that knows the section's rings (see ``find_rings``) and the library's
+    earlier sections."""
     rings = find_rings([p for p, _ in judged], settings.ring_min_chars)
     out = []
     for pair, score in judged:
         ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
-        level, reason = verdict(score, ring, names, settings)
+        level, reason = verdict(score, ring, names, settings, earlier.get((pair.a, pair.b), ()))
         out.append(
             pair
             if (level, reason) == (pair.level, pair.reason)
@@ -187,6 +207,7 @@ def _listed_passages(
                 f.raw.a[1] - f.raw.a[0],
                 f.template,
                 f.common,
+                f.public,
             )
             for f, (x, y) in zip(pair, numbers, strict=True)
         ]
@@ -231,10 +252,12 @@ def judge_all(
     masks: SharedMasks,
     found: dict[tuple[int, int], PairFound],
     settings: Settings,
+    earlier: Mapping[tuple[str, str], Sequence[str]] | None = None,
 ) -> list[PairResult]:
     """Every pair of readable bids judged (see ``verdict``; rings known), ranked by level and
     similarity. Where common text is judged after rings, a pair inside a ring keeps the common text
-    it shares as evidence: in a small section the ring's draft is what most bids hold."""
+    it shares as evidence: in a small section the ring's draft is what most bids hold. ``earlier``:
+    by pair of document ids, the library's sections where the two bidders were already ``high``."""
     empty = PairFound([], [])
     keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
     public = _public_masks(bids, found)
@@ -246,6 +269,9 @@ def judge_all(
         for i, j in keys
     ]
     pairs = _with_rings(
-        _judged(keys, flagged, bids, masks, settings), {b.doc.id: b.doc.name for b in bids}, settings
+        _judged(keys, flagged, bids, masks, settings),
+        {b.doc.id: b.doc.name for b in bids},
+        settings,
+        earlier or {},
     )
     return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))

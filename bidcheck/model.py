@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,7 +14,10 @@ __all__ = [
     "CheckResult",
     "Document",
     "Group",
+    "HistoryMatch",
+    "HistoryPassage",
     "Level",
+    "LibraryInfo",
     "PairResult",
     "Passage",
     "Role",
@@ -94,11 +97,12 @@ class Passage:
     chars: int
     template: bool = False
     common: bool = False
+    public: bool = False  # text the library has learned is public (see ``bidcheck.library``)
 
     @property
     def live(self) -> bool:
-        """Whether the passage counts as evidence (neither template nor common text)."""
-        return not (self.template or self.common)
+        """Whether the passage counts as evidence (neither template, common nor public text)."""
+        return not (self.template or self.common or self.public)
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,43 @@ class Group:
 
 
 @dataclass(frozen=True)
+class HistoryPassage:
+    """A stretch of a bid found in a bid of an earlier section: where it is here and there."""
+
+    page: int
+    paragraph: int
+    text: str
+    other_page: int
+    other_paragraph: int
+    other_text: str | None = None  # only when the library keeps texts
+
+
+@dataclass(frozen=True)
+class HistoryMatch:
+    """An earlier section's bid holding text of this bid. ``own_template``: the same bidder's own
+    earlier bid (its own template, no warning)."""
+
+    section: str
+    document: str
+    bidder: str
+    chars: int
+    similarity: float
+    own_template: bool
+    passages: tuple[HistoryPassage, ...] = ()
+
+
+@dataclass(frozen=True)
+class LibraryInfo:
+    """The library a check was compared against: where, how many sections and bids it held, and why
+    it could not be used (``error``) when it could not."""
+
+    path: str
+    sections: int = 0
+    documents: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
 class CheckResult:
     """Everything one check found."""
 
@@ -136,6 +177,8 @@ class CheckResult:
     pairs: tuple[PairResult, ...]
     groups: tuple[Group, ...] = ()
     timings: dict[str, float] = field(default_factory=dict)  # wall seconds of each stage
+    library: LibraryInfo | None = None  # set when the check was compared against a library
+    history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)  # by bid id
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -188,6 +231,7 @@ def passage_figures_to_dict(passage: Passage) -> dict[str, Any]:
         "chars": passage.chars,
         "template": passage.template,
         "common": passage.common,
+        "public": passage.public,
     }
 
 
@@ -216,15 +260,32 @@ def _pair_to_dict(pair: PairResult) -> dict[str, Any]:
     }
 
 
+def _history_to_dict(match: HistoryMatch) -> dict[str, Any]:
+    return {**asdict(match), "passages": [asdict(p) for p in match.passages]}
+
+
+def _documents_to_dicts(result: CheckResult) -> list[dict[str, Any]]:
+    """The documents; with a library, each bid with its ``history``."""
+    out = []
+    for doc in result.documents:
+        data = _document_to_dict(doc)
+        if result.library is not None and doc.role == "bid":
+            data["history"] = [_history_to_dict(m) for m in result.history.get(doc.id, ())]
+        out.append(data)
+    return out
+
+
 def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, Any]:
     """The result as the ``bidcheck.result/1`` JSON object (``"pairs"`` left empty unless
-    ``with_pairs``: for a writer that encodes them itself)."""
+    ``with_pairs``: for a writer that encodes them itself). ``library`` only when checked against one."""
+    library = {"library": asdict(result.library)} if result.library is not None else {}
     return {
         "schema": SCHEMA,
         "settings": result.settings,
         "elapsed_s": round(result.elapsed_s, 3),
         "timings": {stage: round(seconds, 3) for stage, seconds in result.timings.items()},
-        "documents": [_document_to_dict(d) for d in result.documents],
+        **library,
+        "documents": _documents_to_dicts(result),
         "pairs": [_pair_to_dict(p) for p in result.pairs] if with_pairs else [],
         "groups": [
             {"members": list(g.members), "passages": g.passages, "chars": g.chars} for g in result.groups
@@ -253,6 +314,7 @@ def _pair_from_dict(data: dict[str, Any]) -> PairResult:
             int(p["chars"]),
             bool(p["template"]),
             bool(p["common"]),
+            bool(p.get("public", False)),
         )
         for p in data["passages"]
     )
@@ -286,6 +348,22 @@ def _document_from_dict(data: dict[str, Any]) -> Document:
     )
 
 
+def _history_from_dict(data: dict[str, Any]) -> HistoryMatch:
+    passages = tuple(HistoryPassage(**p) for p in data.get("passages", ()))
+    fields_ = {k: v for k, v in data.items() if k != "passages"}
+    return HistoryMatch(**fields_, passages=passages)
+
+
+def _library_from_dict(
+    data: dict[str, Any],
+) -> tuple[LibraryInfo | None, dict[str, tuple[HistoryMatch, ...]]]:
+    if "library" not in data:
+        return None, {}
+    documents = data["documents"]
+    history = {d["id"]: tuple(_history_from_dict(m) for m in d.get("history", ())) for d in documents}
+    return LibraryInfo(**data["library"]), {k: v for k, v in history.items() if v}
+
+
 def result_from_dict(data: dict[str, Any]) -> CheckResult:
     """Rebuild a result from its JSON object (documents come back without their blocks)."""
     if data.get("schema") != SCHEMA:
@@ -298,6 +376,7 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
         tuple(_pair_from_dict(p) for p in data["pairs"]),
         groups,
         {str(k): float(v) for k, v in (data.get("timings") or {}).items()},
+        *_library_from_dict(data),
     )
 
 

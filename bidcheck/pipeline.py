@@ -23,7 +23,10 @@ from bidcheck.ingest import collect_paths
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
-from bidcheck.model import CheckResult, Document, Group, PairResult, Role
+from bidcheck.library.history import Consulted, LibraryReader, consult, histories
+from bidcheck.library.prints import bidder_name
+from bidcheck.library.store import LibraryError
+from bidcheck.model import CheckResult, Document, Group, HistoryMatch, LibraryInfo, PairResult, Role
 from bidcheck.prepare import Prepared, Ready, prepare_cached
 from bidcheck.progress import (
     CancelFlag,
@@ -150,6 +153,11 @@ class _Run:
     found: dict[tuple[int, int], PairFound] = field(default_factory=dict)
     pairs: list[PairResult] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
+    library: LibraryReader | None = None
+    section: str = ""
+    consulted: Consulted | None = None
+    library_error: str | None = None
+    history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -170,9 +178,24 @@ def _read(run: _Run, progress: ProgressFn) -> None:
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
 
 
+def _library(run: _Run, _progress: ProgressFn) -> None:
+    """The bids looked up in the library (when there is one): public text, history, model documents.
+    A library that fails now is left out, and the check goes on without it."""
+    if run.library is None:
+        return
+    try:
+        run.consulted = consult(run.library, run.bids, run.section, run.settings)
+    except LibraryError as exc:
+        run.library_error = str(exc)
+
+
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
     templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
-    run.masks = masks = shared_masks(run.bids, templates, run.settings)
+    learned = None
+    if run.consulted is not None:
+        templates += run.consulted.templates
+        learned = run.consulted.learned
+    run.masks = masks = shared_masks(run.bids, templates, run.settings, learned)
     run.aligned = align_inputs(
         run.bids, [masks.unaligned(i) for i in range(len(run.bids))], masks.stock, run.settings.seed_chars
     )
@@ -190,18 +213,47 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
     run.found = compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel)
 
 
+def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
+    """By pair of bid ids (in id order): the library's sections where the two were ``high`` together."""
+    if run.consulted is None:
+        return {}
+    ids = [(b.doc.id, bidder_name(b.doc.name)) for b in run.bids]
+    return {
+        (a, b): sections
+        for n, (a, x) in enumerate(ids)
+        for b, y in ids[n + 1 :]
+        if (sections := run.consulted.high_together.get(frozenset((x, y)), [])) and x != y
+    }
+
+
 def _judge(run: _Run, _progress: ProgressFn) -> None:
     assert run.masks is not None
-    run.pairs = judge_all(run.bids, run.masks, run.found, run.settings)
+    run.pairs = judge_all(run.bids, run.masks, run.found, run.settings, _earlier(run))
     run.groups = find_groups(run.pairs)
+
+
+def _history(run: _Run, _progress: ProgressFn) -> None:
+    if run.consulted is not None and run.masks is not None:
+        masked = [run.masks.fixed(i) for i in range(len(run.bids))]
+        run.history = histories(run.consulted, run.bids, masked, run.settings)
+
+
+def _library_info(run: _Run) -> LibraryInfo | None:
+    if run.library is None:
+        return None
+    if run.consulted is None:
+        return LibraryInfo(str(run.library.path), error=run.library_error)
+    return LibraryInfo(str(run.library.path), run.consulted.sections, run.consulted.documents)
 
 
 # The check, stage by stage: a new layer is one line here and one field of ``_Run`` and ``CheckResult``.
 _STAGES = (
     _Stage("read", 0.0, 0.6, "", _read, paused=False),
-    _Stage("candidates", 0.6, 0.62, "建立候选索引", _candidates),
+    _Stage("library", 0.6, 0.61, "对照资料库", _library),
+    _Stage("candidates", 0.61, 0.62, "建立候选索引", _candidates),
     _Stage("verify", 0.62, 0.95, "", _verify),
-    _Stage("judge", 0.95, 1.0, "判定与分组", _judge),
+    _Stage("judge", 0.95, 0.99, "判定与分组", _judge),
+    _Stage("history", 0.99, 1.0, "", _history),
 )
 
 
@@ -210,15 +262,19 @@ def check(
     settings: Settings | None = None,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
+    library: LibraryReader | None = None,
+    section: str = "",
 ) -> CheckResult:
     """Check one tender section: read every file, compare every pair of bids, judge and group them.
 
     The stages (``_STAGES``) run in order, each on its slice of the progress bar, with a cancel check
-    before each and its wall time kept in the result's ``timings``.
+    before each and its wall time kept in the result's ``timings``. With a ``library`` (read only:
+    storing the section is the caller's, see ``bidcheck.library.store_result``), each bid is also
+    compared with the bids of its earlier sections (other than ``section``).
     """
     settings = settings or Settings()
     started = time.perf_counter()
-    run = _Run(settings, cancel, *_jobs(inputs))
+    run = _Run(settings, cancel, *_jobs(inputs), library=library, section=section)
     timings: dict[str, float] = {}
     for stage in _STAGES:
         if stage.paused:
@@ -238,4 +294,6 @@ def check(
         tuple(run.pairs),
         tuple(run.groups),
         timings,
+        _library_info(run),
+        run.history,
     )

@@ -20,9 +20,12 @@ LEVEL_BADGES: dict[str, str] = {"high": "D9363E", "watch": "E8A317", "none": "9A
 
 
 def passage_kind(passage: Passage) -> str:
-    """What a passage is, in words: evidence, tender/template text, or common text."""
+    """What a passage is, in words: evidence, tender/template text, common text, or text the library
+    has learned is public."""
     if passage.template:
         return "招标文件/模板"
+    if passage.public:
+        return "公共文字（资料库）"
     return "多家共有" if passage.common else "证据"
 
 

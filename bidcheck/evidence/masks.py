@@ -46,12 +46,15 @@ class SharedMasks:
     stock: list[Mask]  # by k-gram: phrases of the trade too widespread to seed evidence (see ``_stock``)
     after_rings: bool = False  # common text is judged after rings are known (see ``common_after_rings``)
     public: list[Mask] | None = None  # a tender nobody gave, quoted in changing company (``company``)
+    learned: list[Mask] | None = None  # text the library has learned is public (``bidcheck.library``)
 
     @functools.cached_property
     def _fixed(self) -> list[Mask]:
-        if self.public is None:
-            return self.template
-        return [t | p for t, p in zip(self.template, self.public, strict=True)]
+        fixed = self.template
+        for extra in (self.public, self.learned):
+            if extra is not None:
+                fixed = [f | e for f, e in zip(fixed, extra, strict=True)]
+        return fixed
 
     @functools.cached_property
     def _either(self) -> list[Mask]:
@@ -128,8 +131,13 @@ def common_after_rings(bids: int, settings: Settings) -> bool:
     return needed < settings.common_alone_bids
 
 
-def shared_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> SharedMasks:
-    """The template, common and stock masks of every bid."""
+def shared_masks(
+    bids: Sequence[Ready],
+    templates: Sequence[Ready],
+    settings: Settings,
+    learned: list[Mask] | None = None,
+) -> SharedMasks:
+    """The template, common and stock masks of every bid; ``learned``: the library's public text."""
     common = _common_masks(bids, settings)
     public = None if templates else changing_company_masks(bids, common, settings)
     return SharedMasks(
@@ -138,4 +146,5 @@ def shared_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Se
         _stock(bids),
         common_after_rings(len(bids), settings),
         public,
+        learned,
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -30,7 +32,7 @@ from .style import ERROR_FG
 
 __all__ = ["SettingsDialog", "explain_error", "setting_label"]
 
-Editor = QSpinBox | QDoubleSpinBox | QComboBox
+Editor = QSpinBox | QDoubleSpinBox | QComboBox | QCheckBox | QLineEdit
 GROUPS = (
     ("判定", ("high_similarity", "high_chars", "watch_similarity", "watch_chars", "ring_min_chars")),
     (
@@ -51,6 +53,7 @@ GROUPS = (
     ),
     ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
     ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
+    ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
 )
 _PROBLEMS = {
     "must be at least 1": "不能小于 1",
@@ -144,8 +147,7 @@ class SettingsDialog(QDialog):
                 tr("默认值：{value}").format(value=_shown(getattr(defaults, name))) + f"  ({name})"
             )
             editor.setObjectName(name)
-            changed = editor.currentIndexChanged if isinstance(editor, QComboBox) else editor.valueChanged
-            changed.connect(lambda _value: self.error.clear())
+            _changed(editor).connect(lambda _value: self.error.clear())
             self.editors[name] = editor
             form.addRow(setting_label(name), editor)
         return box
@@ -182,8 +184,23 @@ class SettingsDialog(QDialog):
         return self._settings
 
 
+def _changed(editor: Editor) -> Any:
+    """The signal an editor sends when its value changes."""
+    if isinstance(editor, QComboBox):
+        return editor.currentIndexChanged
+    if isinstance(editor, QCheckBox):
+        return editor.toggled
+    if isinstance(editor, QLineEdit):
+        return editor.textChanged
+    return editor.valueChanged
+
+
 def _editor(name: str, default: object) -> Editor:
     editor: Editor
+    if isinstance(default, bool):
+        return QCheckBox()
+    if isinstance(default, str) and not hasattr(config, f"{name.upper()}S"):  # free text: a path
+        return QLineEdit()
     if isinstance(default, str):  # a choice among the names the core lists, e.g. config.OCR_ENGINES
         editor = QComboBox()
         editor.addItems([str(v) for v in getattr(config, f"{name.upper()}S", (default,))])
@@ -204,7 +221,11 @@ def _editor(name: str, default: object) -> Editor:
 
 
 def _set_value(editor: Editor, value: object) -> None:
-    if isinstance(editor, QComboBox):
+    if isinstance(editor, QCheckBox):
+        editor.setChecked(bool(value))
+    elif isinstance(editor, QLineEdit):
+        editor.setText(str(value))
+    elif isinstance(editor, QComboBox):
         if editor.findText(str(value)) < 0:
             editor.addItem(str(value))
         editor.setCurrentText(str(value))
@@ -215,6 +236,10 @@ def _set_value(editor: Editor, value: object) -> None:
 
 
 def _value(editor: Editor) -> object:
+    if isinstance(editor, QCheckBox):
+        return editor.isChecked()
+    if isinstance(editor, QLineEdit):
+        return editor.text().strip()
     if isinstance(editor, QComboBox):
         return editor.currentText()
     if isinstance(editor, QDoubleSpinBox):
@@ -223,6 +248,8 @@ def _value(editor: Editor) -> object:
 
 
 def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return tr("是") if value else tr("否")
     if isinstance(value, float):
         return f"{value * 100:g} %"
     return f"{value:,}" if isinstance(value, int) else str(value)

@@ -86,6 +86,7 @@ ENGLISH: dict[str, str] = {
     "证据": "Evidence",
     "招标文件/模板": "Template",
     "多家共有": "Common",
+    "公共文字（资料库）": "Public (library)",
     # menus and toolbar
     "新建检查": "New check",
     "打开检查…": "Open check…",
@@ -168,4 +169,11 @@ ENGLISH: dict[str, str] = {
     "单个文件大小上限（MB）": "Largest file (MB)",
     "每对文件最多列出的段落数": "Passages listed per pair",
     "文字识别（OCR）引擎": "OCR engine",
+    "资料库文件（空为默认位置）": "Library file (empty: the default place)",
+    "资料库保存全文": "Library keeps full texts",
+    "判为公共文字的最少投标人数": "Public text: least bidders holding it",
+    "判为公共文字的最少标段数": "Public text: least sections holding it",
+    "资料库": "Library",
+    "是": "yes",
+    "否": "no",
 }

@@ -1,0 +1,212 @@
+"""The library on the command line: ``check --library/--section`` and ``bidcheck library ...``."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from bidcheck.config import Settings
+from bidcheck.library import Library, LibraryError, add_templates, default_library_path, open_library
+from bidcheck.library.sections import store_result
+from bidcheck.model import CheckResult, LibraryInfo
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.progress import no_progress
+
+__all__ = [
+    "add_library_commands",
+    "check_options",
+    "library_command",
+    "library_for_check",
+    "library_summary",
+    "store_checked",
+]
+
+
+def check_options(parser: argparse.ArgumentParser) -> None:
+    """``check``'s library options."""
+    parser.add_argument("--library", type=Path, metavar="FILE", help="资料库文件（对照以往标段并存入本标段）")
+    parser.add_argument("--section", metavar="NAME", help="本标段在资料库中的名称")
+
+
+def _library_path(args: argparse.Namespace, settings: Settings) -> Path:
+    if getattr(args, "library", None):
+        return Path(args.library)
+    return Path(settings.library_path) if settings.library_path else default_library_path()
+
+
+def library_for_check(
+    args: argparse.Namespace, settings: Settings
+) -> tuple[Library | None, LibraryInfo | None]:
+    """The library a check uses (``--library``, ``--section`` or the setting ``library_path`` asks for
+    one), or why it cannot be used: a library that cannot be opened never stops the check."""
+    if not (args.library or args.section or settings.library_path):
+        return None, None
+    path = _library_path(args, settings)
+    try:
+        return open_library(path), None
+    except LibraryError as exc:
+        return None, LibraryInfo(str(path), error=str(exc))
+
+
+def section_name(args: argparse.Namespace) -> str:
+    """The section's name in the library: ``--section``, else the one folder checked, else the first file."""
+    if args.section:
+        return str(args.section)
+    first = Path(args.paths[0])
+    return first.resolve().name or str(first)
+
+
+def store_checked(
+    library: Library | None, name: str, result: CheckResult, settings: Settings
+) -> tuple[CheckResult, str | None]:
+    """Store a checked section in its library; the result, and what went wrong (the report goes on)."""
+    if library is None or result.library is None or result.library.error:
+        return result, None
+    try:
+        store_result(library, name, result, settings)
+    except LibraryError as exc:
+        return result, f"未能存入资料库：{exc}"
+    finally:
+        library.close()
+    return result, None
+
+
+def with_unusable(result: CheckResult, info: LibraryInfo | None) -> CheckResult:
+    """The result, saying which library could not be used."""
+    return replace(result, library=info) if info is not None else result
+
+
+def library_summary(result: CheckResult, section: str, stored: bool, stream: TextIO) -> None:
+    """The library's lines of the summary: what it held, and each bid's history."""
+    info = result.library
+    if info is None:
+        return
+    if info.error:
+        stream.write(f"资料库不可用，本次未对照以往标段：{info.error}\n")
+        return
+    names = {d.id: d.name for d in result.documents}
+    for doc_id, matches in result.history.items():
+        for m in matches:
+            kind = "自有模板" if m.own_template else "以往标段"
+            stream.write(
+                f"{kind}  {names[doc_id]} ↔ {m.section} / {m.document}  {m.chars} 字（{m.similarity:.1%}），"
+                f"{len(m.passages)} 段\n"
+            )
+    note = f"；本标段已存入（{section}）" if stored else ""
+    stream.write(f"资料库 {info.path}：对照 {info.sections} 个标段、{info.documents} 份投标文件{note}\n")
+
+
+def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
+    """``bidcheck library list|show|remove|stats|add|add-template|export|import``."""
+    lib = commands.add_parser("library", help="资料库：以往检查过的标段")
+    lib.add_argument("--library", type=Path, metavar="FILE", help="资料库文件")
+    lib.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")
+    verbs = lib.add_subparsers(dest="verb", required=True, parser_class=type(lib))
+    verbs.add_parser("list", help="列出标段")
+    verbs.add_parser("show", help="标段的文件与预警").add_argument("section", metavar="SECTION")
+    verbs.add_parser("remove", help="删除标段").add_argument("section", metavar="SECTION")
+    verbs.add_parser("stats", help="统计")
+    add = verbs.add_parser("add", help="存入一个标段（不出报告）")
+    add.add_argument("paths", nargs="+", type=Path, metavar="DIR")
+    add.add_argument("--section", required=True, metavar="NAME")
+    add.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE")
+    templ = verbs.add_parser("add-template", help="存入范本文件（每次检查都作为模板）")
+    templ.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    templ.add_argument("--name", metavar="NAME")
+    verbs.add_parser("export", help="导出到文件").add_argument("file", type=Path, metavar="FILE")
+    verbs.add_parser("import", help="从文件导入").add_argument("file", type=Path, metavar="FILE")
+
+
+def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO) -> int:
+    """Run one library verb: 0 done, 1 no file could be read, 2 no such section; ``LibraryError``
+    when the library cannot be used."""
+    library = open_library(_library_path(args, settings))
+    try:
+        verb: Callable[[Library, argparse.Namespace, Settings, TextIO], int] = _VERBS[args.verb]
+        return verb(library, args, settings, stdout)
+    finally:
+        library.close()
+
+
+def _list(library: Library, _args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    for row in library.sections():
+        kind = "范本" if row.kind == "templates" else "标段"
+        out.write(f"{row.checked}  {kind}  {row.name}  {row.files} 份投标文件  {'、'.join(row.bidders)}\n")
+    return 0
+
+
+def _show(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    files = library.section_files(args.section)
+    if not files:
+        out.write(f"资料库中没有标段 {args.section}\n")
+        return 2
+    for name, bidder, role, chars, digest in files:
+        out.write(f"{role}  {name}  {bidder}  {chars} 字  {digest[:12]}\n")
+    for a, b, level in library.section_pairs(args.section):
+        out.write(f"{level}  {a} ↔ {b}\n")
+    return 0
+
+
+def _remove(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    if not library.remove(args.section):
+        out.write(f"资料库中没有标段 {args.section}\n")
+        return 2
+    out.write(f"已删除标段 {args.section}\n")
+    return 0
+
+
+def _stats(library: Library, _args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    sections, bids = library.counts()
+    templates, _ = library.counts("templates")
+    figures = library.size_figures()
+    per_bid = figures["bytes"] / bids if bids else 0
+    out.write(
+        f"{library.path}：{sections} 个标段，{bids} 份投标文件，{templates} 组范本；"
+        f"{figures['kgrams']} 个指纹，{figures['bytes'] / 1e6:.1f} MB"
+        f"（每份投标文件约 {per_bid / 1e3:.0f} KB）\n"
+    )
+    return 0
+
+
+def _add(library: Library, args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+    inputs = CheckInputs(tuple(args.paths), tuple(args.tender))
+    result = check(inputs, settings, no_progress, threading.Event(), library, args.section)
+    store_result(library, args.section, result, settings)
+    out.write(f"已存入标段 {args.section}：{len([d for d in result.bids if d.ok])} 份投标文件\n")
+    return 0
+
+
+def _add_template(library: Library, args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+    name = args.name or "范本：" + "、".join(p.name for p in args.files)
+    docs = add_templates(library, list(args.files), name, settings)
+    for doc in docs:
+        out.write(f"已存入 {doc.name}\n" if doc.ok else f"无法读取 {doc.name}：{doc.error}\n")
+    return 0 if any(d.ok for d in docs) else 1
+
+
+def _export(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    library.export(args.file)
+    out.write(f"已导出到 {args.file}\n")
+    return 0
+
+
+def _import(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    names = library.import_from(args.file)
+    out.write(f"已导入 {len(names)} 个标段：{'、'.join(names)}\n")
+    return 0
+
+
+_VERBS: dict[str, Callable[[Library, argparse.Namespace, Settings, TextIO], int]] = {
+    "list": _list,
+    "show": _show,
+    "remove": _remove,
+    "stats": _stats,
+    "add": _add,
+    "add-template": _add_template,
+    "export": _export,
+    "import": _import,
+}

@@ -1,0 +1,209 @@
+"""A section's bids against the library: the text it has learned is public, and each bid's history
+(its text in the bids of earlier sections), found by k-gram hash lookups and verified by positions."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.config import Settings
+from bidcheck.fingerprint import fingerprint_text
+from bidcheck.fingerprint.kgrams import kgram_hashes
+from bidcheck.library.prints import WINDOW, BidPrint, K, bid_print, bidder_name
+from bidcheck.library.store import StoredFile
+from bidcheck.model import Block, Document, HistoryMatch, HistoryPassage
+from bidcheck.prepare import Ready
+from bidcheck.text import build_clean_text
+
+__all__ = ["Consulted", "LibraryReader", "consult", "histories", "template_documents"]
+
+Mask = npt.NDArray[np.bool_]
+POSTINGS_LIMIT = 256  # stored places read per hash: enough to tell public text, and bounded
+_MIN_HITS = 3
+_MAX_HISTORY = 20  # earlier bids listed per bid
+Run = list[tuple[int, int]]  # (position here, position there) of the k-grams of one passage
+
+
+class LibraryReader(Protocol):
+    """What a check reads of the library (``bidcheck.library.store.Library`` is one)."""
+
+    path: Path
+
+    def counts(self, kind: str = "section") -> tuple[int, int]: ...
+
+    def postings(self, hashes: Sequence[int], limit: int) -> dict[int, list[tuple[int, int]]]: ...
+
+    def owners(self, file_ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
+
+    def files(self, ids: Sequence[int]) -> dict[int, StoredFile]: ...
+
+    def high_together(self, bidders: Sequence[str], besides: str) -> dict[frozenset[str], list[str]]: ...
+
+    def template_texts(self) -> list[tuple[str, str]]: ...
+
+
+@dataclass(frozen=True)
+class Consulted:
+    """What the library said about a section's bids, before they are compared."""
+
+    prints: list[BidPrint]
+    learned: list[Mask]  # per bid: text the library has learned is public
+    hits: list[dict[int, list[tuple[int, int]]]]  # per bid: stored file -> (position here, position there)
+    files: dict[int, StoredFile] = field(default_factory=dict)
+    high_together: dict[frozenset[str], list[str]] = field(default_factory=dict)
+    templates: list[Ready] = field(default_factory=list)
+    sections: int = 0
+    documents: int = 0
+
+
+def _is_public(
+    places: list[tuple[int, int]], owners: Mapping[int, tuple[str, str]], settings: Settings
+) -> bool:
+    held = [owners[f] for f, _ in places if f in owners]
+    bidders = {bidder for _, bidder in held}
+    sections = {section for section, _ in held}
+    return len(bidders) >= settings.public_min_bidders and len(sections) >= settings.public_min_sections
+
+
+def _learned_mask(norm: str, public: set[int]) -> Mask:
+    """The characters of a text inside k-grams the library has learned are public, with gaps shorter
+    than a winnowing window closed (winnowing keeps one k-gram in every window, not each)."""
+    mask = np.zeros(len(norm), dtype=bool)
+    if not public or len(norm) < K:
+        return mask
+    hashes = kgram_hashes(norm, K).view(np.int64)
+    starts = np.flatnonzero(np.isin(hashes, np.fromiter(public, dtype=np.int64)))
+    for s in starts.tolist():
+        mask[s : s + K] = True
+    if len(starts) > 1:
+        for a, b in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+            if a + K < b <= a + K + WINDOW:
+                mask[a + K : b] = True
+    return mask
+
+
+def consult(library: LibraryReader, bids: Sequence[Ready], section: str, settings: Settings) -> Consulted:
+    """Look every bid's winnowed k-grams up in the library: which are public, and where the others
+    were found in earlier sections' bids (``section`` itself, when re-checked, is left out)."""
+    prints = [bid_print(b.clean) for b in bids]
+    wanted = sorted({h for p in prints for h in p.hashes.tolist()})
+    postings = library.postings(wanted, POSTINGS_LIMIT)
+    stored = library.owners(sorted({f for places in postings.values() for f, _ in places}))
+    owners = {f: owner for f, owner in stored.items() if not section or owner[0] != section}
+    public = {h for h, places in postings.items() if _is_public(places, owners, settings)}
+    hits: list[dict[int, list[tuple[int, int]]]] = []
+    for p in prints:
+        found: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for h, pos in zip(p.hashes.tolist(), p.positions.tolist(), strict=True):
+            if h in public:
+                continue
+            for file_id, other in postings.get(h, ()):
+                if file_id in owners:
+                    found[file_id].append((pos, other))
+        hits.append(dict(found))
+    bidders = [bidder_name(b.doc.name) for b in bids]
+    sections, documents = library.counts()
+    return Consulted(
+        prints,
+        [_learned_mask(b.clean.norm, public) for b in bids],
+        hits,
+        library.files(sorted({f for h in hits for f in h})),
+        library.high_together(bidders, section),
+        template_documents(library, settings),
+        sections,
+        documents,
+    )
+
+
+def template_documents(library: LibraryReader, settings: Settings) -> list[Ready]:
+    """The model documents kept in the library, ready to act as templates."""
+    out = []
+    for n, (name, blocks_json) in enumerate(library.template_texts(), start=1):
+        rows = json.loads(blocks_json)
+        blocks = tuple(Block(text, kind, page, paragraph) for text, kind, page, paragraph in rows)
+        doc = Document(f"L{n}", name, name, "library", blocks=blocks, role="template")
+        clean = build_clean_text(doc)
+        if len(clean.norm) >= settings.seed_chars:
+            out.append(Ready(doc, clean, fingerprint_text(clean.norm, settings)))
+    return out
+
+
+def _chains(
+    places: list[tuple[int, int]], paragraphs: npt.NDArray[np.int32], settings: Settings
+) -> list[Run]:
+    """Hits of one stored bid grouped into runs that move forward together on both sides (gaps no
+    longer than a window and ``max_gap_chars``, jumps no longer than ``max_jump_chars``), one
+    paragraph of this bid at a time (``paragraphs``: where its paragraphs start)."""
+    runs: list[Run] = []
+    gap = settings.max_gap_chars + WINDOW + K
+    last_paragraph = -1
+    for new, old in sorted(places):
+        paragraph = int(np.searchsorted(paragraphs, new, "right"))
+        run = runs[-1] if runs and paragraph == last_paragraph else None
+        last_paragraph = paragraph
+        if run is not None and new == run[-1][0]:
+            continue
+        step = new - run[-1][0] if run is not None else gap + 1
+        if run is not None and step <= gap and abs(old - run[-1][1] - step) <= settings.max_jump_chars:
+            run.append((new, old))
+        else:
+            runs.append([(new, old)])
+    return [r for r in runs if len(r) >= _MIN_HITS]
+
+
+def _length(run: Run) -> int:
+    """Comparable characters of this bid the run spans."""
+    return run[-1][0] + K - run[0][0]
+
+
+def _history_passage(run: Run, bid: Ready, other: StoredFile) -> HistoryPassage:
+    clean = bid.clean
+    start, end = run[0][0], run[-1][0] + K
+    low, high = clean.clean_span(start, min(end, len(clean.norm)))
+    page, paragraph = clean.locate(low)
+    old_start = min(o for _, o in run)
+    old_end = max(o for _, o in run) + K
+    other_page, other_paragraph = other.print.place(old_start)
+    other_text = other.text[old_start:old_end] if other.text else None
+    return HistoryPassage(page, paragraph, clean.text[low:high], other_page, other_paragraph, other_text)
+
+
+def histories(
+    consulted: Consulted, bids: Sequence[Ready], masked: Sequence[Mask], settings: Settings
+) -> dict[str, tuple[HistoryMatch, ...]]:
+    """Each bid's history: the earlier bids holding its text (tender, template and public text left
+    out, ``masked``), passage by passage with page and paragraph on both sides."""
+    out: dict[str, tuple[HistoryMatch, ...]] = {}
+    shortest = settings.min_passage_chars
+    for n, bid in enumerate(bids):
+        bidder = bidder_name(bid.doc.name)
+        starts = consulted.prints[n].places[:, 0]
+        matches = []
+        for file_id, places in consulted.hits[n].items():
+            other = consulted.files.get(file_id)
+            kept = [(p, o) for p, o in places if masked[n][p : p + K].mean() < settings.template_share]
+            runs = [r for r in _chains(kept, starts, settings) if _length(r) >= shortest]
+            if other is None or not runs:
+                continue
+            chars = sum(_length(r) for r in runs)
+            matches.append(
+                HistoryMatch(
+                    other.section,
+                    other.name,
+                    other.bidder,
+                    chars,
+                    round(chars / max(len(bid.clean.norm), 1), 4),
+                    other.bidder == bidder,
+                    tuple(_history_passage(r, bid, other) for r in runs),
+                )
+            )
+        matches.sort(key=lambda m: (-m.chars, m.section, m.document))
+        out[bid.doc.id] = tuple(matches[:_MAX_HISTORY])
+    return out

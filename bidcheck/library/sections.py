@@ -1,0 +1,86 @@
+"""Putting a checked section, or model documents, into the library."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from bidcheck.cache import file_digest
+from bidcheck.config import Settings
+from bidcheck.fingerprint import build_simhash
+from bidcheck.library.prints import BidPrint, bid_print, bidder_name
+from bidcheck.library.store import Library, StoredBid
+from bidcheck.model import CheckResult, Document
+from bidcheck.prepare import prepare_document
+from bidcheck.text import build_clean_text
+
+__all__ = ["add_templates", "store_result", "stored_bid"]
+
+_NO_PRINT = BidPrint(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros((0, 3), np.int32), 0)
+
+
+def _digest(path: str) -> str:
+    try:
+        return file_digest(Path(path))
+    except OSError:
+        return ""
+
+
+def stored_bid(doc: Document, settings: Settings) -> StoredBid:
+    """A read document as the library keeps it: fingerprints for a bid, only its name for the others."""
+    if doc.role != "bid" or not doc.ok:
+        digest, metadata = _digest(doc.path), dict(doc.metadata)
+        return StoredBid(doc.name, digest, "", doc.role, doc.chars, 0, metadata, _NO_PRINT)
+    clean = build_clean_text(doc)
+    return StoredBid(
+        doc.name,
+        _digest(doc.path),
+        bidder_name(doc.name),
+        doc.role,
+        doc.chars,
+        build_simhash(clean.norm, settings.seed),
+        dict(doc.metadata),
+        bid_print(clean),
+        clean.norm if settings.library_keep_texts else None,
+    )
+
+
+def store_result(library: Library, section: str, result: CheckResult, settings: Settings) -> None:
+    """Store a checked section (replacing an earlier check of it): its files, its bids' fingerprints
+    and its raised pairs (by bidder, so that a later section knows who was ``high`` together)."""
+    names = {d.id: bidder_name(d.name) for d in result.documents}
+    bids = [stored_bid(d, settings) for d in result.documents if d.ok or d.role != "bid"]
+    raised = [(names[p.a], names[p.b], p.level) for p in result.pairs if p.level != "none"]
+    library.store_section(section, bids, raised)
+
+
+def _blocks_json(doc: Document) -> str:
+    rows = [(b.text, b.kind, b.page, b.paragraph) for b in doc.compared_blocks()]
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def add_templates(library: Library, paths: Sequence[Path], name: str, settings: Settings) -> list[Document]:
+    """Keep model documents in the library (their text: they are public); they act as templates in
+    every later check. Returns the documents read (an unreadable one with its error)."""
+    docs = [prepare_document(p, f"t{n}", "template", settings).doc for n, p in enumerate(paths, start=1)]
+    kept = [
+        StoredBid(
+            d.name,
+            _digest(d.path),
+            "",
+            "template",
+            d.chars,
+            0,
+            dict(d.metadata),
+            _NO_PRINT,
+            _blocks_json(d),
+        )
+        for d in docs
+        if d.ok
+    ]
+    if kept:
+        library.store_section(name, kept, (), kind="templates")
+    return docs

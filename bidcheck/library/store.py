@@ -1,0 +1,477 @@
+"""The library's SQLite file: schema and migrations, opening it safely, reading and writing sections.
+
+One file, no server (stdlib ``sqlite3``): write-ahead logging so that a check reads while another
+process writes, a busy timeout so that two writers take turns, every write one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from bidcheck.library.prints import BidPrint
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Library",
+    "LibraryError",
+    "SectionRow",
+    "StoredBid",
+    "StoredFile",
+    "default_library_path",
+    "open_library",
+]
+
+_MIGRATIONS = (
+    """
+    CREATE TABLE sections (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL DEFAULT 'section',  -- 'section', or 'templates' for kept model documents
+        checked TEXT NOT NULL
+    );
+    CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        section_id INTEGER NOT NULL REFERENCES sections(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        bidder TEXT NOT NULL,
+        role TEXT NOT NULL,
+        chars INTEGER NOT NULL,
+        simhash INTEGER NOT NULL,
+        metadata TEXT NOT NULL,
+        places BLOB NOT NULL,
+        hashes BLOB NOT NULL,  -- the winnowed hashes again, so that removing a bid finds its rows
+        text TEXT  -- only with "keep texts", and for model documents (which are public)
+    );
+    CREATE INDEX files_section ON files(section_id);
+    CREATE INDEX files_bidder ON files(bidder);
+    CREATE TABLE kgrams (
+        hash INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        pos INTEGER NOT NULL,
+        PRIMARY KEY (hash, file_id, pos)
+    ) WITHOUT ROWID;
+    CREATE TABLE pair_levels (
+        section_id INTEGER NOT NULL REFERENCES sections(id) ON DELETE CASCADE,
+        bidder_a TEXT NOT NULL,
+        bidder_b TEXT NOT NULL,
+        level TEXT NOT NULL
+    );
+    CREATE INDEX pair_levels_section ON pair_levels(section_id);
+    """,
+)
+SCHEMA_VERSION = len(_MIGRATIONS)
+BUSY_TIMEOUT_S = 10.0
+
+
+class LibraryError(Exception):
+    """A library that cannot be used now: locked, damaged, or written by a newer bidcheck."""
+
+
+def default_library_path() -> Path:
+    """``~/.local/share/bidcheck/library.sqlite``; ``%LOCALAPPDATA%\\bidcheck\\library.sqlite`` on Windows."""
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else Path.home() / "AppData" / "Local") / "bidcheck" / "library.sqlite"
+    data = os.environ.get("XDG_DATA_HOME")
+    return (Path(data) if data else Path.home() / ".local" / "share") / "bidcheck" / "library.sqlite"
+
+
+@dataclass(frozen=True)
+class StoredBid:
+    """One file of a section as it goes into the library."""
+
+    name: str
+    digest: str
+    bidder: str
+    role: str
+    chars: int
+    simhash: int
+    metadata: dict[str, str]
+    print: BidPrint
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """One file of a stored section as the library gives it back."""
+
+    id: int
+    section: str
+    name: str
+    bidder: str
+    role: str
+    chars: int
+    print: BidPrint
+    text: str | None
+
+
+@dataclass(frozen=True)
+class SectionRow:
+    """A stored section: name, kind, when it was checked, its files and bidders."""
+
+    name: str
+    kind: str
+    checked: str
+    files: int
+    bidders: tuple[str, ...]
+
+
+def _words(exc: BaseException) -> str:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return "资料库正被另一个程序占用"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return "资料库文件已损坏"
+    return f"资料库无法使用（{text}）"
+
+
+def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
+    """Open (and create, or bring up to date) the library at ``path``; ``LibraryError`` when it cannot
+    be used: locked beyond the busy timeout (``BUSY_TIMEOUT_S``), not a database, or of a newer schema."""
+    busy_timeout_s = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise LibraryError(f"无法打开资料库 {path}：{exc}") from exc
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA secure_delete = ON")  # a removed section's pages are overwritten, not left
+        _migrate(conn)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise LibraryError(_words(exc)) from exc
+    except LibraryError:
+        conn.close()
+        raise
+    return Library(path, conn)
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise LibraryError(
+            f"资料库由较新版本的 bidcheck 建立（结构版本 {version}），本程序只认识到 {SCHEMA_VERSION}"
+        )
+    if version == SCHEMA_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
+        for number in range(version, SCHEMA_VERSION):
+            for statement in _MIGRATIONS[number].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _int64(value: int) -> int:
+    """A 64-bit SimHash as SQLite's signed integer."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+class Library:
+    """An open library. Every method may raise ``LibraryError``; writes are one transaction each."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    def close(self) -> None:
+        """Close the connection (the file stays)."""
+        self._conn.close()
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        try:
+            yield self._conn
+        except sqlite3.Error as exc:
+            raise LibraryError(_words(exc)) from exc
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken at once (``BEGIN IMMEDIATE``: a second writer waits its turn)."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise LibraryError(_words(exc)) from exc
+        try:
+            yield self._conn
+            self._conn.execute("COMMIT")
+        except BaseException as exc:
+            self._conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise LibraryError(_words(exc)) from exc
+            raise
+
+    # reading
+
+    def counts(self, kind: str = "section") -> tuple[int, int]:
+        """How many sections of a kind, and how many bids they hold."""
+        with self._reading() as db:
+            sections = db.execute("SELECT count(*) FROM sections WHERE kind = ?", (kind,)).fetchone()[0]
+            bids = db.execute(
+                "SELECT count(*) FROM files JOIN sections s ON s.id = section_id "
+                "WHERE s.kind = ? AND role = 'bid'",
+                (kind,),
+            ).fetchone()[0]
+        return int(sections), int(bids)
+
+    def postings(self, hashes: Iterable[int], limit: int) -> dict[int, list[tuple[int, int]]]:
+        """For each hash, up to ``limit`` (file id, position) where stored bids hold it."""
+        out: dict[int, list[tuple[int, int]]] = {}
+        with self._reading() as db:
+            query = "SELECT file_id, pos FROM kgrams WHERE hash = ? LIMIT ?"
+            for h in hashes:
+                rows = db.execute(query, (h, limit)).fetchall()
+                if rows:
+                    out[h] = rows
+        return out
+
+    def files(self, ids: Iterable[int]) -> dict[int, StoredFile]:
+        """The stored files with these ids."""
+        wanted = sorted(set(ids))
+        out: dict[int, StoredFile] = {}
+        with self._reading() as db:
+            for n in range(0, len(wanted), 500):
+                chunk = wanted[n : n + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    "SELECT f.id, s.name, f.name, f.bidder, f.role, f.chars, f.places, f.text "
+                    f"FROM files f JOIN sections s ON s.id = f.section_id WHERE f.id IN ({marks})",
+                    chunk,
+                ).fetchall()
+                for fid, section, name, bidder, role, chars, places, text in rows:
+                    table = np.frombuffer(places, dtype=np.int32).reshape(-1, 3)
+                    empty = np.zeros(0, dtype=np.int64)
+                    bp = BidPrint(empty, empty.astype(np.int32), table, chars)
+                    out[fid] = StoredFile(fid, section, name, bidder, role, chars, bp, text)
+        return out
+
+    def owners(self, file_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+        """For each stored bid of these ids: its section's name and its bidder."""
+        out: dict[int, tuple[str, str]] = {}
+        wanted = sorted(set(file_ids))
+        with self._reading() as db:
+            for n in range(0, len(wanted), 500):
+                chunk = wanted[n : n + 500]
+                marks = ",".join("?" * len(chunk))
+                for fid, section, bidder in db.execute(
+                    "SELECT f.id, s.name, f.bidder FROM files f JOIN sections s ON s.id = f.section_id "
+                    f"WHERE f.id IN ({marks}) AND f.role = 'bid'",
+                    chunk,
+                ):
+                    out[fid] = (str(section), str(bidder))
+        return out
+
+    def high_together(self, bidders: Sequence[str], besides: str) -> dict[frozenset[str], list[str]]:
+        """For each two of these bidders found ``high`` together in a stored section (other than
+        ``besides``), the names of those sections."""
+        out: dict[frozenset[str], list[str]] = {}
+        if not bidders:
+            return out
+        marks = ",".join("?" * len(bidders))
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT s.name, p.bidder_a, p.bidder_b FROM pair_levels p "
+                "JOIN sections s ON s.id = p.section_id WHERE p.level = 'high' AND s.name != ? "
+                f"AND p.bidder_a IN ({marks}) AND p.bidder_b IN ({marks}) "
+                "ORDER BY s.checked, s.name",
+                (besides, *bidders, *bidders),
+            ).fetchall()
+        for section, a, b in rows:
+            names = out.setdefault(frozenset((a, b)), [])
+            if section not in names:
+                names.append(section)
+        return out
+
+    def template_texts(self) -> list[tuple[str, str]]:
+        """The model documents kept in the library: (name, blocks as JSON)."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT f.name, f.text FROM files f JOIN sections s ON s.id = f.section_id "
+                "WHERE s.kind = 'templates' AND f.text IS NOT NULL ORDER BY f.id"
+            ).fetchall()
+        return [(str(name), str(text)) for name, text in rows]
+
+    def sections(self) -> list[SectionRow]:
+        """Every stored section, oldest first."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT s.name, s.kind, s.checked, count(f.id), group_concat(f.bidder, char(31)) "
+                "FROM sections s LEFT JOIN files f ON f.section_id = s.id AND f.role = 'bid' "
+                "GROUP BY s.id ORDER BY s.checked, s.id"
+            ).fetchall()
+        return [
+            SectionRow(name, kind, checked, files, tuple(sorted(set((bidders or "").split("\x1f")) - {""})))
+            for name, kind, checked, files, bidders in rows
+        ]
+
+    def section_files(self, name: str) -> list[tuple[str, str, str, int, str]]:
+        """The files of one section: (name, bidder, role, chars, digest)."""
+        with self._reading() as db:
+            return db.execute(
+                "SELECT f.name, f.bidder, f.role, f.chars, f.digest FROM files f JOIN sections s "
+                "ON s.id = f.section_id WHERE s.name = ? ORDER BY f.id",
+                (name,),
+            ).fetchall()
+
+    def section_pairs(self, name: str) -> list[tuple[str, str, str]]:
+        """The raised pairs of one section: (bidder, bidder, level)."""
+        with self._reading() as db:
+            return db.execute(
+                "SELECT p.bidder_a, p.bidder_b, p.level FROM pair_levels p JOIN sections s "
+                "ON s.id = p.section_id WHERE s.name = ? ORDER BY p.rowid",
+                (name,),
+            ).fetchall()
+
+    def size_figures(self) -> dict[str, int]:
+        """Rows and bytes: for ``library stats``."""
+        with self._reading() as db:
+            kgrams = db.execute("SELECT count(*) FROM kgrams").fetchone()[0]
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+            page_size = db.execute("PRAGMA page_size").fetchone()[0]
+            free = db.execute("PRAGMA freelist_count").fetchone()[0]
+        return {"kgrams": int(kgrams), "bytes": int((pages - free) * page_size)}
+
+    # writing
+
+    def store_section(
+        self,
+        name: str,
+        bids: Sequence[StoredBid],
+        pair_levels: Sequence[tuple[str, str, str]] = (),
+        kind: str = "section",
+    ) -> None:
+        """Store a section (replacing any section of that name): its files, fingerprints and raised pairs."""
+        checked = time.strftime("%Y-%m-%d %H:%M:%S")
+        with self._writing() as db:
+            self._remove(db, name)
+            section = db.execute(
+                "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
+            ).lastrowid
+            for bid in bids:
+                self._insert_file(db, int(section or 0), bid)
+            db.executemany(
+                "INSERT INTO pair_levels (section_id, bidder_a, bidder_b, level) VALUES (?, ?, ?, ?)",
+                [(section, a, b, level) for a, b, level in pair_levels],
+            )
+
+    @staticmethod
+    def _insert_file(db: sqlite3.Connection, section: int, bid: StoredBid) -> None:
+        p = bid.print
+        file_id = db.execute(
+            "INSERT INTO files (section_id, name, digest, bidder, role, chars, simhash, metadata, places, "
+            "hashes, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                section,
+                bid.name,
+                bid.digest,
+                bid.bidder,
+                bid.role,
+                bid.chars,
+                _int64(bid.simhash),
+                json.dumps(bid.metadata, ensure_ascii=False),
+                p.places.astype(np.int32).tobytes(),
+                p.hashes.astype(np.int64).tobytes(),
+                bid.text,
+            ),
+        ).lastrowid
+        rows = zip(p.hashes.tolist(), [file_id] * len(p.hashes), p.positions.tolist(), strict=True)
+        db.executemany("INSERT OR IGNORE INTO kgrams (hash, file_id, pos) VALUES (?, ?, ?)", rows)
+
+    def remove(self, name: str) -> bool:
+        """Remove a section and every trace of it (its pages overwritten); whether it was there."""
+        with self._writing() as db:
+            found = self._remove(db, name)
+        with self._reading() as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return found
+
+    @staticmethod
+    def _remove(db: sqlite3.Connection, name: str) -> bool:
+        row = db.execute("SELECT id FROM sections WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return False
+        files = db.execute("SELECT id, hashes FROM files WHERE section_id = ?", row).fetchall()
+        for file_id, hashes in files:
+            rows = [(h, file_id) for h in np.frombuffer(hashes, dtype=np.int64).tolist()]
+            db.executemany("DELETE FROM kgrams WHERE hash = ? AND file_id = ?", rows)
+        db.execute("DELETE FROM sections WHERE id = ?", row)
+        return True
+
+    def export(self, target: Path) -> None:
+        """Write a consistent copy of the whole library to ``target`` (replaced if there)."""
+        temp = target.with_name(f".{target.name}.part")
+        temp.unlink(missing_ok=True)
+        try:
+            copy = sqlite3.connect(temp)
+            try:
+                self._conn.backup(copy)
+            finally:
+                copy.close()
+            temp.replace(target)
+        except (OSError, sqlite3.Error) as exc:
+            temp.unlink(missing_ok=True)
+            raise LibraryError(f"无法导出到 {target}：{exc}") from exc
+
+    def import_from(self, source: Path) -> list[str]:
+        """Add the sections of another library file (a section of the same name is replaced)."""
+        open_library(source).close()  # a library of a schema this program reads, brought up to date
+        try:
+            self._conn.execute("ATTACH DATABASE ? AS other", (str(source),))
+        except sqlite3.Error as exc:
+            raise LibraryError(_words(exc)) from exc
+        try:
+            with self._writing() as db:
+                return self._copy_sections(db)
+        finally:
+            self._conn.execute("DETACH DATABASE other")
+
+    def _copy_sections(self, db: sqlite3.Connection) -> list[str]:
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS file_map (old INTEGER PRIMARY KEY, new INTEGER)")
+        db.execute("DELETE FROM file_map")
+        names = []
+        columns = "name, digest, bidder, role, chars, simhash, metadata, places, hashes, text"
+        for old, name, kind, checked in db.execute("SELECT id, name, kind, checked FROM other.sections"):
+            self._remove(db, name)
+            new = db.execute(
+                "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
+            ).lastrowid
+            for (file_id,) in db.execute(
+                "SELECT id FROM other.files WHERE section_id = ?", (old,)
+            ).fetchall():
+                copied = db.execute(
+                    f"INSERT INTO files (section_id, {columns}) "
+                    f"SELECT ?, {columns} FROM other.files WHERE id = ?",
+                    (new, file_id),
+                ).lastrowid
+                db.execute("INSERT INTO file_map VALUES (?, ?)", (file_id, copied))
+            db.execute(
+                "INSERT INTO pair_levels (section_id, bidder_a, bidder_b, level) "
+                "SELECT ?, bidder_a, bidder_b, level FROM other.pair_levels WHERE section_id = ?",
+                (new, old),
+            )
+            names.append(str(name))
+        db.execute(
+            "INSERT OR IGNORE INTO kgrams (hash, file_id, pos) "
+            "SELECT k.hash, m.new, k.pos FROM other.kgrams k JOIN file_map m ON m.old = k.file_id"
+        )
+        return names

@@ -1,0 +1,274 @@
+"""The library: the store, checks against it (history, earlier warnings, own templates, public text
+learned), its verbs, and a library that is locked, damaged, newer, or written by two processes."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bidcheck import library as lib
+from bidcheck.cli import ExitStatus, main
+from bidcheck.config import Settings
+from bidcheck.library import open_library
+from bidcheck.library.prints import bid_print, bidder_name, winnow
+from bidcheck.library.store import SCHEMA_VERSION
+from bidcheck.pipeline import CheckInputs, check
+
+_CHARS = "".join(chr(c) for c in range(0x4E00, 0x4E00 + 3000))
+
+
+def prose(seed: int, sentences: int) -> list[str]:
+    """Paragraphs of text no other seed shares (random characters in sentences of 12-30)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(max(1, sentences // 4)):
+        out.append("".join("".join(rng.choices(_CHARS, k=rng.randint(12, 30))) + "。" for _ in range(4)))
+    return out
+
+
+def write_bid(folder: Path, name: str, paragraphs: list[str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.txt"
+    path.write_text("\n\n".join(paragraphs), encoding="utf-8")
+    return path
+
+
+def run(*argv: str) -> tuple[ExitStatus, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def check_section(tmp: Path, library: Path, name: str, *extra: str) -> tuple[ExitStatus, str, dict]:
+    out = tmp / f"{name}.json"
+    status, stdout, stderr = run(
+        "check", str(tmp / name), "--library", str(library), "--section", name, "--json", str(out),
+        "--quiet", "--workers", "1", *extra,
+    )  # fmt: skip
+    assert status in (ExitStatus.SUCCESS, ExitStatus.SOME_FILES_UNREADABLE), stderr
+    return status, stdout, json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_winnowing_keeps_the_smallest_hash_of_every_window() -> None:
+    import numpy as np
+
+    hashes = np.asarray([5, 3, 9, 1, 7, 8, 2, 6], dtype=np.uint64)
+    assert winnow(hashes, 3).tolist() == [1, 3, 6]
+    assert bidder_name("01-华东建设集团.docx") == "华东建设集团"
+    assert bidder_name("华东.pdf") == "华东"
+
+
+def test_store_is_wal_versioned_and_small(tmp_path: Path) -> None:
+    from bidcheck.model import Block, Document
+    from bidcheck.text import build_clean_text
+
+    library = open_library(tmp_path / "l.sqlite")
+    conn = sqlite3.connect(tmp_path / "l.sqlite")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    text = "".join(prose(7, 2400))[:50_000]
+    doc = Document("d1", "x/01-甲.txt", "01-甲.txt", "txt", blocks=(Block(text),))
+    bp = bid_print(build_clean_text(doc))
+    before = library.size_figures()["bytes"]
+    library.store_section("S", [lib.store.StoredBid("01-甲.txt", "", "甲", "bid", len(text), 1, {}, bp)])
+    per_bid = library.size_figures()["bytes"] - before
+    assert per_bid <= 300_000, per_bid  # the issue's budget for a 50,000-character bid
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def series(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """Sections over time: a bidder's own template in every section, two bidders sharing a draft in
+    two sections, a model text 3 bidders of each 8-bid section include (no template given)."""
+    tmp = tmp_path_factory.mktemp("series")
+    library = tmp / "library.sqlite"
+    own = prose(1000, 24)
+    model = prose(2000, 16)
+    draft = prose(3000, 24)
+    results = []
+    for n in range(1, 7):
+        folder = tmp / f"S{n}"
+        for b in range(8):
+            bidder = f"乙{n}{b}" if b else "甲公司"
+            body = prose(n * 100 + b, 24)
+            if b == 0:
+                body = own[:16] + body
+            if b in (3, 4, 5):
+                body = body[:3] + model + body[3:]
+            if n in (2, 5) and b in (1, 2):
+                bidder = ("丙公司", "丁公司")[b - 1]
+                body = body[:2] + draft + body[2:]
+            write_bid(folder, f"0{b + 1}-{bidder}", body)
+        results.append(check_section(tmp, library, f"S{n}"))
+    return {"tmp": tmp, "library": library, "results": results}
+
+
+def _pair(result: dict, a: str, b: str) -> dict:
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    return next(p for p in result["pairs"] if {a, b} <= {names[p["a"]][3:-4], names[p["b"]][3:-4]})
+
+
+def test_history_finds_earlier_sections_paragraph_by_paragraph(series: dict[str, object]) -> None:
+    results = series["results"]
+    assert isinstance(results, list)
+    _, stdout, fifth = results[4]
+    assert fifth["library"]["sections"] == 4 and fifth["library"]["error"] is None
+    assert "S5" in stdout and "以往标段" in stdout
+    ding = next(d for d in fifth["documents"] if "丁公司" in d["name"])
+    found = [h for h in ding["history"] if h["bidder"] == "丙公司"]
+    assert found and found[0]["section"] == "S2" and not found[0]["own_template"]
+    assert len(found[0]["passages"]) >= 5 and found[0]["chars"] >= 400
+    side = found[0]["passages"][0]
+    assert set(side) == {"page", "paragraph", "text", "other_page", "other_paragraph", "other_text"}
+    assert side["other_text"] is None  # texts are not kept unless asked
+    assert "S2 同为一级预警" in _pair(fifth, "丙公司", "丁公司")["reason"]
+
+
+def test_own_template_is_shown_as_such(series: dict[str, object]) -> None:
+    results = series["results"]
+    assert isinstance(results, list)
+    _, stdout, sixth = results[5]
+    jia = next(d for d in sixth["documents"] if "甲公司" in d["name"])
+    assert jia["history"] and all(h["own_template"] for h in jia["history"] if h["bidder"] == "甲公司")
+    assert "自有模板" in stdout
+
+
+def test_public_text_is_learned_across_sections(series: dict[str, object]) -> None:
+    results = series["results"]
+    assert isinstance(results, list)
+    first, sixth = results[0][2], results[5][2]
+    assert _pair(first, "乙13", "乙14")["level"] == "high"  # model text, not yet known as public
+    pair = _pair(sixth, "乙63", "乙64")
+    assert pair["level"] == "none", pair["reason"]
+    assert any(p["public"] for p in pair["passages"]) and not any(
+        p["public"] and (p["template"] or p["common"]) for p in pair["passages"]
+    )
+
+
+def test_recheck_replaces_and_remove_removes(series: dict[str, object]) -> None:
+    tmp, library = series["tmp"], series["library"]
+    assert isinstance(tmp, Path) and isinstance(library, Path)
+    check_section(tmp, library, "S6")
+    status, listed, _ = run("library", "--library", str(library), "list")
+    assert status == ExitStatus.SUCCESS and listed.count("S6") == 1 and listed.count("标段") == 6
+    status, shown, _ = run("library", "--library", str(library), "show", "S5")
+    assert "丙公司" in shown and "high" in shown
+    status, stats, _ = run("library", "--library", str(library), "stats")
+    assert "6 个标段，48 份投标文件" in stats
+    copy = tmp / "copy.sqlite"
+    assert run("library", "--library", str(library), "export", str(copy))[0] == ExitStatus.SUCCESS
+    assert run("library", "--library", str(copy), "remove", "S6")[0] == ExitStatus.SUCCESS
+    assert run("library", "--library", str(copy), "remove", "S6")[0] == ExitStatus.USAGE
+    assert "S6" not in run("library", "--library", str(copy), "list")[1]
+    assert run("library", "--library", str(copy), "import", str(library))[0] == ExitStatus.SUCCESS
+    assert "6 个标段，48 份投标文件" in run("library", "--library", str(copy), "stats")[1]
+
+
+def test_removed_text_is_gone_from_the_file(tmp_path: Path) -> None:
+    marker = "".join(prose(4242, 8))
+    write_bid(tmp_path / "K", "01-甲", [marker])
+    write_bid(tmp_path / "K", "02-乙", prose(4343, 8))
+    library = tmp_path / "l.sqlite"
+    settings = tmp_path / "s.json"
+    settings.write_text('{"library_keep_texts": true}', encoding="utf-8")
+    check_section(tmp_path, library, "K", "--settings", str(settings))
+    needle = marker[:10].encode()
+    wal = library.with_name("l.sqlite-wal")
+
+    def stored() -> bytes:
+        return library.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+
+    assert needle in stored()
+    assert run("library", "--library", str(library), "remove", "K")[0] == ExitStatus.SUCCESS
+    assert needle not in stored()
+
+
+def test_model_documents_act_as_templates(tmp_path: Path) -> None:
+    model = prose(5000, 24)
+    write_bid(tmp_path / "forms", "示范文本", model)
+    for b in range(3):
+        write_bid(tmp_path / "T", f"0{b + 1}-投标人{b}", prose(5100 + b, 12) + model[: 4 + 2 * b])
+    library = tmp_path / "l.sqlite"
+    status, out, _ = run(
+        "library", "--library", str(library), "add-template", str(tmp_path / "forms/示范文本.txt")
+    )
+    assert status == ExitStatus.SUCCESS and "已存入" in out
+    _, _, result = check_section(tmp_path, library, "T")
+    pair = _pair(result, "投标人0", "投标人1")
+    assert pair["level"] == "none" and all(p["template"] for p in pair["passages"])
+
+
+def _two_bids(tmp: Path) -> None:
+    write_bid(tmp / "R", "01-甲", prose(1, 12))
+    write_bid(tmp / "R", "02-乙", prose(2, 12))
+
+
+@pytest.mark.parametrize("damage", ["corrupt", "newer"])
+def test_an_unusable_library_never_stops_a_check(tmp_path: Path, damage: str) -> None:
+    _two_bids(tmp_path)
+    library = tmp_path / "l.sqlite"
+    if damage == "corrupt":
+        library.write_bytes(b"this is not a database" * 100)
+    else:
+        open_library(library).close()
+        with sqlite3.connect(library) as conn:
+            conn.execute("PRAGMA user_version = 99")
+    status, stdout, result = check_section(tmp_path, library, "R")
+    assert status == ExitStatus.SUCCESS
+    assert result["library"]["error"] and "资料库不可用" in stdout
+    assert len(result["pairs"]) == 1
+
+
+def test_a_locked_library_never_stops_a_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_bids(tmp_path)
+    library = tmp_path / "l.sqlite"
+    open_library(library).close()
+    monkeypatch.setattr(lib.store, "BUSY_TIMEOUT_S", 0.2)
+    holder = sqlite3.connect(library, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        args = ["check", str(tmp_path / "R"), "--library", str(library), "--section", "R", "--quiet"]
+        assert main(args, out, err) == ExitStatus.SUCCESS
+        assert "资料库" in err.getvalue() and "占用" in err.getvalue()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from bidcheck.config import Settings
+from bidcheck.library import open_library, store_result
+from bidcheck.pipeline import CheckInputs, check
+
+library = open_library(Path(sys.argv[1]))
+folder, tag = Path(sys.argv[2]), sys.argv[3]
+result = check(CheckInputs((folder,)), Settings(workers=1))
+for n in range(8):
+    store_result(library, f"{tag}-{n}", result, Settings())
+library.close()
+"""
+
+
+def test_two_processes_writing_at_once(tmp_path: Path) -> None:
+    _two_bids(tmp_path)
+    library = tmp_path / "l.sqlite"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(library), str(tmp_path / "R"), tag])
+        for tag in ("cli", "app")
+    ]
+    assert [w.wait(timeout=120) for w in writers] == [0, 0]
+    with sqlite3.connect(library) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT count(*) FROM sections").fetchone()[0] == 16
+    result = check(CheckInputs((tmp_path / "R",)), Settings(workers=1), library=open_library(library))
+    assert result.library is not None and result.library.sections == 16
