@@ -4,23 +4,22 @@ Readers that run with ``OcrOptions(defer=True)`` leave scanned pages that are no
 (``OcrNeeded``). ``recognize_pages`` then recognises all those pages, of all files together, in worker
 processes (one onnxruntime thread each, so every core works on its own page), reports progress per page
 and checks the cancel flag while they work (cancel stops the workers at once). Results land in the OCR
-cache, from which the files are then read again. With one worker the pages are recognised in this
-process, using every core for each page.
+cache, from which the files are then read again. With one worker the pages are recognised in one
+process, using every core for each page. A page that takes longer than the time limit, or whose worker
+dies, is given up: the files are read again without it (``OcrOptions.unread``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Sequence
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from bidcheck.ingest.scan import OcrTask, recognize_task
-from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
+from bidcheck.progress import CancelFlag, ProgressFn, no_progress
+from bidcheck.workers import Lost, run_tasks
 
 __all__ = ["recognize_pages"]
-
-_POLL_S = 0.2  # how often the cancel flag is looked at while pages are being recognised
 
 
 def _message(task: OcrTask) -> str:
@@ -42,50 +41,58 @@ def recognize_pages(
     workers: int,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
-) -> None:
-    """Recognise pages into the OCR cache, ``workers`` pages at a time.
+    *,
+    time_limit_s: float | None = None,
+    memory_mb: int = 0,
+) -> dict[OcrTask, str]:
+    """Recognise pages into the OCR cache, ``workers`` pages at a time, each in a worker process.
 
     Args:
         tasks: The pages.
         engine: The OCR engine's name.
-        workers: Worker processes (1: in this process).
+        workers: Worker processes (1: one process, using every core for each page).
         progress: Called after each page.
-        cancel: Checked between pages (and every 0.2 s while pages are recognised in workers); when set,
-            the workers are stopped and ``Cancelled`` is raised.
+        cancel: Checked every 0.2 s while pages are recognised; when set, the workers are stopped and
+            ``Cancelled`` is raised.
+        time_limit_s: A page taking longer is given up (its worker stopped).
+        memory_mb: Memory each worker may use (``bidcheck.workers.cap_memory``); 0: no cap.
+
+    Returns:
+        The pages given up, each with the reason in a user's words: past the time limit, or its worker
+        died or ran out of memory. The other pages' results are in the cache.
     """
     if not tasks:
-        return
-    if workers <= 1 or len(tasks) == 1:
-        for done, task in enumerate(tasks, start=1):
-            check_cancel(cancel)
-            _recognize_quietly(task, engine, 0)
-            progress(done / len(tasks), _message(task))
-        return
-    # spawned, not forked: onnxruntime is not safe to use in a forked copy of a process that loaded it
-    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(tasks)), initializer=ignore_interrupt)
-    try:
-        running = [(pool.apply_async(_recognize_quietly, (task, engine, 1)), task) for task in tasks]
-        _collect(running, len(tasks), progress, cancel)
-        pool.close()
-    except BaseException:
-        pool.terminate()  # on cancel, pages being recognised are dropped at once (results are written whole)
-        raise
-    finally:
-        pool.join()
-
-
-def _collect(
-    running: list[tuple[AsyncResult[str | None], OcrTask]],
-    total: int,
-    progress: ProgressFn,
-    cancel: CancelFlag | None,
-) -> None:
+        return {}
+    threads = 0 if workers <= 1 else 1
     done = 0
-    while running:
-        check_cancel(cancel)
-        running[0][0].wait(_POLL_S)
-        for result, task in [r for r in running if r[0].ready()]:
-            result.get()
-            done += 1
-            progress(done / total, _message(task))
-        running = [r for r in running if not r[0].ready()]
+
+    def finished(index: int, _outcome: object) -> None:
+        nonlocal done
+        done += 1
+        progress(done / len(tasks), _message(tasks[index]))
+
+    outcomes = run_tasks(
+        _recognize_quietly,
+        [(task, engine, threads) for task in tasks],
+        workers,
+        finished,
+        cancel=cancel,
+        # spawned, not forked: onnxruntime is not safe to use in a forked copy of a process that loaded it
+        context=multiprocessing.get_context("spawn"),
+        memory_mb=memory_mb,
+        time_limit_s=time_limit_s,
+    )
+    return {
+        task: _given_up(outcome, time_limit_s)
+        for task, outcome in zip(tasks, outcomes, strict=True)
+        if isinstance(outcome, Lost)
+    }
+
+
+def _given_up(lost: Lost, time_limit_s: float | None) -> str:
+    """Why a page was given up, in a user's words."""
+    if lost.reason == "timeout":
+        return f"文字识别超时（超过 {time_limit_s:g} 秒）"
+    if lost.reason == "memory":
+        return "文字识别时内存不足"
+    return "文字识别时程序异常退出"

@@ -1,0 +1,353 @@
+"""Worker processes that one file cannot take down with the check.
+
+``run_tasks`` gives each worker process one task at a time, so it always knows which task a process
+held: when a process dies (killed for memory by the system, a native crash in a PDF or OCR library) or
+runs past the time limit, that task alone is reported ``Lost``, the process is replaced and the other
+tasks go on. Each worker caps its own memory before it takes a task (``cap_memory``): on Linux the
+data limit of ``setrlimit``, on Windows a job object; elsewhere no cap is set, and a process the system
+kills is still only a lost task.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar, cast
+
+from bidcheck.progress import CancelFlag, check_cancel, ignore_interrupt
+
+__all__ = ["Lost", "cap_memory", "default_memory_mb", "physical_memory_mb", "run_tasks"]
+
+R = TypeVar("R")
+_POLL_S = 0.2  # how often the cancel flag and the time limits are looked at
+_MIN_CAP_MB = 2048  # a worker reading a large scanned bid needs about a gigabyte; never cap below this
+_MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A task whose worker process ended without its result.
+
+    ``reason``: ``died`` (the process ended: killed, or crashed), ``timeout`` (it ran past the time
+    limit and was stopped) or ``memory`` (it ran out of the memory its cap allows).
+    """
+
+    reason: Literal["died", "timeout", "memory"]
+    exitcode: int | None = None
+
+
+def physical_memory_mb() -> int | None:
+    """The PC's physical memory in MB, or ``None`` when it cannot be told."""
+    if sys.platform == "win32":
+        return _windows_memory_mb()
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // _MB
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_memory_mb(workers: int) -> int:
+    """The memory each of ``workers`` processes may use: an equal share of the PC's memory, one share
+    left for the rest (the app, the system), and never below 2 GB; 0 (no cap) when the size is unknown."""
+    total = physical_memory_mb()
+    return max(_MIN_CAP_MB, total // (workers + 1)) if total else 0
+
+
+def cap_memory(megabytes: int) -> bool:
+    """Cap the memory this process may add to what it holds now; whether a cap could be set.
+
+    Past the cap an allocation fails: Python raises ``MemoryError``, a native library may crash the
+    process (a lost task, never a lost check).
+    """
+    if megabytes <= 0:
+        return False
+    if sys.platform == "win32":
+        return _cap_windows(megabytes * _MB)
+    try:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        limit = _data_now() + megabytes * _MB  # a forked worker starts with its parent's memory
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    except (ImportError, ValueError, OSError):
+        return False
+    return True
+
+
+def _data_now() -> int:
+    """The data segment this process holds (Linux counts its limit against it), in bytes."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+if sys.platform == "win32":
+    import ctypes
+    from ctypes import wintypes
+
+    _JOBS: list[int] = []  # job handles stay open as long as the process lives
+
+    class _Basic(ctypes.Structure):
+        _fields_ = [
+            ("PerProcessUserTimeLimit", ctypes.c_int64),
+            ("PerJobUserTimeLimit", ctypes.c_int64),
+            ("LimitFlags", wintypes.DWORD),
+            ("MinimumWorkingSetSize", ctypes.c_size_t),
+            ("MaximumWorkingSetSize", ctypes.c_size_t),
+            ("ActiveProcessLimit", wintypes.DWORD),
+            ("Affinity", ctypes.c_size_t),
+            ("PriorityClass", wintypes.DWORD),
+            ("SchedulingClass", wintypes.DWORD),
+        ]
+
+    class _Extended(ctypes.Structure):
+        _fields_ = [
+            ("BasicLimitInformation", _Basic),
+            ("IoInfo", ctypes.c_ulonglong * 6),
+            ("ProcessMemoryLimit", ctypes.c_size_t),
+            ("JobMemoryLimit", ctypes.c_size_t),
+            ("PeakProcessMemoryUsed", ctypes.c_size_t),
+            ("PeakJobMemoryUsed", ctypes.c_size_t),
+        ]
+
+    class _MemoryStatus(ctypes.Structure):
+        _fields_ = [
+            ("dwLength", wintypes.DWORD),
+            ("dwMemoryLoad", wintypes.DWORD),
+            ("ullTotalPhys", ctypes.c_ulonglong),
+            ("ullAvailPhys", ctypes.c_ulonglong),
+            ("ullTotalPageFile", ctypes.c_ulonglong),
+            ("ullAvailPageFile", ctypes.c_ulonglong),
+            ("ullTotalVirtual", ctypes.c_ulonglong),
+            ("ullAvailVirtual", ctypes.c_ulonglong),
+            ("ullAvailExtendedVirtual", ctypes.c_ulonglong),
+        ]
+
+    def _cap_windows(limit: int) -> bool:
+        """Put this process in a job object of its own whose per-process memory limit is ``limit``."""
+        try:
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+            kernel32.CreateJobObjectW.restype = wintypes.HANDLE
+            kernel32.GetCurrentProcess.restype = wintypes.HANDLE
+            kernel32.SetInformationJobObject.argtypes = [
+                wintypes.HANDLE,
+                ctypes.c_int,
+                ctypes.POINTER(_Extended),
+                wintypes.DWORD,
+            ]
+            kernel32.AssignProcessToJobObject.argtypes = [wintypes.HANDLE, wintypes.HANDLE]
+            job = kernel32.CreateJobObjectW(None, None)
+            if not job:
+                return False
+            info = _Extended()
+            info.BasicLimitInformation.LimitFlags = 0x100  # JOB_OBJECT_LIMIT_PROCESS_MEMORY
+            info.ProcessMemoryLimit = limit
+            extended_limits = 9  # JobObjectExtendedLimitInformation
+            size = ctypes.sizeof(info)
+            if not kernel32.SetInformationJobObject(job, extended_limits, ctypes.byref(info), size):
+                return False
+            if not kernel32.AssignProcessToJobObject(job, kernel32.GetCurrentProcess()):
+                return False
+            _JOBS.append(job)
+            return True
+        except (OSError, AttributeError, ValueError):
+            return False
+
+    def _windows_memory_mb() -> int | None:
+        status = _MemoryStatus()
+        status.dwLength = ctypes.sizeof(status)
+        try:
+            if ctypes.WinDLL("kernel32").GlobalMemoryStatusEx(ctypes.byref(status)):
+                return int(status.ullTotalPhys) // _MB
+        except (OSError, AttributeError):
+            pass
+        return None
+
+
+def _serve(conn: Connection, parent_end: Connection, memory_mb: int) -> None:
+    """A worker process: cap its memory, then run the tasks it is sent until told to stop (or until the
+    main process is gone: its end of the pipe is closed here, so that the pipe then reads as ended)."""
+    parent_end.close()
+    ignore_interrupt()
+    cap_memory(memory_mb)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        fn, args = task
+        try:
+            reply: tuple[str, Any] = ("ok", fn(*args))
+        except MemoryError:
+            reply = ("memory", None)
+        except BaseException as exc:  # handed to the main process, which raises it
+            reply = ("raised", exc)
+        _reply(conn, reply)
+
+
+def _reply(conn: Connection, reply: tuple[str, Any]) -> None:
+    try:
+        conn.send(reply)
+    except MemoryError:  # the result was too large to pickle within the cap
+        conn.send(("memory", None))
+    except Exception as exc:  # a result or exception that cannot be pickled
+        conn.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+class _Worker:
+    """One worker process and the task it holds."""
+
+    def __init__(self, context: BaseContext, memory_mb: int) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(  # type: ignore[attr-defined]
+            target=_serve, args=(child, self.conn, memory_mb)
+        )
+        self.process.start()
+        child.close()
+        self.task: int | None = None
+        self.since = 0.0
+
+    def give(self, index: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+        """Send a task; ``False`` when the process has gone (it died idle)."""
+        try:
+            self.conn.send((fn, args))
+        except OSError:
+            return False
+        self.task, self.since = index, time.monotonic()
+        return True
+
+    def reply(self) -> tuple[str, Any]:
+        """The task's reply when one has come; ``("lost", Lost)`` when the process ended without one."""
+        try:
+            return tuple(self.conn.recv())
+        except (EOFError, OSError):
+            self.process.join()
+            return ("lost", Lost("died", self.process.exitcode))
+
+    def stop(self, *, now: bool = False) -> None:
+        """End the process: asked to stop, or at once (``now``), and wait for it."""
+        if not now and self.process.is_alive():
+            with contextlib.suppress(OSError):
+                self.conn.send(None)
+            self.process.join(5)
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+class _Pool(Generic[R]):
+    """The state of one ``run_tasks`` call."""
+
+    def __init__(
+        self, fn: Callable[..., R], tasks: Sequence[tuple[Any, ...]], make: Callable[[], _Worker]
+    ) -> None:
+        self.fn, self.tasks, self.make = fn, tasks, make
+        self.queue = collections.deque(range(len(tasks)))
+        self.workers: list[_Worker] = []
+
+    def feed(self) -> None:
+        """Give every idle worker the next task."""
+        for slot, worker in enumerate(self.workers):
+            while worker.task is None and self.queue:
+                index = self.queue[0]
+                if worker.give(index, self.fn, self.tasks[index]):
+                    self.queue.popleft()
+                else:
+                    worker.stop(now=True)
+                    worker = self.workers[slot] = self.make()
+
+    def outcome(self, slot: int, ready: list[Any], limit_s: float | None) -> tuple[int, R | Lost] | None:
+        """The finished task of worker ``slot``, if it finished; the worker is replaced when it ended."""
+        worker = self.workers[slot]
+        if worker.task is None:
+            return None
+        index = worker.task
+        if worker.conn in ready or worker.process.sentinel in ready:
+            kind, value = worker.reply()
+        elif limit_s is not None and time.monotonic() - worker.since > limit_s:
+            kind, value = "lost", Lost("timeout")
+        else:
+            return None
+        worker.task = None
+        if kind == "raised":
+            raise value
+        if kind == "ok":
+            return index, value
+        worker.stop(now=True)
+        self.workers[slot] = self.make()
+        return index, value if kind == "lost" else Lost("memory")
+
+    def next(self, cancel: CancelFlag | None, limit_s: float | None) -> tuple[int, R | Lost]:
+        """Wait for the next task to end."""
+        while True:
+            check_cancel(cancel)
+            self.feed()
+            busy = [w for w in self.workers if w.task is not None]
+            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], _POLL_S)
+            for slot in range(len(self.workers)):
+                done = self.outcome(slot, list(ready), limit_s)
+                if done is not None:
+                    return done
+
+
+def run_tasks(
+    fn: Callable[..., R],
+    tasks: Sequence[tuple[Any, ...]],
+    workers: int,
+    on_done: Callable[[int, R | Lost], None],
+    *,
+    cancel: CancelFlag | None = None,
+    context: BaseContext | None = None,
+    memory_mb: int = 0,
+    time_limit_s: float | None = None,
+) -> list[R | Lost]:
+    """Run ``fn(*task)`` for every task in ``workers`` processes, one task per process at a time.
+
+    Args:
+        fn: A module-level function (it is sent to the processes by name).
+        tasks: The arguments of each call.
+        workers: How many processes (no more than there are tasks).
+        on_done: Called in this process as each task ends, with its index and result (or ``Lost``).
+        cancel: Checked every 0.2 s; when set, the processes are stopped and ``Cancelled`` is raised.
+        context: The multiprocessing context (default: the platform's).
+        memory_mb: Memory each process may add to what it starts with (``cap_memory``); 0: no cap.
+        time_limit_s: A task running longer is stopped with its process and reported ``Lost``.
+
+    Returns:
+        Each task's result, or ``Lost`` for a task whose process ended without one. An exception ``fn``
+        raised is raised here (after the processes are stopped).
+    """
+    results: list[R | Lost | None] = [None] * len(tasks)
+    if not tasks:
+        return []
+    ctx = context or multiprocessing.get_context()
+    pool: _Pool[R] = _Pool(fn, tasks, lambda: _Worker(ctx, memory_mb))
+    finished = False
+    try:
+        for _ in range(max(1, min(workers, len(tasks)))):
+            pool.workers.append(pool.make())
+        for _ in range(len(tasks)):
+            index, result = pool.next(cancel, time_limit_s)
+            results[index] = result
+            on_done(index, result)
+        finished = True
+    finally:
+        for worker in pool.workers:
+            worker.stop(now=not finished)
+    return cast(list[R | Lost], results)

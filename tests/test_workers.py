@@ -1,0 +1,86 @@
+"""Worker processes: a task whose process dies, runs too long or runs out of memory is lost alone."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+import pytest
+
+from bidcheck.progress import Cancelled
+from bidcheck.workers import Lost, cap_memory, default_memory_mb, run_tasks
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _exit_on(n: int, fatal: int) -> int:
+    if n == fatal:
+        os._exit(70)  # the process ends at once, as one killed by the system or crashed in native code
+    return n * n
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def _allocate(megabytes: int) -> int:
+    return len(bytearray(megabytes << 20))
+
+
+def _capped_allocate(cap_mb: int, megabytes: int) -> int:
+    assert cap_memory(cap_mb)
+    return _allocate(megabytes)
+
+
+def _raise(message: str) -> None:
+    raise ValueError(message)
+
+
+def test_results_come_back_in_order_and_each_end_is_reported() -> None:
+    seen: list[int] = []
+    results = run_tasks(_square, [(n,) for n in range(7)], 3, lambda i, _: seen.append(i))
+    assert results == [n * n for n in range(7)]
+    assert sorted(seen) == list(range(7))
+
+
+def test_a_task_whose_process_dies_is_lost_alone() -> None:
+    results = run_tasks(_exit_on, [(n, 2) for n in range(6)], 2, lambda i, r: None)
+    assert results[2] == Lost("died", 70)
+    assert [r for i, r in enumerate(results) if i != 2] == [0, 1, 9, 16, 25]
+
+
+def test_a_task_past_the_time_limit_is_stopped() -> None:
+    started = time.monotonic()
+    results = run_tasks(_sleep, [(30.0,), (0.0,), (0.1,)], 2, lambda i, r: None, time_limit_s=1.0)
+    assert results == [Lost("timeout"), 0.0, 0.1]
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the data limit is enforced on Linux")
+def test_a_task_beyond_the_memory_cap_is_lost_as_out_of_memory() -> None:
+    results = run_tasks(_allocate, [(1024,), (10,)], 1, lambda i, r: None, memory_mb=256)
+    assert results == [Lost("memory"), 10 << 20]
+    assert run_tasks(_capped_allocate, [(256, 64)], 1, lambda i, r: None) == [64 << 20]
+
+
+def test_an_exception_of_the_task_is_raised_here() -> None:
+    with pytest.raises(ValueError, match="broken"):
+        run_tasks(_raise, [("broken",)], 1, lambda i, r: None)
+
+
+def test_cancel_stops_the_workers_at_once() -> None:
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(Cancelled):
+        run_tasks(_sleep, [(30.0,)] * 3, 2, lambda i, r: None, cancel=cancel)
+    assert time.monotonic() - started < 10
+
+
+def test_the_default_cap_is_a_share_of_the_memory() -> None:
+    assert default_memory_mb(1) >= default_memory_mb(4) >= 2048 or default_memory_mb(4) == 0
