@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import SharedMasks, shared_masks
 from bidcheck.gcpause import collector_paused
 from bidcheck.ingest import collect_paths
+from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
@@ -28,14 +28,8 @@ from bidcheck.library.prints import bidder_name
 from bidcheck.library.store import LibraryError
 from bidcheck.model import CheckResult, Document, Group, HistoryMatch, LibraryInfo, PairResult, Role
 from bidcheck.prepare import Prepared, Ready, prepare_cached
-from bidcheck.progress import (
-    CancelFlag,
-    ProgressFn,
-    check_cancel,
-    ignore_interrupt,
-    no_progress,
-    slice_progress,
-)
+from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
 __all__ = ["CheckInputs", "check"]
 
@@ -81,6 +75,14 @@ def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
     return jobs, duplicates
 
 
+Unread = dict[str, tuple[tuple[int, str], ...]]  # per document: pages the OCR stage gave up, and why
+
+
+def _memory_mb(settings: Settings) -> int:
+    """What each worker process may use (``Settings.worker_memory_mb``, 0: a share of the PC's memory)."""
+    return settings.worker_memory_mb or default_memory_mb(settings.worker_count)
+
+
 def _prepare_all(
     jobs: list[_Job], settings: Settings, progress: ProgressFn, cancel: CancelFlag | None
 ) -> list[Prepared]:
@@ -89,14 +91,32 @@ def _prepare_all(
     waiting = [i for i, p in enumerate(prepared) if p.ocr_tasks]
     if waiting:
         tasks = [task for i in waiting for task in prepared[i].ocr_tasks]
-        ocr_progress = slice_progress(progress, 0.5, 0.95)
-        recognize_pages(tasks, settings.ocr_engine, settings.worker_count, ocr_progress, cancel)
+        given_up = recognize_pages(
+            tasks,
+            settings.ocr_engine,
+            settings.worker_count,
+            slice_progress(progress, 0.5, 0.95),
+            cancel,
+            time_limit_s=settings.ocr_page_timeout_s,
+            memory_mb=_memory_mb(settings),
+        )
+        unread = {
+            prepared[i].doc.id: tuple((t.page, given_up[t]) for t in prepared[i].ocr_tasks if t in given_up)
+            for i in waiting
+        }
         again = _prepare_jobs(
-            [jobs[i] for i in waiting], settings, slice_progress(progress, 0.95, 1.0), cancel
+            [jobs[i] for i in waiting], settings, slice_progress(progress, 0.95, 1.0), cancel, unread=unread
         )
         for i, done in zip(waiting, again, strict=True):
             prepared[i] = done
     return prepared
+
+
+def _read_job(
+    job: _Job, settings: Settings, defer_ocr: bool, unread: tuple[tuple[int, str], ...]
+) -> Prepared:
+    """One file's per-document stages (in a worker process)."""
+    return prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr, unread=unread)
 
 
 def _prepare_jobs(
@@ -105,28 +125,35 @@ def _prepare_jobs(
     progress: ProgressFn,
     cancel: CancelFlag | None,
     defer_ocr: bool = False,
+    unread: Unread | None = None,
 ) -> list[Prepared]:
-    if settings.worker_count <= 1 or len(jobs) < 3:
-        out = []
-        for done, job in enumerate(jobs, start=1):
-            check_cancel(cancel)
-            out.append(prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr))
-            progress(done / len(jobs), f"读取 {job.path.name}")
-        return out
-    with ProcessPoolExecutor(min(settings.worker_count, len(jobs)), initializer=ignore_interrupt) as pool:
-        futures = [
-            pool.submit(prepare_cached, j.path, j.doc_id, j.role, settings, defer_ocr=defer_ocr) for j in jobs
-        ]
-        out = []
-        try:
-            for done, (job, future) in enumerate(zip(jobs, futures, strict=True), start=1):
-                check_cancel(cancel)
-                out.append(future.result())
-                progress(done / len(jobs), f"读取 {job.path.name}")
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        return out
+    """Read the files in worker processes, never in this one: a file that kills its process (out of
+    memory, a crash in a library) becomes an error document, and the other files are read."""
+    done = 0
+
+    def finished(index: int, _outcome: object) -> None:
+        nonlocal done
+        done += 1
+        progress(done / len(jobs), f"读取 {jobs[index].path.name}")
+
+    outcomes = run_tasks(
+        _read_job,
+        [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in jobs],
+        settings.worker_count,
+        finished,
+        cancel=cancel,
+        memory_mb=_memory_mb(settings),
+    )
+    return [
+        _lost(job, outcome) if isinstance(outcome, Lost) else outcome
+        for job, outcome in zip(jobs, outcomes, strict=True)
+    ]
+
+
+def _lost(job: _Job, lost: Lost) -> Prepared:
+    """The error document of a file whose reading process ended without a result."""
+    message = OUT_OF_MEMORY if lost.reason == "memory" else READER_DIED
+    return Prepared(replace(error_document(job.path, job.doc_id, message), role=job.role))
 
 
 def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArray[np.bool_], list[bool]]:
