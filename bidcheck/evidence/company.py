@@ -57,13 +57,24 @@ class _Holders:
         at = np.minimum(np.searchsorted(self.hashes, grams), len(self.hashes) - 1)
         return np.where(self.hashes[at] == grams, at, -1).astype(np.int64)
 
-    def company(self, groups: npt.NDArray[np.int64], least: int) -> tuple[int, int]:
-        """(bids that hold at least ``least`` of these stretches, most bids holding one of them): a bid
-        meeting the others on a stock phrase or two is no company."""
+    def company(
+        self, positions: npt.NDArray[np.int64], groups: npt.NDArray[np.int64], least: int
+    ) -> tuple[int, int]:
+        """(bids holding a run of at least ``least`` consecutive of these stretches, most bids holding one
+        of them), the stretches given by their ``positions`` in the bid and their ``groups``: a bid that
+        meets the others on stock phrases here and there is no company."""
         lengths = self.ends[groups] - self.starts[groups]
         offsets = np.repeat(self.starts[groups] - np.r_[0, np.cumsum(lengths)[:-1]], lengths)
         members = self.bids[offsets + np.arange(int(lengths.sum()))]
-        return int((np.bincount(members) >= least).sum()), int(lengths.max())
+        at = np.repeat(positions, lengths)
+        order = np.lexsort((at, members))
+        members, at = members[order], at[order]
+        starts = np.r_[True, (members[1:] != members[:-1]) | (at[1:] != at[:-1] + 1)]
+        run = np.cumsum(starts) - 1
+        run_lengths = np.bincount(run)
+        longest = np.zeros(int(members.max()) + 1, dtype=np.int64)
+        np.maximum.at(longest, members[starts], run_lengths)
+        return int((longest >= least).sum()), int(lengths.max())
 
 
 def _long_runs(covered: Mask, min_chars: int) -> Mask:
@@ -100,14 +111,26 @@ def _public_in(
     mask = np.zeros(len(common), dtype=bool)
     least = settings.min_passage_chars - span + 1  # stretches that make one passage
     for lo, hi in _regions(covered, settings.max_gap_chars):
+        positions = lo + np.flatnonzero(groups[lo : max(lo, hi - span + 1)] >= 0)
+        if not len(positions):
+            continue
+        company, largest = holders.company(positions, groups[positions], least)
+        if company >= needed and company > largest:
+            mask[lo:hi] = _quoted_by_several(covered[lo:hi], groups[lo:hi], holders, span)
+    return mask
+
+
+def _quoted_by_several(covered: Mask, groups: npt.NDArray[np.int64], holders: _Holders, span: int) -> Mask:
+    """The runs of a region that three bids or more hold: a clause two bids alone share is theirs, even
+    among clauses that many quote (a copy pasted next to the quoted tender)."""
+    out = np.zeros_like(covered)
+    edges = np.flatnonzero(np.diff(np.r_[0, covered.astype(np.int8), 0]))
+    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
         inside = groups[lo : max(lo, hi - span + 1)]
         inside = inside[inside >= 0]
-        if not len(inside):
-            continue
-        company, largest = holders.company(inside, least)
-        if company >= needed and company > largest:
-            mask[lo:hi] = covered[lo:hi]
-    return mask
+        if len(inside) and int((holders.ends[inside] - holders.starts[inside]).max()) >= 3:
+            out[lo:hi] = True
+    return out
 
 
 def changing_company_masks(bids: Sequence[Ready], common: Sequence[Mask], settings: Settings) -> list[Mask]:
