@@ -53,6 +53,17 @@ GROUPS = (
     ),
     ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
     ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
+    (
+        "读取限制",
+        (
+            "max_unpacked_mb",
+            "max_zip_ratio",
+            "max_zip_entries",
+            "max_chars",
+            "worker_memory_mb",
+            "ocr_page_timeout_s",
+        ),
+    ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
 )
 _PROBLEMS = {
@@ -121,14 +132,14 @@ class SettingsDialog(QDialog):
         self._load(settings)
 
     def _layout(self) -> None:
+        # three columns of groups, so that the dialog stays lower than a 768-pixel screen
         columns = QHBoxLayout()
-        left, right = QVBoxLayout(), QVBoxLayout()
+        stacks = [QVBoxLayout() for _ in range(3)]
         for number, (title, names) in enumerate(_grouped()):
-            (left if number < 3 else right).addWidget(self._group(title, names))
-        left.addStretch(1)
-        right.addStretch(1)
-        columns.addLayout(left)
-        columns.addLayout(right)
+            stacks[0 if number < 3 else 1 if number < 5 else 2].addWidget(self._group(title, names))
+        for stack in stacks:
+            stack.addStretch(1)
+            columns.addLayout(stack)
         note = QLabel(tr("相似度与占比以百分数填写。改动从下一次检查起生效，并会被记住。"))
         note.setWordWrap(True)
         layout = QVBoxLayout(self)
