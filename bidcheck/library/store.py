@@ -198,6 +198,10 @@ class Library:
         """Close the connection (the file stays)."""
         self._conn.close()
 
+    def set_cache_mb(self, megabytes: int) -> None:
+        """Let this connection cache this much of the file (a bulk build goes faster)."""
+        self._conn.execute(f"PRAGMA cache_size = {-1000 * int(megabytes)}")
+
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
         try:
