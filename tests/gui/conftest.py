@@ -46,18 +46,30 @@ def new_window(store: Path) -> MainWindow:
     return window
 
 
-@pytest.fixture(scope="module")
-def checked(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
-    """A window that has checked the sample section (one check, shared by a module's tests)."""
-    window = new_window(tmp_path_factory.mktemp("store") / "bidcheck.ini")
-    window.add_paths([SAMPLE / "bids", TENDER])
+def checked_window(store: Path, paths: list[Path]) -> Iterator[MainWindow]:
+    """A window that has checked ``paths`` and shows its top pair, laid out; closed when done with."""
+    window = new_window(store)
+    window.add_paths(paths)
     shown: list[bool] = []
     window.result_shown.connect(lambda: shown.append(True))
     window.run_check()
     wait_until(lambda: bool(shown) and not window.busy)
+    settle()
     yield window
     window.close()
     window.deleteLater()
+
+
+def settle() -> None:
+    """Let the event loop lay the window out (labels and scroll bars change size after a selection)."""
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+@pytest.fixture(scope="module")
+def checked(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """A window that has checked the sample section (one check, shared by a module's tests)."""
+    yield from checked_window(tmp_path_factory.mktemp("store") / "bidcheck.ini", [SAMPLE / "bids", TENDER])
 
 
 @pytest.fixture()

@@ -19,7 +19,7 @@ from bidcheck.gui.doc_pane import DocPane
 from bidcheck.gui.style import CURRENT_BG
 from bidcheck.gui.window import MainWindow
 from tests.builders import make_docx, make_pdf, paragraphs
-from tests.gui.conftest import new_window, wait_until
+from tests.gui.conftest import checked_window, settle
 
 PER_PAGE = 6
 COPIED = ((22, 40), (30, 26), (38, 52), (46, 34))  # (paragraph in A, where B put it)
@@ -46,22 +46,7 @@ def _section(root: Path) -> list[Path]:
 def shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
     """A window that has checked the section and shows the top pair, as the user first sees it."""
     root = tmp_path_factory.mktemp("long-section")
-    window = new_window(root / "bidcheck.ini")
-    window.add_paths(_section(root))
-    done: list[bool] = []
-    window.result_shown.connect(lambda: done.append(True))
-    window.run_check()
-    wait_until(lambda: bool(done) and not window.busy)
-    settle()
-    yield window
-    window.close()
-    window.deleteLater()
-
-
-def settle() -> None:
-    """Let the event loop lay the window out (labels and scroll bars change size after a selection)."""
-    for _ in range(3):
-        QApplication.processEvents()
+    yield from checked_window(root / "bidcheck.ini", _section(root))
 
 
 def assert_at_top(pane: DocPane, start: int) -> None:

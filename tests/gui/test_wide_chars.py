@@ -23,7 +23,7 @@ from bidcheck.gui.style import CURRENT_BG, CURRENT_MARK, LIVE_BG
 from bidcheck.gui.window import MainWindow
 from bidcheck.model import Passage, Side
 from tests.builders import make_docx, paragraphs
-from tests.gui.conftest import new_window, wait_until
+from tests.gui.conftest import checked_window, settle
 
 WIDE = "𠮷𩸽😀𪚥𠀋🚧𡈽"  # Extension B CJK and emoji: two UTF-16 units each
 
@@ -60,22 +60,7 @@ def _section(root: Path) -> list[Path]:
 def shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
     """A window that has checked the two bids and shows their pair."""
     root = tmp_path_factory.mktemp("wide-section")
-    window = new_window(root / "bidcheck.ini")
-    window.add_paths(_section(root))
-    done: list[bool] = []
-    window.result_shown.connect(lambda: done.append(True))
-    window.run_check()
-    wait_until(lambda: bool(done) and not window.busy)
-    settle()
-    yield window
-    window.close()
-    window.deleteLater()
-
-
-def settle() -> None:
-    """Let the event loop lay the window out."""
-    for _ in range(3):
-        QApplication.processEvents()
+    yield from checked_window(root / "bidcheck.ini", _section(root))
 
 
 def passages(window: MainWindow) -> tuple[Passage, ...]:
