@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import shlex
 import shutil
 import signal
 import subprocess
@@ -24,6 +25,7 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -406,13 +408,16 @@ def prepare_folder(folder: Path, cases: list[Case]) -> tuple[list[Path], list[Pa
     return [folder, *given], given
 
 
-def _row(case: str, doc: dict[str, object] | None, run: Run) -> str:
-    status = "-" if doc is None else str(doc["status"])
-    message = "" if doc is None else str(doc.get("error") or f"{doc.get('chars')} 字")
+def _row(case: str, docs: list[dict[str, object]], run: Run) -> str:
+    """One line per case: what became of its files (counted by status and message), then the check."""
+    read = "read" if len(docs) > 1 else f"read, {docs[0]['chars'] if docs else 0} 字"
+    outcomes = Counter((str(d["status"]), str(d.get("error") or read)) for d in docs)
+    status = "/".join(sorted({s for s, _ in outcomes})) or "-"
+    message = "; ".join(f"{n} × {m}" if len(docs) > 1 else m for (_, m), n in sorted(outcomes.items()))
     return (
-        f"{case[:28]:<28} {status:<6} {run.exit_code:>4} {run.seconds:>6.1f} {run.peak_mb:>7.0f} "
+        f"{case:<26} {status:<8} {run.exit_code:>4} {run.seconds:>6.1f} {run.peak_mb:>7.0f} "
         f"{run.good_pair_level() or 'MISSING':<6} {'yes' if run.xlsx_written else 'NO':<4} "
-        f"{'YES' if 'Traceback' in run.stderr else 'no':<4} {message}"
+        f"{'YES' if 'Traceback' in run.stderr else 'no':<4} {message or '(no file listed)'}"
     )
 
 
@@ -424,9 +429,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="build the folders here and keep them")
     args = parser.parse_args()
-    print(f"command: {' '.join([Path(sys.executable).name, '-m', 'bench.robustness', *sys.argv[1:]])}")
+    print(f"command: {shlex.join(['.venv/bin/python', '-m', 'bench.robustness', *sys.argv[1:]])}")
     print(
-        f"{'case':<28} {'status':<6} {'exit':>4} {'s':>6} {'peak MB':>7} {'01↔02':<6} {'xlsx':<4} "
+        f"{'case':<26} {'status':<8} {'exit':>4} {'s':>6} {'peak MB':>7} {'01↔02':<6} {'xlsx':<4} "
         f"{'tb':<4} message"
     )
     with tempfile.TemporaryDirectory() as temp:
@@ -436,9 +441,7 @@ def main() -> None:
             folder = base / name.replace(" ", "_").replace(",", "")
             paths, given = prepare_folder(folder / "in", [case])
             run = run_check(paths, folder / "out", workers=args.workers, during=case.during, given=given)
-            hostile = [d for d in run.documents if d["name"] not in GOOD]
-            for doc in hostile or [None]:
-                print(_row(f"{name}: {doc['name']}" if doc and len(hostile) > 1 else name, doc, run))
+            print(_row(name, [d for d in run.documents if d["name"] not in GOOD], run), flush=True)
 
 
 if __name__ == "__main__":
