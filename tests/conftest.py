@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.builders import make_docx, make_pdf, paragraphs
+
+# Property tests draw the same examples on every run (derandomised, no example database): a failure
+# comes back when the test is run again, and a busy machine never fails an example on its time.
+# HYPOTHESIS_PROFILE=thorough draws ten times as many, at random.
+settings.register_profile("bidcheck", derandomize=True, database=None, deadline=None, max_examples=100)
+settings.register_profile("thorough", database=None, deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "bidcheck"))
 
 
 @pytest.fixture(scope="session", autouse=True)

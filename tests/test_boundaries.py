@@ -1,27 +1,25 @@
-"""The architecture rule: nothing outside bidcheck/gui imports Qt."""
+"""The architecture rules: nothing outside bidcheck/gui imports Qt, and each stage imports only the stages
+before it. Both are import-linter contracts in pyproject.toml (`make lint` runs `lint-imports`); this
+test holds a plain pytest run to them too."""
 
 from __future__ import annotations
 
-import ast
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "bidcheck"
-QT = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "qtpy")
+ROOT = Path(__file__).resolve().parents[1]
+LINT_IMPORTS = "import sys, importlinter.cli as cli; sys.exit(cli.lint_imports_command())"  # lint-imports
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
-    return names
-
-
-def test_core_never_imports_qt() -> None:
-    core = [p for p in PACKAGE.rglob("*.py") if "gui" not in p.relative_to(PACKAGE).parts]
-    assert len(core) > 20
-    offenders = {str(p.relative_to(PACKAGE)): _imports(p) & set(QT) for p in core}
-    assert {k: v for k, v in offenders.items() if v} == {}
+def test_the_import_contracts_hold() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    qt = [c for c in contracts if c["type"] == "forbidden" and "PySide6" in c["forbidden_modules"]]
+    assert qt and qt[0]["source_modules"] == ["bidcheck"]
+    assert any(c["type"] == "layers" and c["layers"][0] == "gui" for c in contracts)
+    linted = subprocess.run(
+        [sys.executable, "-c", LINT_IMPORTS, "--no-cache"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert linted.returncode == 0, linted.stdout[-3000:] + linted.stderr[-3000:]

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from docx import Document as new_docx
 
 from bidcheck.cli import ExitStatus, main
 from tests.builders import make_docx, paragraphs
@@ -106,12 +107,19 @@ def test_copied_pair_is_high_and_the_rest_share_only_tender_text(
 def test_passage_text_is_the_documents_own_wording(
     checked: dict[str, object], section: dict[str, Path]
 ) -> None:
+    """``start``/``end`` locate the wording (punctuation and all) in the bid's cleaned text: its body
+    paragraphs joined by newlines, as python-docx reads them from the file. The copy was of whole
+    paragraphs, so the passage begins where one does."""
     result = checked["json"]
     assert isinstance(result, dict)
-    passage = next(p for pair in result["pairs"] for p in pair["passages"] if not p["template"])
-    assert "，" in passage["a"]["text"] and passage["a"]["end"] - passage["a"]["start"] == len(
-        passage["a"]["text"]
-    )
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    pair, passage = next((pair, p) for pair in result["pairs"] for p in pair["passages"] if not p["template"])
+    assert names[pair["a"]] == "01-甲.docx"
+    body = [p.text for p in new_docx(str(section["a"])).paragraphs if p.text.strip()]
+    side = passage["a"]
+    cleaned = "\n".join(body)
+    assert "，" in side["text"] and cleaned[side["start"] : side["end"]] == side["text"]
+    assert cleaned[side["start"] - 1] == "\n" and side["text"][:20] in [p[:20] for p in body]  # copied whole
 
 
 def test_bad_files_are_reported_and_the_rest_compared(section: dict[str, Path], tmp_path: Path) -> None:

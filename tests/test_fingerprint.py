@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import random
+from collections import Counter
+from dataclasses import dataclass
 
+import jieba
+import jieba.analyse
 import numpy as np
+import pytest
 import xxhash
 from datasketch import MinHash
 
@@ -12,6 +18,8 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash, fingerprint_text, simhash_similarity, window_minhashes
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
+from bidcheck.fingerprint.tokens import DICTS, _tokenizer
+from bidcheck.text import normalize
 from tests.builders import paragraph, paragraphs
 
 TEXT = "本工程沟槽开挖采用机械开挖与人工清底相结合的方式开挖前应先复核地下管线位置严禁超挖"
@@ -72,16 +80,60 @@ def test_windows_cover_the_whole_text() -> None:
     assert len(fp.windows) == len(fp.window_starts) >= 2
 
 
-def test_rjieba_tokens_equal_jiebas_with_the_bid_vocabulary() -> None:
-    import logging
+BID_WORDS = "投标人应按招标文件要求编制施工组织设计，项目经理须到场，沟槽开挖后进行沉降观测。"
 
-    import jieba
 
-    from bidcheck.fingerprint.tokens import DICTS, _tokenizer
+@dataclass(frozen=True)
+class Reference:
+    """Python jieba with the bid vocabulary, its IDF table, and the stopwords: the reference rjieba's
+    tokens and our SimHash weights are held to."""
 
+    tokenizer: jieba.Tokenizer
+    idf: dict[str, float]
+    median: float
+    stopwords: frozenset[str]
+
+
+@pytest.fixture(scope="module")
+def jieba_reference() -> Reference:
     jieba.setLogLevel(logging.WARNING)
-    reference = jieba.Tokenizer()
-    reference.load_userdict(str(DICTS / "bid_words.txt"))
-    bid_words = "投标人应按招标文件要求编制施工组织设计，项目经理须到场，沟槽开挖后进行沉降观测。"
-    text = "".join(paragraphs(3, 20)) + bid_words
-    assert _tokenizer().cut(text, False) == reference.lcut(text, HMM=False)
+    tokenizer = jieba.Tokenizer()
+    tokenizer.load_userdict(str(DICTS / "bid_words.txt"))
+    idf, median = jieba.analyse.TFIDF().idf_loader.get_idf()
+    stopwords = frozenset((DICTS / "stopwords.txt").read_text(encoding="utf-8").split())
+    return Reference(tokenizer, idf, median, stopwords)
+
+
+def test_rjieba_tokens_equal_jiebas_with_the_bid_vocabulary(jieba_reference: Reference) -> None:
+    text = "".join(paragraphs(3, 20)) + BID_WORDS
+    assert _tokenizer().cut(text, False) == jieba_reference.tokenizer.lcut(text, HMM=False)
+
+
+def _reference_simhash(text: str, ref: Reference) -> int:
+    """Charikar's SimHash written out bit by bit, from jieba's own tokenizer and IDF table: words of two
+    characters or more, no stopwords or numbers, weighted by count times IDF (the median IDF for words
+    the table lacks); each bit is set when the words whose 64-bit xxHash has it outweigh those without."""
+    words = [w for w in ref.tokenizer.lcut(text, HMM=False) if len(w) > 1 and not w.isdigit()]
+    votes = [0.0] * 64
+    for word, count in Counter(w for w in words if w not in ref.stopwords).items():
+        hashed, weight = xxhash.xxh64_intdigest(word.encode("utf-8")), count * ref.idf.get(word, ref.median)
+        for bit in range(64):
+            votes[bit] += weight if hashed >> bit & 1 else -weight
+    return sum(1 << bit for bit in range(64) if votes[bit] > 0)
+
+
+TEXTS = {
+    "plan": TEXT,
+    "bid words": BID_WORDS,
+    "paragraphs": "".join(paragraphs(8, 3)),
+    "numbers": "工期90天，质量合格，安全文明施工达标，C30混凝土2024年",
+    "one word": "施工",
+    "a tie": "投标文件招标文件",  # two words of one weight: where their hashes differ, the vote is even
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("name", TEXTS)
+def test_simhash_equals_a_plain_reference(name: str, jieba_reference: Reference) -> None:
+    norm = normalize(TEXTS[name])[0]
+    assert build_simhash(norm) == _reference_simhash(norm, jieba_reference)

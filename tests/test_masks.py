@@ -6,14 +6,18 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bidcheck.compare.align import AlignInput, passes
 from bidcheck.compare.shared import _group_passage, _passage, all_masked_passages, masked_passages
 from bidcheck.config import Settings
+from bidcheck.evidence import template_mask
 from bidcheck.evidence.flags import form_pieces, long_gram_hashes, occurrences_mask, spans_mask
+from bidcheck.evidence.masks import shared_masks
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.pipeline import CheckInputs, check
+from bidcheck.prepare import Ready, prepare_document
 from bidcheck.text import normalize
 from tests.builders import make_docx, paragraphs
 
@@ -72,26 +76,58 @@ def test_masked_passages_are_exact_runs_of_the_masked_text() -> None:
     assert inputs[0].norm[slice(*passage.a)] == inputs[1].norm[slice(*passage.b)]
 
 
-def test_a_filled_in_bid_letter_is_template_text_not_evidence(tmp_path: Path) -> None:
-    """Many bidders fill in the tender's letter form: the pieces between the blanks are shorter than a
-    template stretch, and still no pair may be raised on them."""
+STAFF = (
+    "{project}拟投入的主要人员和设备：招标编号：{code}；拟派项目经理：{manager}，注册建造师证书编号：{cert}，"
+    "职称：{title}，近五年完成的类似工程业绩：{count}项；技术负责人：{engineer}，职称：{title}；"
+    "拟投入本工程的主要施工机械：{machines}台，混凝土日供应能力：{capacity}立方米。"
+)
+COMPANIES = ("华东建设", "恒信市政", "中联路桥", "宏远建工", "金鼎工程", "锦程交通")
+
+
+def _filled(rng: random.Random, n: int) -> dict[str, str]:
+    """One bidder's entries in the tender's forms: the project's name and number as the tender gives
+    them (alike in every bid), the rest the bidder's own."""
+    return {
+        "project": "江城市滨江大道道路及排水改造工程第二标段",  # begins the staff form
+        "code": "JCJS-2025-017",
+        "price": f"{rng.randint(3000, 5000)}万元",
+        "company": COMPANIES[n % len(COMPANIES)] + "第" + "一二三四五六七八九十壹贰"[n] + "分公司",
+        "person": rng.choice("张王李赵") + rng.choice("伟芳敏静"),
+        "date": f"2025年{rng.randint(3, 9)}月{rng.randint(1, 28)}日",
+        "manager": "张王李赵钱孙周吴郑冯陈褚"[n] + rng.choice("建国志强海涛"),
+        "engineer": "卫蒋沈韩杨朱秦尤许何吕施"[n] + rng.choice("明华立新春秋"),
+        "cert": f"浙{rng.randint(1000000, 9999999)}",
+        "title": ("高级工程师", "正高级", "一级建造师")[n % 3],
+        "count": str(rng.randint(3, 12)),
+        "machines": str(rng.randint(20, 60)),
+        "capacity": str(rng.randint(300, 900)),
+    }
+
+
+@pytest.mark.parametrize("count", [2, 12])
+def test_filled_in_forms_are_template_text_not_evidence(tmp_path: Path, count: int) -> None:
+    """Bidders fill in the tender's letter and staff forms: the pieces between the blanks are shorter
+    than a template stretch, and still no pair may be raised on them, nor on the project's name and
+    number that every bidder writes into its blanks (with the masked pieces left out, two forms agree
+    far less than a passage must). Two bids alone: nothing is common text; twelve: the forms are, and
+    their pieces are listed as template text."""
     rng = random.Random(5)
-    blank = FORM.format(price="________元", company="________", person="________", date="____年__月__日")
-    make_docx(tmp_path / "tender.docx", [["投标函格式", blank], paragraphs(50, 4)])
+    blank = {key: "________" for key in _filled(rng, 0)}
+    make_docx(
+        tmp_path / "tender.docx",
+        [["投标函格式", FORM.format(**blank), STAFF.format(**blank)], paragraphs(50, 4)],
+    )
     bids = tmp_path / "bids"
     bids.mkdir()
-    for n in range(12):
-        letter = FORM.format(
-            price=f"{rng.randint(3000, 5000)}万元",
-            company=rng.choice(["华东", "恒信", "中联", "宏远"]) + "建设",
-            person=rng.choice("张王李赵") + rng.choice("伟芳敏静"),
-            date=f"2025年{rng.randint(3, 9)}月{rng.randint(1, 28)}日",
-        )
-        make_docx(bids / f"{n:02d}.docx", [["投标函", letter], paragraphs(100 + n, 6)])
+    for n in range(count):
+        fills = _filled(rng, n)
+        pages = [[STAFF.format(**fills)], paragraphs(100 + n, 6), ["投标函", FORM.format(**fills)]]
+        make_docx(bids / f"{n:02d}.docx", pages)
     result = check(CheckInputs((bids,), (tmp_path / "tender.docx",)), Settings(workers=1))
+    assert len(result.pairs) == count * (count - 1) // 2
     assert {p.level for p in result.pairs} == {"none"}
     assert not [q for p in result.pairs for q in p.passages if q.live]
-    assert any(q.template for p in result.pairs for q in p.passages)
+    assert count == 2 or any(q.template for p in result.pairs for q in p.passages)
 
 
 def test_masked_passages_of_a_whole_section_equal_those_of_each_pair() -> None:
@@ -153,3 +189,48 @@ def test_runs_of_masked_text_claim_each_character_once_as_any_passage_does() -> 
         )
         seen.add((got is not None, b_dropped))
     assert seen == {(True, True), (True, False), (False, True), (False, False)}
+
+
+def test_a_stretch_of_tender_text_is_masked_exactly_and_only_from_its_length_on() -> None:
+    """The template mask covers every character of a stretch the tender holds, to its last one, and a
+    stretch counts from ``template_min_chars`` (24) on: 23 characters are a stock phrase."""
+    own = [normalize(p)[0] for p in paragraphs(60, 3)]
+    tender = normalize("".join(paragraphs(61, 2)))[0]
+    k = SETTINGS.seed_chars
+    for length, masked in ((40, True), (24, True), (23, False)):
+        quote = tender[100 : 100 + length]
+        text = own[0][:60] + quote + own[1][:60]
+        mask = template_mask(kgram_hashes(text, k), kgram_hashes(tender, k), len(text), k, 24)
+        expected = np.zeros(len(text), dtype=bool)
+        expected[60 : 60 + length] = masked
+        assert np.array_equal(mask, expected), length
+
+
+def _ready(text: str, doc_id: str, folder: Path) -> Ready:
+    path = folder / f"{doc_id}.txt"
+    path.write_text(text, encoding="utf-8")
+    ready = prepare_document(path, doc_id, "bid", SETTINGS).ready
+    assert ready is not None
+    return ready
+
+
+def test_phrases_of_the_trade_are_stock_only_in_sections_of_twenty_bids_or_more(tmp_path: Path) -> None:
+    """A 5-character run is a stock phrase (it never starts a passage) when at least 20 bids and at least
+    half of the section's bids hold it; smaller sections cannot tell a phrase of the trade from a draft."""
+    everyone, most = "每道工序自检合格后报验", "隐蔽工程验收签认齐全"
+    texts = [
+        "".join(paragraphs(200 + n, 2))
+        + everyone
+        + (most if n < 19 else "")
+        + "".join(paragraphs(300 + n, 1))
+        for n in range(20)
+    ]
+    bids = [_ready(text, f"d{n + 1}", tmp_path) for n, text in enumerate(texts)]
+
+    def stock_of_first(section: list[Ready]) -> set[str]:
+        stock = shared_masks(section, [], SETTINGS).stock[0]
+        norm = section[0].clean.norm
+        return {norm[i : i + SETTINGS.seed_chars] for i in np.flatnonzero(stock)}
+
+    assert stock_of_first(bids) == {everyone[i : i + 5] for i in range(len(everyone) - 4)}
+    assert stock_of_first(bids[:19]) == set()

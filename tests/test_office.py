@@ -13,7 +13,7 @@ import pytest
 
 from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths, read_document
 from bidcheck.ingest.errors import ReadError
-from bidcheck.ingest.office import SOFFICE_ENV, convert_to_docx, find_soffice
+from bidcheck.ingest.office import MISSING_MESSAGE, SOFFICE_ENV, convert_to_docx, find_soffice
 from bidcheck.text import clean_document
 from tests.builders import make_docx, paragraphs
 
@@ -68,10 +68,17 @@ def test_rtf_is_read(old_files: dict[str, Path]) -> None:
 def test_without_libreoffice_the_message_names_what_to_install(
     old_files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``$BIDCHECK_SOFFICE`` names the program to use, found or not: here LibreOffice is installed (the
+    fixture converted with it), and naming a missing program is what makes the file unreadable."""
+    installed = find_soffice()
+    assert installed is not None
+    monkeypatch.setenv(SOFFICE_ENV, str(installed))
+    assert find_soffice() == installed
     monkeypatch.setenv(SOFFICE_ENV, str(tmp_path / "no-such-soffice"))
+    assert find_soffice() is None
     doc = read_document(old_files["doc"], "d1")
-    assert doc.status == "error"
-    assert "LibreOffice" in (doc.error or "") and "libreoffice-writer-nogui" in (doc.error or "")
+    assert doc.status == "error" and doc.error == MISSING_MESSAGE
+    assert "LibreOffice" in doc.error and "libreoffice-writer-nogui" in doc.error
 
 
 def test_a_file_libreoffice_cannot_convert_says_so(tmp_path: Path) -> None:

@@ -93,3 +93,17 @@ def test_progress_rises_to_one_and_cancel_stops_the_check(ring_section: Path) ->
     fractions: list[float] = []
     check(CheckInputs((ring_section,)), Settings(workers=2), lambda f, m: fractions.append(f))
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
+
+
+def test_a_file_over_the_size_limit_is_refused_and_the_rest_compared(tmp_path: Path) -> None:
+    """``max_file_mb`` is the largest file read: one byte more and the file is an error document."""
+    text = "\n".join(paragraphs(900, 5)).encode("utf-8")
+    limit = 1 << 20
+    (tmp_path / "a.txt").write_bytes(text + b" " * (limit - len(text)))  # exactly at the limit
+    (tmp_path / "b.txt").write_bytes(text + b" " * (limit + 1 - len(text)))
+    (tmp_path / "c.txt").write_bytes(text)
+    result = check(CheckInputs((tmp_path,)), Settings(workers=1, max_file_mb=1))
+    documents = {d.name: d for d in result.documents}
+    assert documents["a.txt"].ok and documents["c.txt"].ok
+    assert documents["b.txt"].status == "error" and "1 MB" in str(documents["b.txt"].error)
+    assert [p.level for p in result.pairs] == ["high"]

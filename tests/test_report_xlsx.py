@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
+from openpyxl.cell.cell import Cell
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 
 from bidcheck.config import Settings
-from bidcheck.model import CheckResult
+from bidcheck.model import CheckResult, Document, Passage, Side
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_xlsx
 
@@ -58,6 +60,7 @@ def test_matrix_is_symmetric_and_heat_coloured(workbook: tuple[Path, CheckResult
 def test_passages_have_both_locations_highlighted_and_flags_greyed(
     workbook: tuple[Path, CheckResult],
 ) -> None:
+    """Evidence shows its aligned characters bold (and only those), tender text shows none bold."""
     sheet = load_workbook(workbook[0], rich_text=True)["共同段落"]
     rows = list(sheet.iter_rows(min_row=2))
     evidence = [r for r in rows if r[3].value == "证据"]
@@ -65,10 +68,13 @@ def test_passages_have_both_locations_highlighted_and_flags_greyed(
     assert evidence and template
     row = evidence[0]
     assert row[6].value == 2 and row[9].value == 2  # page on both sides
-    text = row[8].value
-    assert isinstance(text, CellRichText)
-    marked = [b for b in text if isinstance(b, TextBlock) and b.font.b]
-    assert marked and sum(len(b.text) for b in marked) >= 0.9 * len(str(text))
+    for cells in evidence + template:
+        passage = _passage_of(cells, workbook[1])
+        for column, side in ((8, passage.a), (11, passage.b)):
+            text = cells[column].value
+            assert isinstance(text, CellRichText) and str(text) == side.text
+            bold = [(b.text, bool(b.font.b)) for b in text if isinstance(b, TextBlock)]
+            assert bold == _expected_blocks(side, highlighted=passage.live)
     assert template[0][0].font.color.rgb.endswith("808080")
 
 
@@ -84,3 +90,92 @@ def test_quiet_pairs_list_only_evidence_and_the_summary_counts_the_rest(
     left_out = sum(len(p.passages) for p in result.pairs if p.level == "none")
     summary = {r[0]: r[1] for r in book["概要"].iter_rows(values_only=True) if r and r[0]}
     assert left_out > 0 and str(summary["共同段落表未列出"]).startswith(f"{left_out} 段")
+
+
+def _passage_of(cells: tuple[Cell, ...], result: CheckResult) -> Passage:
+    """The passage a row of the passages sheet shows (by its two files and its number in the pair)."""
+    names = {d.id: d.name for d in result.documents}
+    pair = next(p for p in result.pairs if (names[p.a], names[p.b]) == (cells[0].value, cells[1].value))
+    return pair.passages[int(str(cells[2].value)) - 1]
+
+
+def _expected_blocks(side: Side, highlighted: bool) -> list[tuple[str, bool]]:
+    """The text cut at the marks, marked parts bold; all plain when the passage is not evidence."""
+    if not highlighted:
+        return [(side.text, False)]
+    blocks, at = [], 0
+    for start, end in side.marks:
+        blocks += [(side.text[at:start], False)] if start > at else []
+        blocks.append((side.text[start:end], True))
+        at = end
+    return blocks + ([(side.text[at:], False)] if at < len(side.text) else [])
+
+
+def test_ranked_pairs_count_only_evidence_characters(workbook: tuple[Path, CheckResult]) -> None:
+    path, result = workbook
+    rows = list(load_workbook(path)["文件对排名"].iter_rows(min_row=2, values_only=True))
+    assert len(rows) == len(result.pairs)
+    for row, pair in zip(rows, result.pairs, strict=True):
+        live = [q for q in pair.passages if q.live]
+        assert (row[8], row[9], row[10]) == (len(live), sum(q.chars for q in live), len(pair.passages))
+    assert any(
+        sum(q.chars for q in p.passages) > sum(q.chars for q in p.passages if q.live) for p in result.pairs
+    )
+
+
+def test_groups_sheet_lists_every_group(workbook: tuple[Path, CheckResult]) -> None:
+    path, result = workbook
+    names = {d.id: d.name for d in result.documents}
+    rows = list(load_workbook(path)["疑似串标组"].iter_rows(min_row=2, values_only=True))
+    expected = [
+        (n, "、".join(names[m] for m in g.members), len(g.members), g.passages, g.chars)
+        for n, g in enumerate(result.groups, start=1)
+    ]
+    assert rows == expected and expected and expected[0][3] > 0
+
+
+def test_levels_and_unreadable_files_as_the_result_gives_them(
+    workbook: tuple[Path, CheckResult], tmp_path: Path
+) -> None:
+    """Two quiet pairs set to watch and a file that could not be read: the summary counts each level,
+    the file list says which files were read and why one was not."""
+    _, result = workbook
+    quiet = [n for n, p in enumerate(result.pairs) if p.level == "none"][:2]
+    pairs = tuple(
+        dataclasses.replace(p, level="watch") if n in quiet else p for n, p in enumerate(result.pairs)
+    )
+    broken = Document(
+        id="d9", path="/bids/09-坏.pdf", name="09-坏.pdf", format="pdf", status="error", error="文件已损坏"
+    )
+    changed = dataclasses.replace(result, pairs=pairs, documents=(*result.documents, broken))
+    write_xlsx(changed, tmp_path / "r.xlsx", "测试标段")
+    book = load_workbook(tmp_path / "r.xlsx")
+    summary = {r[0]: r[1] for r in book["概要"].iter_rows(values_only=True) if r and r[0]}
+    assert (summary["一级预警"], summary["二级观察"], summary["无"]) == (1, 2, len(pairs) - 3)
+    assert summary["无法读取的文件数"] == 1
+    files = {r[1]: (r[7], r[8]) for r in book["文件清单"].iter_rows(min_row=2, values_only=True)}
+    assert files.pop("09-坏.pdf") == ("错误", "文件已损坏")
+    assert set(files.values()) == {("正常", None)} and len(files) == len(result.documents)
+
+
+def test_only_the_aligned_characters_are_bold(workbook: tuple[Path, CheckResult], tmp_path: Path) -> None:
+    """A reworded copy aligns in pieces: each piece is bold, the words between them are not."""
+    _, result = workbook
+    n, pair = next((n, p) for n, p in enumerate(result.pairs) if any(q.live for q in p.passages))
+    k, passage = next((k, q) for k, q in enumerate(pair.passages) if q.live)
+    pieces = dataclasses.replace(passage.a, marks=((2, 10), (15, 20)))
+    edited = dataclasses.replace(passage, a=pieces)
+    passages = (*pair.passages[:k], edited, *pair.passages[k + 1 :])
+    pairs = (*result.pairs[:n], dataclasses.replace(pair, passages=passages), *result.pairs[n + 1 :])
+    write_xlsx(dataclasses.replace(result, pairs=pairs), tmp_path / "r.xlsx", "测试标段")
+    rows = list(load_workbook(tmp_path / "r.xlsx", rich_text=True)["共同段落"].iter_rows(min_row=2))
+    row = next(r for r in rows if _passage_of(r, result) == passage)
+    blocks = [(b.text, bool(b.font.b)) for b in row[8].value if isinstance(b, TextBlock)]
+    text = passage.a.text
+    assert blocks == [
+        (text[:2], False),
+        (text[2:10], True),
+        (text[10:15], False),
+        (text[15:20], True),
+        (text[20:], False),
+    ]

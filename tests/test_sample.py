@@ -70,4 +70,5 @@ def test_heavy_pair_is_located_in_the_technical_chapter(demo: dict[str, object])
     assert top["level"] == "high" and top["similarity"] >= 0.5
     assert sum(p["chars"] for p in live) >= 2000
     assert all(p["a"]["page"] >= 2 and p["b"]["page"] >= 2 for p in live)
-    assert Path(SAMPLE / "bids").is_dir()
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    assert {names[top["a"]], names[top["b"]]} == {"01-华东建设集团.docx", "02-恒信市政工程.pdf"}

@@ -63,3 +63,10 @@ def test_clean_text_locates_offsets_by_page_and_paragraph() -> None:
     assert clean.locate(clean.text.index("第二段")) == (2, 2)
     start, end = clean.clean_span(clean.norm.index("第二段"), len(clean.norm))
     assert clean.text[start:end] == "第二段在第二页"
+
+
+def test_a_line_break_ends_a_sentence_as_a_full_stop_does() -> None:
+    """A heading or a table cell has no full stop: the line break after it ends its sentence."""
+    norm, _, sentences = normalize("第一章 施工部署\n本工程位于城区，工期九十天\n质量合格")
+    assert norm == "第一章施工部署本工程位于城区工期九十天质量合格"
+    assert sentences.tolist() == [0, len("第一章施工部署"), len("第一章施工部署本工程位于城区工期九十天")]
