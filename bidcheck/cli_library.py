@@ -63,11 +63,13 @@ def section_name(args: argparse.Namespace) -> str:
 def store_checked(
     library: Library | None, name: str, result: CheckResult, settings: Settings
 ) -> tuple[CheckResult, str | None]:
-    """Store a checked section in its library; the result, and what went wrong (the report goes on)."""
-    if library is None or result.library is None or result.library.error:
+    """Store a checked section in its library (not when the library failed during the check); the
+    result, and what went wrong (the reports are written all the same)."""
+    if library is None:
         return result, None
     try:
-        store_result(library, name, result, settings)
+        if result.library is not None and not result.library.error:
+            store_result(library, name, result, settings)
     except LibraryError as exc:
         return result, f"未能存入资料库：{exc}"
     finally:

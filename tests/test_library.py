@@ -171,6 +171,15 @@ def test_recheck_replaces_and_remove_removes(series: dict[str, object]) -> None:
     assert "6 个标段，48 份投标文件" in run("library", "--library", str(copy), "stats")[1]
 
 
+def test_add_stores_a_section_without_a_report(tmp_path: Path) -> None:
+    _two_bids(tmp_path)
+    library = tmp_path / "l.sqlite"
+    status, out, _ = run("library", "--library", str(library), "add", str(tmp_path / "R"), "--section", "R")
+    assert status == ExitStatus.SUCCESS and "2 份投标文件" in out
+    assert not list(tmp_path.glob("*.json")) and not list(tmp_path.glob("*.xlsx"))
+    assert "R  2 份投标文件  乙、甲" in run("library", "--library", str(library), "list")[1]
+
+
 def test_removed_text_is_gone_from_the_file(tmp_path: Path) -> None:
     marker = "".join(prose(4242, 8))
     write_bid(tmp_path / "K", "01-甲", [marker])

@@ -21,7 +21,7 @@ from bidcheck.text.normalize import CleanText
 __all__ = ["WINDOW", "BidPrint", "K", "bid_print", "bidder_name", "winnow"]
 
 K = 8  # characters of a library k-gram: rarer than the seeds of one section, which are shorter
-WINDOW = 12  # k-grams per winnowing window: a shared stretch of 19 characters always keeps a hash
+WINDOW = 16  # k-grams per winnowing window: a shared stretch of 23 characters always keeps a hash
 _PREFIX = re.compile(r"^[\s\d０-９]+[\s._、\-－—_)）]*")
 
 
