@@ -99,3 +99,18 @@ def test_kgram_candidates_need_two_shared_fingerprints_counted_once_per_window()
     kgrams = [doc(10_000, {3: 1, 20: 2}), doc(20_000, {5: 1, 30: 2}), doc(30_000, {5: 1, 30: 1})]
     found = kgram_window_pairs(kgrams, 100, [1, 1, 1])
     assert found == {(0, 1): [(0, 0)]}
+
+
+def test_text_a_bid_repeats_a_thousand_times_is_a_few_candidates() -> None:
+    """One sentence pasted over and over (a hostile or broken file) makes every window of the bid
+    alike: each document brings at most four windows into a bucket, so two such bids give some dozens
+    of window pairs instead of millions (a 2-million-character bid used to take 11 GB here)."""
+    sentence = normalize("本项目的施工质量验收按照设计文件和施工合同的约定执行，并形成书面记录。")[0]
+    prints = [
+        fingerprint_text(sentence * 2000, SETTINGS),
+        fingerprint_text("前言" + sentence * 1500, SETTINGS),
+    ]
+    windows = [p.windows for p in prints]
+    assert min(len(w) for w in windows) > 150
+    pairs = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm)
+    assert 0 < len(pairs[(0, 1)]) <= 100  # 52,272 when every window of a bucket was paired

@@ -57,7 +57,7 @@ def lsh_window_pairs(
     signatures = np.stack([windows[d][w].hashvalues for d, w in ids]).astype(np.uint64)
     docs = np.asarray([d for d, _ in ids], dtype=np.int64)
     index = np.asarray([w for _, w in ids], dtype=np.int64)
-    rows = np.unique(np.concatenate([_bucket_pairs(signatures[:, s:e]) for s, e in bands]))
+    rows = np.unique(np.concatenate([_bucket_pairs(signatures[:, s:e], docs) for s, e in bands]))
     first, second = rows // len(ids), rows % len(ids)
     apart = docs[first] != docs[second]
     first, second = first[apart], second[apart]
@@ -67,13 +67,24 @@ def lsh_window_pairs(
     return _grouped_by_documents(docs[first], index[first], docs[second], index[second])
 
 
-def _bucket_pairs(band: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    """Every pair of rows with equal band values, as ``low * rows + high`` (low < high)."""
+def _bucket_pairs(band: npt.NDArray[np.uint64], docs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Every pair of rows with equal band values, as ``low * rows + high`` (low < high). A document
+    brings at most ``_MAX_REPEATS`` rows into one bucket: text it repeats (one sentence pasted a
+    thousand times) is one candidate, not a million."""
     keys = np.ascontiguousarray(band).view(np.dtype((np.void, band.shape[1] * band.itemsize))).ravel()
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    sizes = np.diff(np.r_[starts, len(ordered)])
+    bucket = np.empty(len(keys), dtype=np.int64)
+    bucket[order] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
+    order = np.lexsort((np.arange(len(keys)), docs, bucket))
+    same = np.r_[False, (bucket[order][1:] == bucket[order][:-1]) & (docs[order][1:] == docs[order][:-1])]
+    runs = np.cumsum(~same) - 1
+    rank = np.arange(len(order)) - np.flatnonzero(~same)[runs]
+    order = np.sort(order[rank < _MAX_REPEATS], kind="stable")
+    order = order[np.argsort(bucket[order], kind="stable")]
+    grouped = bucket[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(order) else np.zeros(0, np.int64)
+    sizes = np.diff(np.r_[starts, len(order)])
     parts = [np.zeros(0, dtype=np.int64)]
     for size in np.unique(sizes[sizes > 1]).tolist():
         members = order[starts[sizes == size][:, None] + np.arange(size)]
