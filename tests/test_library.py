@@ -131,6 +131,18 @@ def test_history_finds_earlier_sections_paragraph_by_paragraph(series: dict[str,
     assert "S2 同为一级预警" in _pair(fifth, "丙公司", "丁公司")["reason"]
 
 
+def test_history_reads_back_from_the_json(series: dict[str, object]) -> None:
+    from bidcheck.model import load_result, result_to_dict
+
+    tmp = series["tmp"]
+    assert isinstance(tmp, Path)
+    result = load_result(tmp / "S5.json")
+    assert result.library is not None and result.library.sections == 4
+    assert any(m.bidder == "丙公司" for matches in result.history.values() for m in matches)
+    written = json.loads((tmp / "S5.json").read_text(encoding="utf-8"))
+    assert result_to_dict(result)["documents"][1]["history"] == written["documents"][1]["history"]
+
+
 def test_own_template_is_shown_as_such(series: dict[str, object]) -> None:
     results = series["results"]
     assert isinstance(results, list)
