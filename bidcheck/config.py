@@ -52,6 +52,8 @@ SETTING_LABELS = {
     "library_keep_texts": "资料库保存全文",
     "public_min_bidders": "判为公共文字的最少投标人数",
     "public_min_sections": "判为公共文字的最少标段数",
+    "signals_enabled": "查找串标迹象（文档属性、互见名称、相同联系方式等）",
+    "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
 _READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
@@ -111,6 +113,9 @@ class Settings:
     library_keep_texts: bool = False  # bids are confidential: by default only fingerprints are kept
     public_min_bidders: int = 5  # text in bids of this many bidders ...
     public_min_sections: int = 3  # ... across this many stored sections is public text
+    # signs beyond shared wording (bidcheck.signals)
+    signals_enabled: bool = True
+    signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
 
     def __post_init__(self) -> None:
         self.validate()
@@ -143,6 +148,7 @@ class Settings:
             "common_share",
             "high_similarity",
             "watch_similarity",
+            "signal_common_share",
         ):
             _require(0.0 < getattr(self, name) <= 1.0, name, "must be in (0, 1]")
         _require(self.window_stride <= self.window_chars, "window_stride", "must not exceed window_chars")

@@ -16,15 +16,16 @@ from bidcheck.evidence import Ring, find_rings, mask_share
 from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
-from bidcheck.model import Level, PairResult, Passage
+from bidcheck.model import Level, PairResult, Passage, Signal
 from bidcheck.prepare import Ready
 from bidcheck.text.locate import SideLocator
-from bidcheck.words import LEVEL_RANK
+from bidcheck.words import LEVEL_NAMES, LEVEL_RANK, sign_phrases
 
 __all__ = ["judge_all", "verdict"]
 
 Span = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
+PairSignals = Mapping[tuple[str, str], Sequence[Signal]]
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ def _pair_result(
     listed: list[Passage],
     masks: SharedMasks,
     settings: Settings,
+    signals: Sequence[Signal] = (),
 ) -> tuple[PairResult, Score]:
     """A pair judged on its own evidence (rings come later, see ``judge_all``), and its score."""
     a, b = bids[i], bids[j]
@@ -102,7 +104,7 @@ def _pair_result(
         (masks.template[i], masks.template[j]),
         len(flagged) - len(live),
     )
-    level, reason = verdict(score, None, {}, settings)
+    level, reason = verdict(score, None, {}, settings, signals=signals)
     passages, omitted = _capped(listed, settings.max_passages_per_pair)
     pair = PairResult(
         a.doc.id,
@@ -115,6 +117,7 @@ def _pair_result(
         reason,
         tuple(passages),
         omitted,
+        tuple(signals),
     )
     return pair, score
 
@@ -141,12 +144,26 @@ def _own_reason(level: Level, score: Score) -> str:
     )
 
 
+def _signal_verdict(level: Level, reason: str, signals: Sequence[Signal]) -> tuple[Level, str]:
+    """The level the pair's signals give (a strong one ``high``, a supporting one ``watch``) where it is
+    above the wording's, the reason then led by the signs; else the signs added to the reason."""
+    if not signals:
+        return level, reason
+    strong = [s for s in signals if s.strength == "strong"]
+    own: Level = "high" if strong else "watch"
+    if LEVEL_RANK[own] < LEVEL_RANK[level]:
+        signs = "；".join(sign_phrases(strong or list(signals)))
+        return own, f"{LEVEL_NAMES[own]}：{signs}；{reason}"
+    return level, f"{reason}；另有迹象：{'；'.join(sign_phrases(list(signals)))}"
+
+
 def verdict(
     score: Score,
     ring: Ring | None,
     names: Mapping[str, str],
     settings: Settings,
     earlier: Sequence[str] = (),
+    signals: Sequence[Signal] = (),
 ) -> tuple[Level, str]:
     """A pair's level and the reason a panel reads, decided here and nowhere else.
 
@@ -155,6 +172,8 @@ def verdict(
     its closest pair. ``names`` gives the bidders' names, in the order the ring's members are named.
     ``earlier`` names the library's sections where the two bidders were already ``high`` together: the
     reason says so (the level stays the pair's own: an earlier section is told, not counted again).
+    ``signals`` (see ``bidcheck.signals``): a strong one makes the pair ``high`` on its own, a supporting
+    one ``watch``; the reason names the signs in the panel's words.
     """
     level = _own_level(score, settings)
     reason = _own_reason(level, score)
@@ -162,6 +181,7 @@ def verdict(
         members = "、".join(name for doc, name in names.items() if doc in ring.members)
         level = "high"
         reason = f"一级预警：疑似串标组（{members}）共用同一段文字（{ring.letters} 字）；{reason}"
+    level, reason = _signal_verdict(level, reason, signals)
     if earlier:
         reason += f"；两家曾在标段 {'、'.join(earlier)} 同为一级预警"
     return level, reason
@@ -179,7 +199,7 @@ def _with_rings(
     out = []
     for pair, score in judged:
         ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
-        level, reason = verdict(score, ring, names, settings, earlier.get((pair.a, pair.b), ()))
+        level, reason = verdict(score, ring, names, settings, earlier.get((pair.a, pair.b), ()), pair.signals)
         out.append(
             pair
             if (level, reason) == (pair.level, pair.reason)
@@ -221,10 +241,14 @@ def _judged(
     bids: Sequence[Ready],
     masks: SharedMasks,
     settings: Settings,
+    signals: PairSignals | None = None,
 ) -> list[tuple[PairResult, Score]]:
     listed = _listed_passages(keys, flagged, bids)
+    signals = signals or {}
     return [
-        _pair_result(i, j, bids, f, passages, masks, settings)
+        _pair_result(
+            i, j, bids, f, passages, masks, settings, signals.get((bids[i].doc.id, bids[j].doc.id), ())
+        )
         for (i, j), f, passages in zip(keys, flagged, listed, strict=True)
     ]
 
@@ -253,11 +277,13 @@ def judge_all(
     found: dict[tuple[int, int], PairFound],
     settings: Settings,
     earlier: Mapping[tuple[str, str], Sequence[str]] | None = None,
+    signals: PairSignals | None = None,
 ) -> list[PairResult]:
     """Every pair of readable bids judged (see ``verdict``; rings known), ranked by level and
     similarity. Where common text is judged after rings, a pair inside a ring keeps the common text
     it shares as evidence: in a small section the ring's draft is what most bids hold. ``earlier``:
-    by pair of document ids, the library's sections where the two bidders were already ``high``."""
+    by pair of document ids, the library's sections where the two bidders were already ``high``;
+    ``signals``: by pair of document ids (in the bids' order), the signs the two share."""
     empty = PairFound([], [])
     keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
     public = _public_masks(bids, found)
@@ -269,7 +295,7 @@ def judge_all(
         for i, j in keys
     ]
     pairs = _with_rings(
-        _judged(keys, flagged, bids, masks, settings),
+        _judged(keys, flagged, bids, masks, settings, signals),
         {b.doc.id: b.doc.name for b in bids},
         settings,
         earlier or {},

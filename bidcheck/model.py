@@ -20,20 +20,25 @@ __all__ = [
     "LibraryInfo",
     "PairResult",
     "Passage",
+    "Place",
     "Role",
     "Side",
+    "Signal",
+    "Strength",
     "load_result",
     "pair_figures_to_dict",
     "passage_figures_to_dict",
     "result_from_dict",
     "result_to_dict",
     "side_to_dict",
+    "signal_to_dict",
 ]
 
 SCHEMA = "bidcheck.result/1"
 BlockKind = Literal["body", "table", "textbox", "header", "footer"]
 Level = Literal["high", "watch", "none"]
 Role = Literal["bid", "tender", "template"]
+Strength = Literal["strong", "supporting"]
 COMPARED_KINDS: frozenset[str] = frozenset({"body", "table", "textbox"})
 
 
@@ -106,6 +111,33 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a signal's value stands in one bid: page, paragraph and the paragraph's wording."""
+
+    page: int
+    paragraph: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Signal:
+    """A sign beyond shared wording that two bids have in common (see ``bidcheck.signals``).
+
+    ``kind`` names the sign (``metadata``, ``cross_name``, ``identifier``...), ``field`` what was compared
+    (``author``, ``phone``...), ``value`` the shared value, ``detail`` the sentence a panel reads;
+    ``a``/``b`` where it stands in each bid, ``None`` for facts of the file (its properties).
+    """
+
+    kind: str
+    strength: Strength
+    field: str
+    value: str
+    detail: str
+    a: Place | None = None
+    b: Place | None = None
+
+
+@dataclass(frozen=True)
 class PairResult:
     """The judgement on one pair of documents."""
 
@@ -119,6 +151,7 @@ class PairResult:
     reason: str
     passages: tuple[Passage, ...] = ()
     passages_omitted: int = 0
+    signals: tuple[Signal, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,6 +268,11 @@ def passage_figures_to_dict(passage: Passage) -> dict[str, Any]:
     }
 
 
+def signal_to_dict(signal: Signal) -> dict[str, Any]:
+    """A signal as JSON (its places ``null`` for facts of the file)."""
+    return asdict(signal)
+
+
 def pair_figures_to_dict(pair: PairResult) -> dict[str, Any]:
     """A pair as JSON, less its passages (``"passages"`` and ``"passages_omitted"``, which come last)."""
     return {
@@ -246,6 +284,7 @@ def pair_figures_to_dict(pair: PairResult) -> dict[str, Any]:
         "simhash_similarity": pair.simhash_similarity,
         "level": pair.level,
         "reason": pair.reason,
+        "signals": [signal_to_dict(s) for s in pair.signals],
     }
 
 
@@ -305,6 +344,22 @@ def _side_from_dict(data: dict[str, Any]) -> Side:
     )
 
 
+def _place_from_dict(data: dict[str, Any] | None) -> Place | None:
+    return None if data is None else Place(int(data["page"]), int(data["paragraph"]), str(data["text"]))
+
+
+def _signal_from_dict(data: dict[str, Any]) -> Signal:
+    return Signal(
+        str(data["kind"]),
+        data["strength"],
+        str(data["field"]),
+        str(data["value"]),
+        str(data["detail"]),
+        _place_from_dict(data.get("a")),
+        _place_from_dict(data.get("b")),
+    )
+
+
 def _pair_from_dict(data: dict[str, Any]) -> PairResult:
     passages = tuple(
         Passage(
@@ -329,6 +384,7 @@ def _pair_from_dict(data: dict[str, Any]) -> PairResult:
         str(data["reason"]),
         passages,
         int(data.get("passages_omitted", 0)),
+        tuple(_signal_from_dict(s) for s in data.get("signals", ())),
     )
 
 

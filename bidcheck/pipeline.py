@@ -26,9 +26,10 @@ from bidcheck.judge import judge_all
 from bidcheck.library.history import Consulted, LibraryReader, consult, histories
 from bidcheck.library.prints import bidder_name
 from bidcheck.library.store import LibraryError
-from bidcheck.model import CheckResult, Document, Group, HistoryMatch, LibraryInfo, PairResult, Role
+from bidcheck.model import CheckResult, Document, Group, HistoryMatch, LibraryInfo, PairResult, Role, Signal
 from bidcheck.prepare import Prepared, Ready, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.signals import SectionInfo, find_signals
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
 __all__ = ["CheckInputs", "check"]
@@ -178,6 +179,7 @@ class _Run:
     aligned: list[AlignInput] = field(default_factory=list)
     candidates: WindowPairs = field(default_factory=dict)
     found: dict[tuple[int, int], PairFound] = field(default_factory=dict)
+    signals: dict[tuple[str, str], tuple[Signal, ...]] = field(default_factory=dict)
     pairs: list[PairResult] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     library: LibraryReader | None = None
@@ -240,6 +242,12 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
     run.found = compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel)
 
 
+def _signals(run: _Run, _progress: ProgressFn) -> None:
+    """The signs beyond shared wording each pair of bids shares (see ``bidcheck.signals``)."""
+    tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
+    run.signals = find_signals(run.bids, SectionInfo(tenders, run.settings), run.cancel)
+
+
 def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
     """By pair of bid ids (in id order): the library's sections where the two were ``high`` together."""
     if run.consulted is None:
@@ -255,7 +263,7 @@ def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
 
 def _judge(run: _Run, _progress: ProgressFn) -> None:
     assert run.masks is not None
-    run.pairs = judge_all(run.bids, run.masks, run.found, run.settings, _earlier(run))
+    run.pairs = judge_all(run.bids, run.masks, run.found, run.settings, _earlier(run), run.signals)
     run.groups = find_groups(run.pairs)
 
 
@@ -278,7 +286,8 @@ _STAGES = (
     _Stage("read", 0.0, 0.6, "", _read, paused=False),
     _Stage("library", 0.6, 0.61, "对照资料库", _library),
     _Stage("candidates", 0.61, 0.62, "建立候选索引", _candidates),
-    _Stage("verify", 0.62, 0.95, "", _verify),
+    _Stage("verify", 0.62, 0.94, "", _verify),
+    _Stage("signals", 0.94, 0.95, "查找串标迹象", _signals),
     _Stage("judge", 0.95, 0.99, "判定与分组", _judge),
     _Stage("history", 0.99, 1.0, "", _history),
 )

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from bidcheck.model import Passage
+from bidcheck.model import Passage, Signal
 
 __all__ = [
     "LEVEL_BADGES",
     "LEVEL_FILLS",
     "LEVEL_NAMES",
     "LEVEL_RANK",
+    "SIGNAL_FIELDS",
+    "SIGNAL_KINDS",
+    "SIGN_PHRASES",
+    "STRENGTH_NAMES",
     "heat_rgb",
     "passage_kind",
+    "sign_phrases",
 ]
 
 LEVEL_NAMES: dict[str, str] = {"high": "一级预警", "watch": "二级观察", "none": "无"}
@@ -36,3 +41,57 @@ def heat_rgb(value: float) -> tuple[int, int, int]:
     blue = int(255 - 255 * min(v / 0.1, 1.0))
     red = 255 if v < 0.3 else int(255 - 55 * min((v - 0.3) / 0.7, 1.0))
     return red, green, blue
+
+
+# How a pair's reason names a sign (bidcheck.signals): by kind, or by kind.field where a field reads apart.
+SIGN_PHRASES: dict[str, str] = {
+    "metadata.author": "不同投标人的文件由同一人编辑（{fields}相同）",
+    "metadata.last_modified_by": "不同投标人的文件由同一人编辑（{fields}相同）",
+    "metadata": "不同投标人的文件属性相同（{fields}）",
+    "edit_session": "不同投标人的文件出自同一编辑过程（共有招标文件没有的编辑会话标识）",
+    "cross_name": "一家的投标文件中出现另一投标人的名称（混装）",
+    "identifier": "不同投标人的文件中出现相同的{fields}",
+    "shared_error": "不同投标人的文件有相同的罕见错别字（{fields}）",
+}
+SIGNAL_KINDS: dict[str, str] = {
+    "metadata": "文档属性",
+    "edit_session": "编辑会话",
+    "cross_name": "互见名称",
+    "identifier": "相同标识",
+    "shared_error": "相同错字",
+}
+SIGNAL_FIELDS: dict[str, str] = {
+    "author": "作者",
+    "last_modified_by": "最后修改者",
+    "company": "单位",
+    "manager": "经理",
+    "document_id": "文档标识",
+    "created": "创建时间",
+    "modified": "保存时间",
+    "last_printed": "打印时间",
+    "producer": "生成程序",
+    "bidder": "投标人名称",
+    "phone": "电话号码",
+    "email": "电子邮箱",
+    "id_number": "身份证号",
+    "credit_code": "统一社会信用代码",
+    "bank_account": "银行账号",
+    "certificate": "证书编号",
+    "person": "人员姓名",
+    "rsid": "编辑会话标识",
+    "misspelling": "错别字",
+}
+STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
+
+
+def sign_phrases(signals: list[Signal] | tuple[Signal, ...]) -> list[str]:
+    """The signs among ``signals`` as a panel reads them, one phrase per sign (fields joined), in order."""
+    fields: dict[str, list[str]] = {}
+    for signal in signals:
+        key = f"{signal.kind}.{signal.field}"
+        key = key if key in SIGN_PHRASES else signal.kind
+        words = fields.setdefault(SIGN_PHRASES.get(key, signal.kind), [])
+        word = SIGNAL_FIELDS.get(signal.field, signal.field)
+        if word not in words:
+            words.append(word)
+    return [phrase.format(fields="、".join(words)) for phrase, words in fields.items()]

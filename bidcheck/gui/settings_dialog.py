@@ -65,6 +65,7 @@ GROUPS = (
         ),
     ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
+    ("串标迹象", ("signals_enabled", "signal_common_share")),
 )
 _PROBLEMS = {
     "must be at least 1": "不能小于 1",

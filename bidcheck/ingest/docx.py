@@ -199,6 +199,7 @@ _APP_FIELDS = {
     "Application": "application",
     "AppVersion": "app_version",
     "Company": "company",
+    "Manager": "manager",
     "TotalTime": "total_edit_minutes",
     "Template": "template",
 }

@@ -7,6 +7,7 @@ page that gives no text even then is recorded in ``pages_without_text``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -29,6 +30,10 @@ _INFO_FIELDS = {
     "ModDate": "modified",
     "Subject": "subject",
 }
+# XMP identifiers, as an element or an attribute: ``<xmpMM:DocumentID>uuid:…</…>`` or ``xmpMM:DocumentID="…"``
+_XMP_IDS = {b"DocumentID": "xmp_document_id", b"OriginalDocumentID": "xmp_original_document_id"}
+_XMP_ID = re.compile(rb'(?<!/)xmpMM:(DocumentID|OriginalDocumentID)(?:>|=["\'])\s*([^<"\'\s]{4,200})')
+_XMP_BYTES = 64 << 20  # XMP stands near the start or the end of a file; a larger file is searched no further
 _FEW_CHARS = 20  # a page with fewer characters than this over a large image is a scan
 _LARGE_IMAGE = 0.5  # share of the page an image must cover to count as a scan
 
@@ -66,7 +71,7 @@ def read_pdf(
             for block in page_blocks:
                 budget.take(block.text)
             blocks.extend(page_blocks)
-        meta = _metadata(pdf)
+        meta = _metadata(pdf) | _xmp_ids(path)
     finally:
         pdf.close()
     if scanner is not None:
@@ -160,3 +165,18 @@ def _metadata(pdf: pdfium.PdfDocument) -> dict[str, str]:
     except pdfium.PdfiumError:
         return {}
     return {_INFO_FIELDS[k]: str(v) for k, v in info.items() if k in _INFO_FIELDS}
+
+
+def _xmp_ids(path: Path) -> dict[str, str]:
+    """The XMP document identifiers of an uncompressed metadata stream (the usual form); none when
+    the stream is compressed, missing or broken (they are hints, never worth failing a file for)."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(_XMP_BYTES)
+    except OSError:
+        return {}
+    found: dict[str, str] = {}
+    for match in _XMP_ID.finditer(data):
+        key = _XMP_IDS[match.group(1)]
+        found.setdefault(key, match.group(2).decode("ascii", "replace"))
+    return found

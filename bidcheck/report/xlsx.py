@@ -19,10 +19,18 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from bidcheck.config import SETTING_LABELS
 from bidcheck.gcpause import collector_paused
-from bidcheck.model import CheckResult, Document, PairResult, Passage, Side
+from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, Side
 from bidcheck.report.files import write_atomically
 from bidcheck.text.chars import replace_unsafe
-from bidcheck.words import LEVEL_FILLS, LEVEL_NAMES, heat_rgb, passage_kind
+from bidcheck.words import (
+    LEVEL_FILLS,
+    LEVEL_NAMES,
+    SIGNAL_FIELDS,
+    SIGNAL_KINDS,
+    STRENGTH_NAMES,
+    heat_rgb,
+    passage_kind,
+)
 
 __all__ = ["NO_TENDER_WARNING", "write_xlsx"]
 
@@ -52,6 +60,7 @@ def _write_xlsx(result: CheckResult, path: Path, section: str) -> None:
     _matrix(book.create_sheet("相似度矩阵"), result)
     _pairs(book.create_sheet("文件对排名"), result.pairs, names)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
+    _signals(book.create_sheet("串标迹象"), result.pairs, names)
     _groups(book.create_sheet("疑似串标组"), result, names)
     _documents(book.create_sheet("文件清单"), result.documents)
     for sheet in book.worksheets:
@@ -210,8 +219,9 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
             "证据字数",
             "全部共同段落数",
             "原因",
+            "串标迹象",
         ),
-        (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70),
+        (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70, 40),
     )
     styles = _Styles()
     for rank, pair in enumerate(pairs, start=1):
@@ -231,6 +241,7 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
                 sum(p.chars for p in live),
                 len(pair.passages) + pair.passages_omitted,
                 pair.reason,
+                _sign_summary(pair),
             ],
         )
         row = rank + 1
@@ -238,6 +249,55 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
         styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
         for col in (5, 6, 7, 8):
             styles.apply(sheet.cell(row=row, column=col), ("percent",), _percent)
+    _finish_table(sheet)
+
+
+def _sign_summary(pair: PairResult) -> str:
+    """A pair's signals in a few words: 文档属性：作者、创建时间；相同标识：电话号码."""
+    fields: dict[str, list[str]] = {}
+    for signal in pair.signals:
+        words = fields.setdefault(SIGNAL_KINDS.get(signal.kind, signal.kind), [])
+        word = SIGNAL_FIELDS.get(signal.field, signal.field)
+        if word not in words:
+            words.append(word)
+    return "；".join(f"{kind}：{'、'.join(words)}" for kind, words in fields.items())
+
+
+def _place(place: Place | None) -> tuple[str, str]:
+    if place is None:
+        return "文件属性", ""
+    return f"第 {place.page} 页 第 {place.paragraph} 段", place.text
+
+
+def _signals(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
+    """One row a signal: the pair, the sign, its value and where it stands on both sides."""
+    _header(
+        sheet,
+        ("文件A", "文件B", "等级", "迹象", "强度", "项目", "值", "说明", "A位置", "A原文", "B位置", "B原文"),
+        (24, 24, 10, 10, 6, 14, 26, 50, 16, 40, 16, 40),
+    )
+    styles = _Styles()
+    for pair in pairs:
+        for signal in pair.signals:
+            _append(
+                sheet,
+                [
+                    names[pair.a],
+                    names[pair.b],
+                    LEVEL_NAMES[pair.level],
+                    SIGNAL_KINDS.get(signal.kind, signal.kind),
+                    STRENGTH_NAMES[signal.strength],
+                    SIGNAL_FIELDS.get(signal.field, signal.field),
+                    signal.value,
+                    signal.detail,
+                    *_place(signal.a),
+                    *_place(signal.b),
+                ],
+            )
+            level = sheet.cell(row=sheet.max_row, column=3)
+            styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
+            for column in (8, 10, 12):
+                sheet.cell(row=sheet.max_row, column=column).alignment = _WRAP
     _finish_table(sheet)
 
 
@@ -355,8 +415,9 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
             "修改时间",
             "生成程序",
             "路径",
+            "文档标识（XMP）",
         ),
-        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50),
+        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24),
     )
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
     for doc in documents:
@@ -380,6 +441,7 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 meta.get("modified", ""),
                 meta.get("application", meta.get("producer", "")),
                 doc.path,
+                meta.get("xmp_document_id", ""),
             ],
         )
         if not doc.ok:

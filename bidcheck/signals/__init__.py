@@ -1,0 +1,51 @@
+"""Signs beyond shared wording (Article 40 of the 招标投标法实施条例), one module per sign.
+
+Each finder is ``find(bids, section) -> list[Linked]``: the pairs of bids sharing a sign, with the
+signal. ``_FINDERS`` is the table of them (the shape of ``bidcheck.ingest.registry``'s readers); a
+finder looks at each bid once and pairs bids through a dict of values, never pair by pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bidcheck.model import Signal
+from bidcheck.prepare import Ready
+from bidcheck.progress import CancelFlag, check_cancel
+from bidcheck.signals import cross_name, identifier, metadata
+from bidcheck.signals.base import Linked, SectionInfo
+from bidcheck.signals.bidders import bidder_of
+
+__all__ = ["Linked", "SectionInfo", "find_signals"]
+
+Finder = Callable[[Sequence[Ready], SectionInfo], list[Linked]]
+_FINDERS: dict[str, Finder] = {
+    "metadata": metadata.find,
+    "cross_name": cross_name.find,
+    "identifier": identifier.find,
+}
+
+
+def find_signals(
+    bids: Sequence[Ready], section: SectionInfo, cancel: CancelFlag | None = None
+) -> dict[tuple[str, str], tuple[Signal, ...]]:
+    """Every finder run on the section's bids (unless ``signals_enabled`` is off): by pair of bid ids
+    (in the bids' order), the signals the pair shares, strong ones first, then by kind, field, value.
+    Two files of one bidder (as their forms or names tell) are no pair for signals."""
+    if not section.settings.signals_enabled:
+        return {}
+    order = {b.doc.id: n for n, b in enumerate(bids)}
+    bidder = {b.doc.id: bidder_of(b) for b in bids}  # two files of one bidder share what they like
+    found: dict[tuple[str, str], list[Signal]] = {}
+    for find in _FINDERS.values():
+        check_cancel(cancel)
+        for a, b, signal in find(bids, section):
+            if bidder[a] == bidder[b]:
+                continue
+            key = (a, b) if order[a] < order[b] else (b, a)
+            if signal not in found.setdefault(key, []):
+                found[key].append(signal)
+    return {
+        key: tuple(sorted(signals, key=lambda s: (s.strength != "strong", s.kind, s.field, s.value)))
+        for key, signals in sorted(found.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))
+    }

@@ -1,0 +1,64 @@
+"""What every finder of signals shares: the section it looks at, and values held by few bids."""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from bidcheck.config import Settings
+from bidcheck.model import Place, Signal
+from bidcheck.prepare import Ready
+from bidcheck.text import CleanText
+
+__all__ = ["Linked", "SectionInfo", "held_by_few", "place_of"]
+
+_PLACE_CHARS = 120  # the wording of a place: its paragraph, or this much of it around the value
+
+
+class Linked(NamedTuple):
+    """A signal two bids share: the bids' ids (in the section's order) and the signal."""
+
+    a: str
+    b: str
+    signal: Signal
+
+
+@dataclass(frozen=True)
+class SectionInfo:
+    """What a finder knows of the section beyond its bids: the tender and template documents (what
+    every bidder was handed is no sign of anything), and the settings."""
+
+    tenders: Sequence[Ready]
+    settings: Settings
+
+
+def held_by_few(
+    values: Sequence[Iterable[str]], excluded: set[str], settings: Settings
+) -> dict[str, list[int]]:
+    """For each value two or more bids hold (``values[i]``: bid ``i``'s), the bids holding it, in order;
+    left out are the ``excluded`` values (the tender's, generic ones) and values held by at least
+    ``signal_common_share`` of the bids when more than two hold them (what most bidders have is the
+    section's, not a pair's: a 3-bid section's two colluders are still a pair). One pass over the
+    values through a dict: never a loop over pairs."""
+    holders: dict[str, list[int]] = {}
+    for index, held in enumerate(values):
+        for value in set(held):
+            if value not in excluded:
+                holders.setdefault(value, []).append(index)
+    most = max(3, math.ceil(settings.signal_common_share * len(values)))
+    return {v: docs for v, docs in sorted(holders.items()) if 2 <= len(docs) < most}
+
+
+def place_of(clean: CleanText, start: int, end: int) -> Place:
+    """The page, paragraph and wording (around the value, at most ``_PLACE_CHARS``) of a span of a
+    document's clean text."""
+    page, paragraph = clean.locate(start)
+    index = max(bisect.bisect_right(clean.block_starts, start) - 1, 0)
+    block_start = clean.block_starts[index] if clean.block_starts else 0
+    block_end = clean.block_starts[index + 1] if index + 1 < len(clean.block_starts) else len(clean.text)
+    lo = max(block_start, min(start - _PLACE_CHARS // 3, block_end - _PLACE_CHARS))
+    text = clean.text[lo : min(block_end, lo + _PLACE_CHARS)].strip()
+    return Place(page, paragraph, text)

@@ -1,0 +1,62 @@
+"""One bidder's name in another's bid (混装): a bid prepared from, or together with, another's.
+
+Each bid's bidder comes from its filled-in forms or its file name (``bidders.bidder_of``); every other
+bidder's full name, or its distinctive core (恒信市政), found in a bid's text is a strong signal,
+located in the bid holding it and, on the other side, where that bidder's own forms name it. Names the
+tender holds (the owner, the agency, a bidder the tender happens to name) are no sign.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bidcheck.model import Signal
+from bidcheck.prepare import Ready
+from bidcheck.signals.base import Linked, SectionInfo, place_of
+from bidcheck.signals.bidders import bidder_of, core_name
+
+__all__ = ["find"]
+
+
+def _terms(bidders: Sequence[str], tender_text: str) -> dict[str, int]:
+    """What to look for: each bidder's full name and core, to the bidder's index; a term two bidders
+    share, or the tender holds, is left out."""
+    terms: dict[str, int] = {}
+    clash: set[str] = set()
+    for index, full in enumerate(bidders):
+        for term in {full, core_name(full)} - {""}:
+            if len(term) < 4 or term in tender_text:
+                continue
+            if term in terms and terms[term] != index:
+                clash.add(term)
+            terms[term] = index
+    return {t: i for t, i in terms.items() if t not in clash}
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+    """Pairs where one bid names the other's bidder: one signal per pair and direction, at the first
+    place the name stands. One regular expression of every name, run once over each bid."""
+    bidders = [bidder_of(b) for b in bids]
+    terms = _terms(bidders, "\n".join(t.clean.text for t in section.tenders))
+    if not terms:
+        return []
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(terms, key=lambda t: (-len(t), t))))
+    out: list[Linked] = []
+    for i, bid in enumerate(bids):
+        seen: set[int] = set()
+        for match in pattern.finditer(bid.clean.text):
+            j = terms[match.group()]
+            if j == i or j in seen or bidders[j] == bidders[i] or match.group() in bidders[i]:
+                continue
+            seen.add(j)
+            out.append(Linked(bid.doc.id, bids[j].doc.id, _signal(bid, bids[j], bidders[j], match)))
+    return out
+
+
+def _signal(holder: Ready, named: Ready, bidder: str, match: re.Match[str]) -> Signal:
+    own = named.clean.text.find(bidder)
+    where = place_of(named.clean, own, own + len(bidder)) if own >= 0 else None
+    here = place_of(holder.clean, match.start(), match.end())
+    detail = f"{holder.doc.name} 中出现另一投标人“{bidder}”的名称（“{match.group()}”，第 {here.page} 页）"
+    return Signal("cross_name", "strong", "bidder", bidder, detail, here, where)

@@ -1,0 +1,134 @@
+"""The same phone, e-mail, ID number, credit code, bank account, certificate or staff member in the
+bids of two bidders: the same person handling both bids' affairs, or one bid made from the other.
+
+Every bid is searched once per kind; values are paired through a dict (``held_by_few``): values the
+tender holds (the agency's phone and account, copied into every bid) and values most bids hold are
+no sign. Numbers with a check digit count only when it is right. Identifiers are never logged.
+Staff names count from the staff tables (项目经理, 技术负责人...), not from the signature lines (a
+委托代理人 called 张伟 in two bids is as likely chance), and only as a supporting sign.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+
+from bidcheck.model import Place, Signal, Strength
+from bidcheck.prepare import Ready
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
+from bidcheck.text import CleanText
+
+__all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok"]
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+_USCC_CHARS = "0123456789ABCDEFGHJKLMNPQRTUWXY"
+_USCC_WEIGHTS = (1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28)
+
+
+def id_number_ok(value: str) -> bool:
+    """Whether an 18-character resident ID number has the right check character (GB 11643)."""
+    if not re.fullmatch(r"\d{17}[\dX]", value):
+        return False
+    total = sum(int(c) * w for c, w in zip(value[:17], _ID_WEIGHTS, strict=True))
+    return _ID_CHECK[total % 11] == value[17]
+
+
+def credit_code_ok(value: str) -> bool:
+    """Whether an 18-character unified social credit code has the right check character (GB 32100)."""
+    if len(value) != 18 or any(c not in _USCC_CHARS for c in value):
+        return False
+    total = sum(_USCC_CHARS.index(c) * w for c, w in zip(value[:17], _USCC_WEIGHTS, strict=True))
+    return _USCC_CHARS[(31 - total % 31) % 31] == value[17]
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"[\s-]", "", value)
+
+
+# field -> (pattern whose group 1 is the value, how the value is normalised or refused, strength)
+Clean = Callable[[str], str | None]
+PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
+    "phone": (
+        re.compile(r"(?<![\d])((?:1[3-9]\d{9})|(?:0\d{2,3}[-－]?\d{7,8}))(?![\d])"),
+        lambda v: _digits(v.replace("－", "-")),
+        "strong",
+    ),
+    "email": (
+        re.compile(r"(?<![\w.+-])([\w.+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"),
+        lambda v: v.lower(),
+        "strong",
+    ),
+    "id_number": (
+        re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx])(?![0-9A-Za-z])"),
+        lambda v: v.upper() if id_number_ok(v.upper()) else None,
+        "strong",
+    ),
+    "credit_code": (
+        re.compile(r"(?<![0-9A-Za-z])([0-9A-HJ-NPQRTUWXY]{2}\d{6}[0-9A-HJ-NPQRTUWXY]{10})(?![0-9A-Za-z])"),
+        lambda v: v if credit_code_ok(v) and not id_number_ok(v) else None,
+        "strong",
+    ),
+    "bank_account": (
+        re.compile(r"(?:账号|帐号|银行账户|账户号码|卡号)\s*[：:]?\s*(\d[\d\s-]{8,32}\d)"),
+        lambda v: d if 10 <= len(d := _digits(v)) <= 25 else None,
+        "strong",
+    ),
+    "certificate": (
+        re.compile(
+            r"(?:证书编号|注册编号|证书号|注册号|执业印章号|考核合格证号|资格证号|证号)\s*[：:]?\s*"
+            r"([\u4e00-\u9fff]?[A-Za-z]{0,3}[0-9][0-9A-Za-z\-（）()]{5,29})"
+        ),
+        lambda v: v.upper(),
+        "strong",
+    ),
+    "person": (
+        re.compile(
+            r"(?:项目经理|项目负责人|技术负责人|安全员|施工员|质检员)(?:姓名)?\s*[：:]\s*"
+            r"([\u4e00-\u9fff]{2,3})(?![\u4e00-\u9fff])"
+        ),
+        lambda v: v,
+        "supporting",
+    ),
+}
+_FIELD_WORDS = {
+    "phone": "电话号码",
+    "email": "电子邮箱",
+    "id_number": "身份证号",
+    "credit_code": "统一社会信用代码",
+    "bank_account": "银行账号",
+    "certificate": "证书编号",
+    "person": "人员",
+}
+
+
+def _values(clean: CleanText, field: str) -> dict[str, tuple[int, int]]:
+    """A document's values of one field, each with the span where it first stands."""
+    pattern, normalised, _ = PATTERNS[field]
+    found: dict[str, tuple[int, int]] = {}
+    for match in pattern.finditer(clean.text):
+        value = normalised(match.group(1))
+        if value and value not in found:
+            found[value] = match.span(1)
+    return found
+
+
+def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
+    where = f"第 {here.page} 页 / 第 {there.page} 页"
+    detail = f"两份文件出现相同的{_FIELD_WORDS[field]}“{value}”（{where}）"
+    return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there)
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+    """Pairs of bids holding the same identifier of some kind, located on both sides."""
+    out: list[Linked] = []
+    for field in PATTERNS:
+        values = [_values(b.clean, field) for b in bids]
+        excluded = {v for t in section.tenders for v in _values(t.clean, field)}
+        for value, docs in held_by_few(values, excluded, section.settings).items():
+            for i, j in itertools.combinations(docs, 2):
+                here = place_of(bids[i].clean, *values[i][value])
+                there = place_of(bids[j].clean, *values[j][value])
+                out.append(Linked(bids[i].doc.id, bids[j].doc.id, _signal(field, value, here, there)))
+    return out

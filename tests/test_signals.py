@@ -1,0 +1,236 @@
+"""Signals beyond shared wording: document properties (the seam: finders, verdict, JSON)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from docx import Document as new_docx
+from openpyxl import load_workbook
+
+from bidcheck.compare.score import Score
+from bidcheck.config import Settings
+from bidcheck.ingest import read_document
+from bidcheck.judge import verdict
+from bidcheck.model import CheckResult, Signal, result_from_dict
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report.json import result_json
+from bidcheck.report.xlsx import write_xlsx
+from bidcheck.signals.base import held_by_few
+from bidcheck.signals.bidders import core_name
+from bidcheck.signals.identifier import credit_code_ok, id_number_ok
+from bidcheck.signals.metadata import minute_of
+from tests.builders import make_pdf, paragraphs
+
+
+def _docx(path: Path, texts: list[str], **props: object) -> Path:
+    """A .docx with these paragraphs and core properties (``created``: an ISO time)."""
+    document = new_docx()
+    for text in texts:
+        document.add_paragraph(text)
+    core = document.core_properties
+    core.author = ""
+    for key, value in props.items():
+        setattr(core, key, datetime.fromisoformat(str(value)) if key in ("created", "modified") else value)
+    document.save(str(path))
+    return path
+
+
+def test_minute_of_reads_office_and_pdf_times_and_ignores_what_does_not_parse() -> None:
+    assert minute_of("2024-06-10T09:12:41Z") == "2024-06-10 09:12"
+    assert minute_of("D:20240610091241+08'00'") == "2024-06-10 09:12"
+    assert minute_of("yesterday") is None
+    assert minute_of("D:2024") is None
+    assert minute_of("2013-12-23T23:15:00Z") is None  # python-docx's template
+    assert minute_of("2024-06-01T00:00:00Z") is None  # a date a tool set, not a save
+
+
+def test_values_most_bids_hold_or_the_tender_holds_are_no_sign() -> None:
+    settings = Settings()
+    held = held_by_few([{"x", "t"}, {"x", "t", "m"}, {"m", "t"}, {"m"}, {"t"}], {"t"}, settings)
+    assert held == {"x": [0, 1]}  # "m": 3 of 5 (60%); "t": the tender's
+    assert held_by_few([{"x"}, {"x"}, set()], set(), settings) == {"x": [0, 1]}  # 2 of 3 is still a pair
+
+
+def test_a_strong_signal_alone_makes_high_and_a_supporting_one_watch() -> None:
+    quiet = Score(0.0, 0.0, 0.0, 0, 0, 0)
+    strong = Signal("metadata", "strong", "author", "刘建国", "两份文件的作者均为“刘建国”")
+    editor = Signal("metadata", "strong", "last_modified_by", "刘建国", "…")
+    saved = Signal("metadata", "supporting", "modified", "2024-06-10 09:12", "…")
+    level, reason = verdict(quiet, None, {}, Settings(), signals=(strong, editor))
+    assert level == "high"
+    assert reason.startswith("一级预警：不同投标人的文件由同一人编辑（作者、最后修改者相同）")
+    assert verdict(quiet, None, {}, Settings(), signals=(saved,))[0] == "watch"
+    assert verdict(quiet, None, {}, Settings())[0] == "none"
+
+
+@pytest.fixture(scope="module")
+def property_section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """Five bids of their own wording: 01 and 02 written by one 刘建国 in the same minute; every bid
+    saved by Administrator; the tender's author in every bid; 05 a PDF by the same unusual programs
+    as nothing else."""
+    root = tmp_path_factory.mktemp("props")
+    common = {"last_modified_by": "Administrator", "company": "某某招标代理公司"}
+    tender = _docx(root / "tender.docx", paragraphs(900, 4), author="招标代理", **common)
+    for n in range(1, 5):
+        props = dict(common, author="刘建国" if n <= 2 else f"员工{n}")
+        if n <= 2:
+            props["created"] = f"2024-06-10T09:12:{10 + n}"
+        else:
+            props["created"] = f"2024-06-1{n}T10:00:05"
+        _docx(root / f"0{n}-投标人{n}.docx", paragraphs(910 + n, 8), **props)
+    make_pdf(root / "05-投标人5.pdf", [paragraphs(950, 8)], author="Administrator")
+    return check(
+        CheckInputs(
+            (
+                root / "01-投标人1.docx",
+                *sorted(root.glob("0[2-5]*")),
+            ),
+            (tender,),
+        ),
+        Settings(workers=1),
+    )
+
+
+def test_shared_author_and_creation_minute_make_the_pair_high(property_section: CheckResult) -> None:
+    pairs = {(p.a, p.b): p for p in property_section.pairs}
+    pair = pairs[("d1", "d2")]
+    assert pair.level == "high"
+    assert "由同一人编辑（作者相同）" in pair.reason
+    fields = {(s.kind, s.field, s.value, s.strength) for s in pair.signals}
+    assert fields == {
+        ("metadata", "author", "刘建国", "strong"),
+        ("metadata", "created", "2024-06-10 09:12", "strong"),
+    }
+    assert all(s.a is None and s.b is None for s in pair.signals)
+    quiet = [p for key, p in pairs.items() if key != ("d1", "d2")]
+    assert all(not p.signals and p.level == "none" for p in quiet), [(p.a, p.b, p.reason) for p in quiet]
+
+
+def test_signals_are_in_the_json_and_come_back(property_section: CheckResult) -> None:
+    data = json.loads(result_json(property_section))
+    assert all("signals" in p for p in data["pairs"])
+    assert sum(1 for p in data["pairs"] if p["signals"] == []) == len(data["pairs"]) - 1
+    again = result_from_dict(data)
+    assert again.pairs == property_section.pairs
+
+
+def test_xmp_document_ids_are_read_and_broken_xmp_is_ignored(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "x.pdf", [paragraphs(3, 2)])
+    data = path.read_bytes()
+    xmp = (
+        b"% <x:xmpmeta><xmpMM:DocumentID>uuid:1b2c3d4e-aaaa</xmpMM:DocumentID>"
+        b' xmpMM:OriginalDocumentID="xmp.did:77ff"\n'
+    )
+    path.write_bytes(data + xmp + b"% xmpMM:DocumentID>\n")
+    meta = read_document(path, "d1").metadata
+    assert meta["xmp_document_id"] == "uuid:1b2c3d4e-aaaa"
+    assert meta["xmp_original_document_id"] == "xmp.did:77ff"
+
+
+def test_a_docx_without_app_properties_is_read(tmp_path: Path) -> None:
+    import zipfile
+
+    path = _docx(tmp_path / "a.docx", paragraphs(4, 2), author="张三")
+    bare = tmp_path / "bare.docx"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(bare, "w") as dst:
+        for item in src.infolist():
+            if item.filename != "docProps/app.xml":
+                dst.writestr(item, src.read(item.filename))
+    doc = read_document(bare, "d1")
+    assert doc.ok and doc.metadata["author"] == "张三"
+
+
+def test_signals_can_be_switched_off(property_section: CheckResult, tmp_path: Path) -> None:
+    paths = [Path(d.path) for d in property_section.documents if d.role == "bid"]
+    result = check(CheckInputs(tuple(paths)), Settings(workers=1, signals_enabled=False))
+    assert all(not p.signals and p.level == "none" for p in result.pairs)
+
+
+def test_check_characters_of_id_numbers_and_credit_codes() -> None:
+    assert id_number_ok("11010519491231002X")
+    assert not id_number_ok("110105194912310021")  # one wrong check character
+    assert not id_number_ok("1101051949123100")  # too short
+    assert credit_code_ok("91350100M000100Y43")
+    assert not credit_code_ok("91350100M000100Y44")
+    assert not credit_code_ok("91350100I000100Y43")  # I is not among the code's characters
+
+
+def test_core_names_leave_out_place_legal_form_and_generic_words() -> None:
+    assert core_name("江苏省恒信市政工程有限公司") == "恒信市政"
+    assert core_name("浙江省杭州市华东建设集团有限公司") == "华东建设"
+    assert core_name("恒信市政有限公司") == "恒信市政"
+    assert core_name("甲公司") == ""  # too short to be looked for
+
+
+AGENCY = "招标代理机构联系电话：0571-88886666，邮箱：bid@agency.cn。"
+
+
+@pytest.fixture(scope="module")
+def named_section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """Four bids: 02 names 01's bidder and gives 01's mobile; 03 and 04 give one credit code and bank
+    account; all four copy the agency's phone and e-mail from the tender."""
+    root = tmp_path_factory.mktemp("named")
+    tender = _docx(root / "tender.docx", [*paragraphs(800, 3), "投标人：（盖单位章）", AGENCY])
+    extras = {
+        1: ["投标人：恒信市政有限公司（盖单位章）", "项目经理：张大山，联系电话 13912345678。"],
+        2: [
+            "投标人：华东建设有限公司（盖单位章）",
+            "本工程施工组织由恒信市政统一安排。",
+            "联系人手机：139 1234 5678；13912345678",
+        ],
+        3: [
+            "投标人：中联路桥有限公司（盖单位章）",
+            "统一社会信用代码：91350100M000100Y43",
+            "开户行：某银行临江支行 账号：6222 0000 1111 2222 333",
+        ],
+        4: [
+            "投标人：宏远建工有限公司（盖单位章）",
+            "统一社会信用代码：91350100M000100Y43",
+            "基本账户 账号：6222000011112222333",
+        ],
+    }
+    for n, lines in extras.items():
+        own = paragraphs(820 + n, 6)
+        _docx(root / f"0{n}-bid.docx", [lines[0], *own[:3], *lines[1:], AGENCY, *own[3:]])
+    return check(CheckInputs(tuple(sorted(root.glob("0*"))), (tender,)), Settings(workers=1))
+
+
+def test_a_bidder_named_in_another_bid_and_a_shared_mobile_are_strong(named_section: CheckResult) -> None:
+    pairs = {(p.a, p.b): p for p in named_section.pairs}
+    pair = pairs[("d1", "d2")]
+    kinds = {(s.kind, s.field, s.value) for s in pair.signals}
+    assert kinds == {("cross_name", "bidder", "恒信市政有限公司"), ("identifier", "phone", "13912345678")}
+    assert pair.level == "high" and "混装" in pair.reason
+    named = next(s for s in pair.signals if s.kind == "cross_name")
+    assert named.a is not None and "恒信市政统一安排" in named.a.text  # where 02 names it ...
+    assert named.b is not None and "恒信市政有限公司" in named.b.text  # ... and 01's own form
+
+
+def test_a_shared_credit_code_and_account_are_found_and_the_tenders_contacts_are_not(
+    named_section: CheckResult,
+) -> None:
+    pairs = {(p.a, p.b): p for p in named_section.pairs}
+    fields = {s.field: s.value for s in pairs[("d3", "d4")].signals}
+    assert fields == {"credit_code": "91350100M000100Y43", "bank_account": "6222000011112222333"}
+    assert pairs[("d3", "d4")].level == "high"
+    for key in (("d1", "d3"), ("d1", "d4"), ("d2", "d3"), ("d2", "d4")):
+        assert not pairs[key].signals and pairs[key].level == "none", key
+
+
+def test_the_workbook_lists_each_signal_and_the_pairs_signs(
+    named_section: CheckResult, tmp_path: Path
+) -> None:
+    path = tmp_path / "report.xlsx"
+    write_xlsx(named_section, path)
+    book = load_workbook(path)
+    rows = list(book["串标迹象"].iter_rows(min_row=2, values_only=True))
+    assert len(rows) == sum(len(p.signals) for p in named_section.pairs) == 4
+    phone = next(r for r in rows if r[5] == "电话号码")
+    assert phone[:2] == ("01-bid.docx", "02-bid.docx") and phone[6] == "13912345678"
+    assert str(phone[8]).startswith("第 ") and "13912345678" in str(phone[9])
+    ranked = {(r[1], r[2]): r[12] for r in book["文件对排名"].iter_rows(min_row=2, values_only=True)}
+    assert ranked[("03-bid.docx", "04-bid.docx")] == "相同标识：银行账号、统一社会信用代码"
+    assert ranked[("01-bid.docx", "03-bid.docx")] in ("", None)
