@@ -1,5 +1,5 @@
-"""Judging on a built section of plain-text bids: levels by characters alone, ranking, groups over
-``watch`` links, the per-pair passage cap, and passages cut where tender text lies."""
+"""Judging on built sections of plain-text bids: levels by characters alone, ranking, groups over
+``watch`` links, the per-pair passage cap, passages cut where tender text lies, and rings."""
 
 from __future__ import annotations
 
@@ -106,3 +106,22 @@ def test_a_pair_lists_its_longest_evidence_first_up_to_the_cap(
     assert list(cut.passages) == sorted(longest, key=lambda q: q.a.start) != longest
     assert cut.passages_omitted == len(full.passages) - 2 and full.passages_omitted == 0
     assert (cut.level, cut.similarity, cut.reason) == (full.level, full.similarity, full.reason)
+
+
+@pytest.fixture(scope="module")
+def ring(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """F, G and H each paste one eight-paragraph draft into a plan of their own (watch on its own); I
+    copied two other paragraphs of F."""
+    own = {name: paragraphs(seed, 200) for name, seed in (("F", 6), ("G", 7), ("H", 8), ("I", 9))}
+    draft = paragraphs(10, 8)
+    own["F"][40:40], own["G"][120:120], own["H"][10:10] = draft, draft, draft
+    own["I"][60:60] = own["F"][150:152]
+    folder = _write(tmp_path_factory.mktemp("ring") / "bids", {n: TENDER[:2] + t for n, t in own.items()})
+    return check(CheckInputs((folder,), (folder.parent / "tender.txt",)), Settings(workers=1))
+
+
+def test_a_ring_raises_the_pairs_inside_it_only(ring: CheckResult) -> None:
+    inside = [_pair(ring, *p) for p in (("F", "G"), ("F", "H"), ("G", "H"))]
+    assert all(p.level == "high" and "疑似串标组" in p.reason for p in inside)
+    outside = _pair(ring, "F", "I")
+    assert outside.level == "watch" and "疑似串标组" not in outside.reason

@@ -7,6 +7,7 @@ import random
 
 from bidcheck.compare import AlignInput, RawPassage, align_pair
 from bidcheck.compare.align import _join_neighbours
+from bidcheck.compare.passage import agreement_passes
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.text import normalize
@@ -85,3 +86,10 @@ def test_passages_that_continue_each_other_on_both_sides_are_joined() -> None:
     assert _join_neighbours([head, moved], gap) == [head, moved]
     loose = RawPassage((350, 450), (350, 450), 20, (((350, 360), (350, 360)), ((440, 450), (440, 450))))
     assert _join_neighbours([head, loose], gap) == [head, loose]  # joined 0.71, under 0.85 of 1.0
+
+
+def test_a_passage_counts_from_min_passage_chars_and_a_short_one_must_agree_more() -> None:
+    """50 characters is a passage, 49 is not; under 100 characters it must agree 85%, from 100 on 60%."""
+    assert agreement_passes(50, 0.85, SETTINGS) and not agreement_passes(49, 1.0, SETTINGS)
+    assert not agreement_passes(99, 0.84, SETTINGS) and agreement_passes(99, 0.85, SETTINGS)
+    assert agreement_passes(100, 0.6, SETTINGS) and not agreement_passes(100, 0.59, SETTINGS)
