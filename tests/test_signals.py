@@ -14,7 +14,7 @@ from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
 from bidcheck.judge import verdict
-from bidcheck.model import CheckResult, Signal, result_from_dict
+from bidcheck.model import Block, CheckResult, Document, Signal, result_from_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
@@ -234,3 +234,19 @@ def test_the_workbook_lists_each_signal_and_the_pairs_signs(
     ranked = {(r[1], r[2]): r[12] for r in book["文件对排名"].iter_rows(min_row=2, values_only=True)}
     assert ranked[("03-bid.docx", "04-bid.docx")] == "相同标识：银行账号、统一社会信用代码"
     assert ranked[("01-bid.docx", "03-bid.docx")] in ("", None)
+
+
+def test_identifiers_broken_by_a_pdf_line_are_whole_and_an_id_number_is_no_certificate() -> None:
+    from bidcheck.signals.identifier import _Squeezed, _values
+    from bidcheck.text import build_clean_text
+
+    text = "邮箱：zb@ljzx.c n，手机 139 1234 5678，身份证号：11010519491231002X。"
+    clean = build_clean_text(Document("d1", "x.pdf", "x.pdf", "pdf", blocks=(Block(text),)))
+    squeezed = _Squeezed.of(clean.text)
+    email = _values(clean, "email", squeezed)
+    assert list(email) == ["zb@ljzx.cn"]
+    start, end = email["zb@ljzx.cn"]
+    assert clean.text[start:end] == "zb@ljzx.c n"
+    assert list(_values(clean, "phone", squeezed)) == ["13912345678"]
+    assert list(_values(clean, "id_number", squeezed)) == ["11010519491231002X"]
+    assert not _values(clean, "certificate", squeezed)

@@ -10,9 +10,11 @@ Staff names count from the staff tables (项目经理, 技术负责人...), not 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from bidcheck.model import Place, Signal, Strength
 from bidcheck.prepare import Ready
@@ -77,7 +79,7 @@ PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
     ),
     "certificate": (
         re.compile(
-            r"(?:证书编号|注册编号|证书号|注册号|执业印章号|考核合格证号|资格证号|证号)\s*[：:]?\s*"
+            r"(?:证书编号|注册编号|证书号|注册号|执业印章号|考核合格证号|资格证号|执业证号)\s*[：:]?\s*"
             r"([\u4e00-\u9fff]?[A-Za-z]{0,3}[0-9][0-9A-Za-z\-（）()]{5,29})"
         ),
         lambda v: v.upper(),
@@ -103,14 +105,43 @@ _FIELD_WORDS = {
 }
 
 
-def _values(clean: CleanText, field: str) -> dict[str, tuple[int, int]]:
-    """A document's values of one field, each with the span where it first stands."""
+# a space a PDF's line break left inside a number or an address (``zb@ljzx.c n``)
+_GAP = re.compile(r"(?<=[A-Za-z0-9@._\-])[ \t]+(?=[A-Za-z0-9@._\-])")
+
+
+@dataclass(frozen=True)
+class _Squeezed:
+    """A document's clean text less the spaces inside numbers and addresses, and the way back."""
+
+    text: str
+    cuts: tuple[int, ...]  # positions in ``text`` after which characters were left out
+    shifts: tuple[int, ...]  # characters left out up to each cut
+
+    @classmethod
+    def of(cls, text: str) -> _Squeezed:
+        pieces, cuts, shifts, at, removed = [], [0], [0], 0, 0
+        for gap in _GAP.finditer(text):
+            pieces.append(text[at : gap.start()])
+            removed += gap.end() - gap.start()
+            cuts.append(gap.start() - (removed - (gap.end() - gap.start())))
+            shifts.append(removed)
+            at = gap.end()
+        pieces.append(text[at:])
+        return cls("".join(pieces), tuple(cuts), tuple(shifts))
+
+    def original(self, offset: int) -> int:
+        return offset + self.shifts[bisect.bisect_right(self.cuts, offset) - 1]
+
+
+def _values(clean: CleanText, field: str, squeezed: _Squeezed) -> dict[str, tuple[int, int]]:
+    """A document's values of one field, each with the span (in its clean text) where it first stands."""
     pattern, normalised, _ = PATTERNS[field]
     found: dict[str, tuple[int, int]] = {}
-    for match in pattern.finditer(clean.text):
+    for match in pattern.finditer(squeezed.text):
         value = normalised(match.group(1))
         if value and value not in found:
-            found[value] = match.span(1)
+            start, end = match.span(1)
+            found[value] = (squeezed.original(start), squeezed.original(end - 1) + 1)
     return found
 
 
@@ -123,9 +154,11 @@ def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """Pairs of bids holding the same identifier of some kind, located on both sides."""
     out: list[Linked] = []
+    squeezed = [_Squeezed.of(b.clean.text) for b in bids]
+    tenders = [(t.clean, _Squeezed.of(t.clean.text)) for t in section.tenders]
     for field in PATTERNS:
-        values = [_values(b.clean, field) for b in bids]
-        excluded = {v for t in section.tenders for v in _values(t.clean, field)}
+        values = [_values(b.clean, field, q) for b, q in zip(bids, squeezed, strict=True)]
+        excluded = {v for clean, q in tenders for v in _values(clean, field, q)}
         for value, docs in held_by_few(values, excluded, section.settings).items():
             for i, j in itertools.combinations(docs, 2):
                 here = place_of(bids[i].clean, *values[i][value])
