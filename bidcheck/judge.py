@@ -94,6 +94,7 @@ def _pair_result(
     masks: SharedMasks,
     settings: Settings,
     signals: Sequence[Signal] = (),
+    failed: bool = False,
 ) -> tuple[PairResult, Score]:
     """A pair judged on its own evidence (rings come later, see ``judge_all``), and its score."""
     a, b = bids[i], bids[j]
@@ -104,6 +105,7 @@ def _pair_result(
         (masks.template[i], masks.template[j]),
         len(flagged) - len(live),
     )
+    score = replace(score, failed=failed) if failed else score
     level, reason = verdict(score, None, {}, settings, signals=signals)
     passages, omitted = _capped(listed, settings.max_passages_per_pair)
     pair = PairResult(
@@ -177,6 +179,9 @@ def verdict(
     """
     level = _own_level(score, settings)
     reason = _own_reason(level, score)
+    if score.failed:  # nothing found is no evidence of nothing shared
+        level = "high" if level == "high" else "watch"
+        reason = f"{LEVEL_NAMES[level]}：比对进程异常退出，这一对未能比对完，请人工核对；{reason}"
     if level == "watch" and ring is not None:
         members = "、".join(name for doc, name in names.items() if doc in ring.members)
         level = "high"
@@ -242,12 +247,21 @@ def _judged(
     masks: SharedMasks,
     settings: Settings,
     signals: PairSignals | None = None,
+    failed: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[tuple[PairResult, Score]]:
     listed = _listed_passages(keys, flagged, bids)
     signals = signals or {}
     return [
         _pair_result(
-            i, j, bids, f, passages, masks, settings, signals.get((bids[i].doc.id, bids[j].doc.id), ())
+            i,
+            j,
+            bids,
+            f,
+            passages,
+            masks,
+            settings,
+            signals.get((bids[i].doc.id, bids[j].doc.id), ()),
+            (i, j) in failed,
         )
         for (i, j), f, passages in zip(keys, flagged, listed, strict=True)
     ]
@@ -294,8 +308,9 @@ def judge_all(
         _pair_passages(i, j, found.get((i, j), empty), masks, ring_off if (i, j) in ring else off, settings)
         for i, j in keys
     ]
+    failed = frozenset(key for key, f in found.items() if f.failed)
     pairs = _with_rings(
-        _judged(keys, flagged, bids, masks, settings, signals),
+        _judged(keys, flagged, bids, masks, settings, signals, failed),
         {b.doc.id: b.doc.name for b in bids},
         settings,
         earlier or {},

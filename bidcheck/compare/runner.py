@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from bidcheck.compare.align import align_pair
@@ -31,6 +32,7 @@ class PairFound:
 
     live: list[RawPassage]
     masked: list[RawPassage]
+    failed: bool = False  # its worker process died twice while aligning it: not compared
 
 
 Job = tuple[int, int, list[tuple[int, int]]]
@@ -56,11 +58,12 @@ def _compare_in_worker(jobs: list[Job]) -> list[list[RawPassage]]:
 
 
 def _found(
-    live: dict[tuple[int, int], list[RawPassage]], masked: dict[tuple[int, int], list[RawPassage]]
+    live: dict[tuple[int, int], list[RawPassage]],
+    masked: dict[tuple[int, int], list[RawPassage]],
+    failed: frozenset[tuple[int, int]] = frozenset(),
 ) -> dict[tuple[int, int], PairFound]:
-    return {
-        key: PairFound(live.get(key, []), masked.get(key, [])) for key in sorted(live.keys() | masked.keys())
-    }
+    keys = sorted(live.keys() | masked.keys() | failed)
+    return {key: PairFound(live.get(key, []), masked.get(key, []), key in failed) for key in keys}
 
 
 def compare_pairs(
@@ -87,12 +90,42 @@ def compare_pairs(
         }
         try:
             masked = all_masked_passages(inputs, settings, cancel)
-            live = _collect(futures, len(jobs), progress, cancel)
+            _collect(futures, live, len(jobs), progress, cancel)
+        except BrokenProcessPool:  # a worker died (killed for memory, a native crash): see ``_one_by_one``
+            pass
         except BaseException:  # interrupted or cancelled: the pool must not finish the queue first
             for future in futures:
                 future.cancel()
             raise
-    return _found(live, masked)
+    failed = _one_by_one(
+        [job for job in jobs if (job[0], job[1]) not in live], inputs, settings, live, cancel
+    )
+    return _found(live, masked, failed)
+
+
+def _one_by_one(
+    jobs: list[Job],
+    inputs: Sequence[AlignInput],
+    settings: Settings,
+    live: dict[tuple[int, int], list[RawPassage]],
+    cancel: CancelFlag | None,
+) -> frozenset[tuple[int, int]]:
+    """The pairs a dead worker left, each in a process of its own; those whose process dies again are
+    returned (not compared), and every other pair's passages are in ``live``."""
+    failed: set[tuple[int, int]] = set()
+    pool: ProcessPoolExecutor | None = None
+    for job in jobs:
+        check_cancel(cancel)
+        pool = pool or ProcessPoolExecutor(1, initializer=_install, initargs=(inputs, settings))
+        try:
+            live[(job[0], job[1])] = pool.submit(_compare_in_worker, [job]).result()[0]
+        except BrokenProcessPool:
+            failed.add((job[0], job[1]))
+            pool.shutdown(wait=False)
+            pool = None
+    if pool is not None:
+        pool.shutdown()
+    return frozenset(failed)
 
 
 def _batches(jobs: list[Job], workers: int) -> list[list[Job]]:
@@ -103,14 +136,14 @@ def _batches(jobs: list[Job], workers: int) -> list[list[Job]]:
 
 def _collect(
     futures: dict[Future[list[list[RawPassage]]], list[Job]],
+    out: dict[tuple[int, int], list[RawPassage]],
     total: int,
     progress: ProgressFn,
     cancel: CancelFlag | None,
-) -> dict[tuple[int, int], list[RawPassage]]:
-    out: dict[tuple[int, int], list[RawPassage]] = {}
+) -> None:
+    """Each batch's passages into ``out`` as it completes (what completed stays there if one fails)."""
     for future in as_completed(futures):
         check_cancel(cancel)
         for job, found in zip(futures[future], future.result(), strict=True):
             out[(job[0], job[1])] = found
         progress(len(out) / total, "比对文件对")
-    return out

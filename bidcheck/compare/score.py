@@ -20,6 +20,7 @@ class Score:
     chars: int  # live characters of the side that has more
     passages: int  # live passages
     flagged: int  # passages of template or common text, listed but not counted
+    failed: bool = False  # the pair could not be compared (its worker process died): a person must look
 
 
 def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_]) -> tuple[float, int]:
