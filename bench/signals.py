@@ -3,12 +3,13 @@
 For each size (default 5, 12 and 20 bids; docx and PDF in turn) it writes a section of bids of their
 own wording (``bench.corpus``'s skeletons: no copied text), then plants, each in its own pair of bids:
 the same author (a docx and a PDF), the same creation minute (two docx), the same XMP DocumentID (two
-PDFs), one bidder's name in another's bid, and the same mobile, e-mail, ID number, credit code, bank
-account, certificate number and project manager. Distractors: every docx saved by Administrator for
-the company Microsoft, the agency's phone, e-mail and account copied from the tender into every bid,
-and every bidder's own distinct staff table (numbers with right check characters), author and XMP ID.
-It reports planted signs found and missed, and the clean pairs' levels and signals (target: all found;
-no strong signal and no ``high`` on clean pairs).
+PDFs), four editing sessions (rsids in settings.xml) of one docx in another's, one bidder's name in
+another's bid, the same mobile, e-mail, ID number, credit code, bank account, certificate number and
+project manager, and two rare misspellings (钢筯, 水泥砂桨). Distractors: every docx saved by
+Administrator, the agency's phone, e-mail and account copied from the tender into every bid, and every
+bidder's own distinct staff table (numbers with right check characters), author, editing sessions and
+XMP ID. It reports planted signs found and missed, and the clean pairs' levels and signals (target:
+all found; no strong signal and no ``high`` on clean pairs).
 
 Usage: .venv/bin/python -m bench.signals [--sizes 5 12 20] [--seed 1] [--folder DIR]
 """
@@ -20,6 +21,7 @@ import itertools
 import random
 import tempfile
 import time
+import zipfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -54,6 +56,7 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("metadata", "author", "docx", "pdf"),
     ("metadata", "created", "docx", "docx"),
     ("metadata", "document_id", "pdf", "pdf"),
+    ("edit_session", "rsid", "docx", "docx"),
     ("cross_name", "bidder", "any", "any"),
     ("identifier", "phone", "any", "any"),
     ("identifier", "email", "any", "any"),
@@ -62,6 +65,7 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("identifier", "bank_account", "any", "any"),
     ("identifier", "certificate", "any", "any"),
     ("identifier", "person", "any", "any"),
+    ("shared_error", "misspelling", "any", "any"),
 )
 
 
@@ -153,6 +157,20 @@ def _xmp(path: Path, document_id: str) -> None:
         out.write(packet.encode("ascii"))
 
 
+def _rsids(path: Path, rsids: list[str]) -> None:
+    """Editing-session ids in ``settings.xml``, where Word keeps them."""
+    temp = path.with_suffix(".tmp")
+    path.rename(temp)
+    with zipfile.ZipFile(temp) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "word/settings.xml":
+                ids = "".join(f'<w:rsid w:val="{r}"/>' for r in rsids)
+                data = data.replace(b"<w:rsids>", b"<w:rsids>" + ids.encode(), 1)
+            dst.writestr(item, data)
+    temp.unlink()
+
+
 def _docx_props(path: Path, author: str | None, created: datetime | None) -> None:
     document = open_docx(str(path))
     core = document.core_properties
@@ -179,6 +197,7 @@ def write_section(
     authors: dict[int, str] = {}
     created: dict[int, datetime] = {}
     document_ids = {i: f"uuid:{rng.getrandbits(64):016x}-{i}" for i in range(size)}
+    sessions = {i: [f"{rng.getrandbits(32):08X}" for _ in range(rng.randint(3, 9))] for i in range(size)}
     extra: dict[int, list[Para]] = {i: [] for i in range(size)}
     for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True):
         if field == "author":
@@ -187,6 +206,13 @@ def write_section(
             created[a], created[b] = datetime(2025, 5, 20, 14, 3, 7), datetime(2025, 5, 20, 14, 3, 41)
         elif field == "document_id":
             document_ids[b] = document_ids[a]
+        elif field == "rsid":
+            sessions[b] = sessions[b] + sessions[a][:4]
+        elif kind == "shared_error":
+            for k in (a, b):
+                extra[k].append(
+                    Para(f"底板钢筯绑扎验收后，用水泥砂桨找平{rng.choice('，。')}随后浇筑。", "own")
+                )
         elif kind == "cross_name":
             extra[b].append(Para(f"本项目的施工机械由{plans[a].company}有限公司统一调配，随时进场。", "own"))
         else:
@@ -217,6 +243,7 @@ def write_section(
         else:
             write_docx(path, bid, header)
             _docx_props(path, authors.get(i), created.get(i))
+            _rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]
     return tender_path, paths, plants

@@ -54,6 +54,7 @@ SETTING_LABELS = {
     "public_min_sections": "判为公共文字的最少标段数",
     "signals_enabled": "查找串标迹象（文档属性、互见名称、相同联系方式等）",
     "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
+    "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
 _READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
@@ -116,6 +117,7 @@ class Settings:
     # signs beyond shared wording (bidcheck.signals)
     signals_enabled: bool = True
     signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
+    edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
 
     def __post_init__(self) -> None:
         self.validate()
@@ -138,6 +140,7 @@ class Settings:
             "common_alone_bids",
             "public_min_bidders",
             "public_min_sections",
+            "edit_session_min_rsids",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (

@@ -69,6 +69,7 @@ class Document:
     ocr_pages: int = 0
     pages_without_text: tuple[int, ...] = ()
     role: Role = "bid"
+    rsids: tuple[str, ...] = ()  # Word's editing-session ids (settings.xml); not in the result JSON
 
     @property
     def ok(self) -> bool:

@@ -250,3 +250,75 @@ def test_identifiers_broken_by_a_pdf_line_are_whole_and_an_id_number_is_no_certi
     assert list(_values(clean, "phone", squeezed)) == ["13912345678"]
     assert list(_values(clean, "id_number", squeezed)) == ["11010519491231002X"]
     assert not _values(clean, "certificate", squeezed)
+
+
+def _with_rsids(path: Path, rsids: list[str]) -> Path:
+    """The .docx with these editing-session ids in settings.xml, as Word keeps them (plus the blank
+    template's own, which every python-docx file holds)."""
+    import re
+    import zipfile
+
+    temp = path.with_suffix(".tmp")
+    path.rename(temp)
+    with zipfile.ZipFile(temp) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "word/settings.xml":
+                extra = "".join(f'<w:rsid w:val="{r}"/>' for r in rsids)
+                data = re.sub(rb"(<w:rsids>)", rb"\1" + extra.encode(), data)
+            dst.writestr(item, data)
+    temp.unlink()
+    return path
+
+
+def test_editing_sessions_shared_beyond_the_tender_are_a_sign(tmp_path: Path) -> None:
+    tender = _with_rsids(_docx(tmp_path / "tender.docx", paragraphs(700, 3)), ["1A2B3C4D"])
+    bids = [
+        _with_rsids(
+            _docx(
+                tmp_path / f"0{n}-bid.docx", [f"投标人：{name}有限公司（盖单位章）", *paragraphs(710 + n, 5)]
+            ),
+            ids,
+        )
+        for n, name, ids in (
+            (1, "恒信市政", ["1A2B3C4D", "00AB12CD", "00EF3456", "0077AA88"]),
+            (2, "华东建设", ["1A2B3C4D", "00AB12CD", "00EF3456", "0077AA88", "00C0FFEE"]),
+            (3, "中联路桥", ["1A2B3C4D", "00DDEE11"]),
+        )
+    ]
+    rsids = read_document(bids[0], "d1").rsids
+    assert rsids == tuple(sorted(rsids)) and {"00AB12CD", "00B47730"} <= set(rsids)  # ours and the template's
+    result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1))
+    pairs = {(p.a, p.b): p for p in result.pairs}
+    (signal,) = pairs[("d1", "d2")].signals
+    assert (signal.kind, signal.strength, signal.value) == (
+        "edit_session",
+        "strong",
+        "0077AA88 00AB12CD 00EF3456",
+    )
+    assert "3 个" in signal.detail and pairs[("d1", "d2")].level == "high"
+    assert not pairs[("d1", "d3")].signals and not pairs[("d2", "d3")].signals
+    fewer = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1, edit_session_min_rsids=4))
+    assert next(p for p in fewer.pairs if (p.a, p.b) == ("d1", "d2")).level == "watch"
+
+
+def test_rare_errors_two_bids_alone_share_are_a_sign(tmp_path: Path) -> None:
+    tender = _docx(tmp_path / "tender.docx", [*paragraphs(600, 3), "基础采用C30混泥土浇筑。"])
+    lines = {
+        1: ["投标人：恒信市政有限公司（盖单位章）", "垫层采用钢筯混凝土，水泥砂桨抹面，混泥土养户七天。"],
+        2: ["投标人：华东建设有限公司（盖单位章）", "底板钢筯绑扎后，用水泥砂桨找平，混泥土浇筑。"],
+        3: ["投标人：中联路桥有限公司（盖单位章）", "模版支撑体系经验算，混泥土分层振倒。"],
+        4: ["投标人：宏远建工有限公司（盖单位章）", "模版支撑体系稳固。"],
+    }
+    bids = [_docx(tmp_path / f"0{n}-bid.docx", [*text, *paragraphs(610 + n, 5)]) for n, text in lines.items()]
+    result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1))
+    pairs = {(p.a, p.b): p for p in result.pairs}
+    shared = pairs[("d1", "d2")].signals
+    assert [(s.kind, s.strength, s.value) for s in shared] == [
+        ("shared_error", "strong", "水泥砂桨"),
+        ("shared_error", "strong", "钢筯"),
+    ]
+    assert shared[1].a is not None and "钢筯" in shared[1].a.text
+    (one,) = pairs[("d3", "d4")].signals  # 混泥土 is the tender's; 模版支撑 one error: supporting
+    assert (one.value, one.strength, pairs[("d3", "d4")].level) == ("模版支撑", "supporting", "watch")
+    assert not pairs[("d1", "d3")].signals

@@ -65,7 +65,7 @@ GROUPS = (
         ),
     ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
-    ("串标迹象", ("signals_enabled", "signal_common_share")),
+    ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids")),
 )
 _PROBLEMS = {
     "must be at least 1": "不能小于 1",

@@ -184,6 +184,7 @@ ENGLISH: dict[str, str] = {
     "串标迹象": "Signs of collusion",
     "查找串标迹象（文档属性、互见名称、相同联系方式等）": "Look for signs (properties, names, contacts)",
     "多数投标文件都有的值不算迹象（占比）": "No sign: a value this share of the bids hold",
+    "共有编辑会话标识达此数为强迹象": "Shared editing sessions (rsids) for a strong sign",
     "是": "yes",
     "否": "no",
 }

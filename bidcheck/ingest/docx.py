@@ -66,7 +66,8 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
             parts = {
                 n: package.parse(n)
                 for n in package.names()
-                if n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml")
+                if (n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml"))
+                or n == "word/settings.xml"
             }
     except zipfile.BadZipFile as exc:
         raise ReadError("Word 文件已损坏（不是有效的 docx 压缩包）") from exc
@@ -86,6 +87,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         pages=walk.page,
         blocks=tuple(blocks),
         metadata=_properties(parts),
+        rsids=_rsids(parts.get("word/settings.xml")),
     )
 
 
@@ -203,6 +205,18 @@ _APP_FIELDS = {
     "TotalTime": "total_edit_minutes",
     "Template": "template",
 }
+
+
+def _rsids(settings: etree._Element | None) -> tuple[str, ...]:
+    """The editing-session ids Word keeps in ``settings.xml`` (``w:rsidRoot`` and ``w:rsids``), sorted."""
+    if settings is None:
+        return ()
+    found = {
+        (node.get(_q("val")) or "").upper()
+        for node in settings.iterfind(".//w:rsids/*", _NS)
+        if etree.QName(node).localname in ("rsidRoot", "rsid")
+    }
+    return tuple(sorted(v for v in found if len(v) == 8))
 
 
 def _properties(parts: dict[str, etree._Element]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, check_cancel
-from bidcheck.signals import cross_name, identifier, metadata
+from bidcheck.signals import cross_name, edit_session, identifier, metadata, shared_error
 from bidcheck.signals.base import Linked, SectionInfo
 from bidcheck.signals.bidders import bidder_of
 
@@ -23,6 +23,8 @@ _FINDERS: dict[str, Finder] = {
     "metadata": metadata.find,
     "cross_name": cross_name.find,
     "identifier": identifier.find,
+    "edit_session": edit_session.find,
+    "shared_error": shared_error.find,
 }
 
 
