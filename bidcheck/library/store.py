@@ -6,6 +6,7 @@ process writes, a busy timeout so that two writers take turns, every write one t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -150,6 +151,10 @@ def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA secure_delete = ON")  # a removed section's pages are overwritten, not left
+        # A stored section's postings land on pages all over the hash index: copying them from the log into
+        # the file takes as long again as writing them, so it is done once, when the library is closed.
+        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash may lose the last write, never the file
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
         _migrate(conn)
     except sqlite3.Error as exc:
         conn.close()
@@ -195,7 +200,9 @@ class Library:
         self._conn = conn
 
     def close(self) -> None:
-        """Close the connection (the file stays)."""
+        """Copy what this connection wrote from the log into the file, and close (the file stays)."""
+        with contextlib.suppress(sqlite3.Error):  # another reader holds the log: a later close copies it
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self._conn.close()
 
     def set_cache_mb(self, megabytes: int) -> None:
