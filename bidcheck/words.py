@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bidcheck.model import Passage, Signal
+from bidcheck.model import Passage, Place, Signal
 
 __all__ = [
     "LEVEL_BADGES",
@@ -16,6 +16,7 @@ __all__ = [
     "heat_rgb",
     "passage_kind",
     "sign_phrases",
+    "signal_line",
 ]
 
 LEVEL_NAMES: dict[str, str] = {"high": "一级预警", "watch": "二级观察", "none": "无"}
@@ -95,3 +96,20 @@ def sign_phrases(signals: list[Signal] | tuple[Signal, ...]) -> list[str]:
         if word not in words:
             words.append(word)
     return [phrase.format(fields="、".join(words)) for phrase, words in fields.items()]
+
+
+def _where(place: Place | None) -> str:
+    return "文件属性" if place is None else f"第 {place.page} 页第 {place.paragraph} 段"
+
+
+def signal_line(signal: Signal) -> str:
+    """One signal in a line: strength, sign, field, value and where on both sides (``文件属性`` for
+    facts of the file), as the app lists a pair's signals."""
+    kind = SIGNAL_KINDS.get(signal.kind, signal.kind)
+    field = SIGNAL_FIELDS.get(signal.field, signal.field)
+    where = (
+        "文件属性"
+        if signal.a is None and signal.b is None
+        else f"A {_where(signal.a)} / B {_where(signal.b)}"
+    )
+    return f"【{STRENGTH_NAMES[signal.strength]}】{kind} · {field}：{signal.value}（{where}）"

@@ -70,6 +70,11 @@ class EvidenceView(QWidget):
         self.reason = QLabel()
         self.reason.setWordWrap(True)
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
+        self.signals = QLabel()  # the pair's signs beyond shared wording, one a line
+        self.signals.setWordWrap(True)
+        self.signals.setTextFormat(Qt.TextFormat.PlainText)
+        self.signals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.signals.hide()
         self.counter = QLabel()
         self.previous_button = QPushButton(tr("◀ 上一段"))
         self.next_button = QPushButton(tr("下一段 ▶"))
@@ -83,6 +88,7 @@ class EvidenceView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._top_row())
         layout.addWidget(self.reason)
+        layout.addWidget(self.signals)
         layout.addWidget(self._body(), 1)
         self._update_buttons()
 
@@ -135,6 +141,8 @@ class EvidenceView(QWidget):
         self.heading.setText(f"{names[0]}  ↔  {names[1]}")
         self._show_level(pair)
         self.reason.setText(pair.reason)
+        self.signals.setText("\n".join(words.signal_line(s) for s in pair.signals))
+        self.signals.setVisible(bool(pair.signals))
         self.left.set_text(names[0], self._texts[0], sides_a)
         self.right.set_text(names[1], self._texts[1], sides_b)
         self._current = None
@@ -154,6 +162,8 @@ class EvidenceView(QWidget):
         self.badge.clear()
         self.badge.setStyleSheet("")
         self.reason.clear()
+        self.signals.clear()
+        self.signals.hide()
         self.left.clear()
         self.right.clear()
         self.passages.setRowCount(0)

@@ -1,0 +1,49 @@
+"""The pair view lists a pair's signals above its passages, and hides the list when there are none."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from bidcheck.gui.window import MainWindow
+from bidcheck.model import Place, Signal
+from bidcheck.words import signal_line
+from tests.builders import make_docx, paragraphs
+from tests.gui.conftest import checked_window, settle
+
+
+@pytest.fixture(scope="module")
+def shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """Three bids of their own wording; 01 and 02 were written by one 刘建国."""
+    root = tmp_path_factory.mktemp("signals")
+    paths = [
+        make_docx(root / f"0{n}-投标人{n}.docx", [paragraphs(300 + n, 6)], author=author)
+        for n, author in ((1, "刘建国"), (2, "刘建国"), (3, "王五"))
+    ]
+    yield from checked_window(root / "bidcheck.ini", paths)
+
+
+def test_the_top_pair_lists_its_signal(shown: MainWindow) -> None:
+    evidence = shown.evidence
+    assert evidence.signals.isVisible()
+    assert evidence.signals.text() == "【强】文档属性 · 作者：刘建国（文件属性）"
+    assert "由同一人编辑" in evidence.reason.text()
+
+
+def test_a_pair_without_signals_hides_the_list(shown: MainWindow) -> None:
+    result = shown.result
+    assert result is not None
+    quiet = next(p for p in result.pairs if not p.signals)
+    shown.evidence.show_pair(quiet, ("a", "b"), (None, None))
+    settle()
+    assert not shown.evidence.signals.isVisible()
+
+
+def test_a_located_signal_names_both_places() -> None:
+    signal = Signal("identifier", "strong", "phone", "13912345678", "…", Place(3, 41, "…"), Place(5, 12, "…"))
+    assert (
+        signal_line(signal)
+        == "【强】相同标识 · 电话号码：13912345678（A 第 3 页第 41 段 / B 第 5 页第 12 段）"
+    )
