@@ -70,6 +70,7 @@ class Document:
     pages_without_text: tuple[int, ...] = ()
     role: Role = "bid"
     rsids: tuple[str, ...] = ()  # Word's editing-session ids (settings.xml); not in the result JSON
+    rsid_texts: tuple[tuple[str, str], ...] = ()  # (rsid, the start of the first paragraph it marks)
 
     @property
     def ok(self) -> bool:

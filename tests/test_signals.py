@@ -266,6 +266,8 @@ def _with_rsids(path: Path, rsids: list[str]) -> Path:
             if item.filename == "word/settings.xml":
                 extra = "".join(f'<w:rsid w:val="{r}"/>' for r in rsids)
                 data = re.sub(rb"(<w:rsids>)", rb"\1" + extra.encode(), data)
+            elif item.filename == "word/document.xml":  # the first paragraph made in the last session
+                data = data.replace(b"<w:p>", f'<w:p w:rsidR="{rsids[-1]}">'.encode(), 1)
             dst.writestr(item, data)
     temp.unlink()
     return path
@@ -282,7 +284,7 @@ def test_editing_sessions_shared_beyond_the_tender_are_a_sign(tmp_path: Path) ->
         )
         for n, name, ids in (
             (1, "恒信市政", ["1A2B3C4D", "00AB12CD", "00EF3456", "0077AA88"]),
-            (2, "华东建设", ["1A2B3C4D", "00AB12CD", "00EF3456", "0077AA88", "00C0FFEE"]),
+            (2, "华东建设", ["1A2B3C4D", "00AB12CD", "00EF3456", "00C0FFEE", "0077AA88"]),
             (3, "中联路桥", ["1A2B3C4D", "00DDEE11"]),
         )
     ]
@@ -297,6 +299,9 @@ def test_editing_sessions_shared_beyond_the_tender_are_a_sign(tmp_path: Path) ->
         "0077AA88 00AB12CD 00EF3456",
     )
     assert "3 个" in signal.detail and pairs[("d1", "d2")].level == "high"
+    assert signal.a is not None and signal.a.text.startswith("投标人：恒信市政")
+    assert signal.b is not None and signal.b.text.startswith("投标人：华东建设")
+    assert "第 1 页 / 第 1 页的段落带有同一标识" in signal.detail
     assert not pairs[("d1", "d3")].signals and not pairs[("d2", "d3")].signals
     fewer = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1, edit_session_min_rsids=4))
     assert next(p for p in fewer.pairs if (p.a, p.b) == ("d1", "d2")).level == "watch"

@@ -28,6 +28,10 @@ def _q(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
 
+_PARAGRAPH_RSIDS = (_q("rsidR"), _q("rsidRPr"), _q("rsidRDefault"))  # the sessions that made a paragraph
+_RSID_TEXT = 60  # enough of a paragraph's text to find it again
+
+
 @dataclass
 class _Walk:
     """State while walking the body: the current page and the blocks found so far."""
@@ -36,6 +40,7 @@ class _Walk:
     page: int = 1
     fresh_page: bool = True  # a page break was just counted and no text followed yet
     blocks: list[Block] = field(default_factory=list)
+    rsid_texts: dict[str, str] = field(default_factory=dict)  # rsid -> the first paragraph it marks
 
     def new_page(self) -> None:
         self.page += 1
@@ -88,6 +93,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         blocks=tuple(blocks),
         metadata=_properties(parts),
         rsids=_rsids(parts.get("word/settings.xml")),
+        rsid_texts=tuple(sorted(walk.rsid_texts.items())),
     )
 
 
@@ -131,8 +137,14 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
         walk.new_page()
     pieces: list[str] = []
     boxes: list[etree._Element] = []
+    before = len(walk.blocks)
     _walk_runs(para, pieces, boxes, walk, kind)
     _flush(pieces, walk, kind)
+    if len(walk.blocks) > before:
+        for name in _PARAGRAPH_RSIDS:
+            rsid = (para.get(name) or "").upper()
+            if len(rsid) == 8:
+                walk.rsid_texts.setdefault(rsid, walk.blocks[before].text[:_RSID_TEXT])
     for box in boxes:
         for box_para in box.iterfind(".//w:p", _NS):
             walk.add("".join(t.text or "" for t in box_para.iterfind(".//w:t", _NS)), "textbox")
