@@ -327,3 +327,18 @@ def test_rare_errors_two_bids_alone_share_are_a_sign(tmp_path: Path) -> None:
     (one,) = pairs[("d3", "d4")].signals  # 混泥土 is the tender's; 模版支撑 one error: supporting
     assert (one.value, one.strength, pairs[("d3", "d4")].level) == ("模版支撑", "supporting", "watch")
     assert not pairs[("d1", "d3")].signals
+
+
+def test_a_name_most_bids_cite_is_no_sign(tmp_path: Path) -> None:
+    firm = "投标人：中建八局有限公司（盖单位章）"
+    bids = [_docx(tmp_path / "01-bid.docx", [firm, *paragraphs(500, 4)])]
+    for n, name in ((2, "恒信市政"), (3, "华东建设"), (4, "宏远建工"), (5, "中联路桥")):
+        cite = "本工程参照中建八局有限公司的成熟工艺组织施工。"
+        bids.append(
+            _docx(
+                tmp_path / f"0{n}-bid.docx",
+                [f"投标人：{name}有限公司（盖单位章）", cite, *paragraphs(500 + n, 4)],
+            )
+        )
+    result = check(CheckInputs(tuple(bids)), Settings(workers=1))
+    assert not any(s.kind == "cross_name" for p in result.pairs for s in p.signals)

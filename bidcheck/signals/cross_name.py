@@ -3,11 +3,13 @@
 Each bid's bidder comes from its filled-in forms or its file name (``bidders.bidder_of``); every other
 bidder's full name, or its distinctive core (恒信市政), found in a bid's text is a strong signal,
 located in the bid holding it and, on the other side, where that bidder's own forms name it. Names the
-tender holds (the owner, the agency, a bidder the tender happens to name) are no sign.
+tender holds (the owner, the agency, a bidder the tender happens to name) and names most bids hold (a
+well-known firm every bid cites) are no sign.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -42,7 +44,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     if not terms:
         return []
     pattern = re.compile("|".join(re.escape(t) for t in sorted(terms, key=lambda t: (-len(t), t))))
-    out: list[Linked] = []
+    hits: dict[int, list[tuple[int, re.Match[str]]]] = {}  # named bidder -> (bid naming it, where)
     for i, bid in enumerate(bids):
         seen: set[int] = set()
         for match in pattern.finditer(bid.clean.text):
@@ -50,8 +52,14 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
             if j == i or j in seen or bidders[j] == bidders[i] or match.group() in bidders[i]:
                 continue
             seen.add(j)
-            out.append(Linked(bid.doc.id, bids[j].doc.id, _signal(bid, bids[j], bidders[j], match)))
-    return out
+            hits.setdefault(j, []).append((i, match))
+    most = max(3, math.ceil(section.settings.signal_common_share * len(bids)))
+    return [
+        Linked(bids[i].doc.id, bids[j].doc.id, _signal(bids[i], bids[j], bidders[j], match))
+        for j, named_by in sorted(hits.items())
+        if len(named_by) < most  # a name most other bids hold is the section's (a well-known firm)
+        for i, match in named_by
+    ]
 
 
 def _signal(holder: Ready, named: Ready, bidder: str, match: re.Match[str]) -> Signal:
