@@ -164,14 +164,18 @@ def _run_check(
     for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
         check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
-    library, unusable = cli_library.library_for_check(args, settings)
-    name = cli_library.section_name(args) if library is not None else ""
-    result = check(inputs, settings, progress, threading.Event(), library, name)
-    result = cli_library.with_unusable(result, unusable)
-    result, store_error = cli_library.store_checked(library, name, result, settings)
+    library = cli_library.library_wanted(args, settings)
+    store_error = None
+    if library is None:
+        result, name = check(inputs, settings, progress, threading.Event()), ""
+    else:
+        name = cli_library.section_name(args)
+        result, store_error = cli_library.check_with_library(
+            inputs, settings, library, name, progress, threading.Event()
+        )
     written = _write_reports(result, args, section, stderr)
     _summary(result, stdout)
-    cli_library.library_summary(result, name, library is not None and store_error is None, stdout)
+    cli_library.library_summary(result, name, store_error is None, stdout)
     if store_error:
         stderr.write(f"bidcheck: {store_error}\n")
     for label, path in written:

@@ -14,15 +14,16 @@ from bidcheck.library import Library, LibraryError, add_templates, default_libra
 from bidcheck.library.sections import store_result
 from bidcheck.model import CheckResult, LibraryInfo
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.progress import no_progress
+from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 
 __all__ = [
     "add_library_commands",
     "check_options",
+    "check_with_library",
     "library_command",
-    "library_for_check",
     "library_summary",
-    "store_checked",
+    "library_wanted",
+    "section_name",
 ]
 
 
@@ -38,18 +39,12 @@ def _library_path(args: argparse.Namespace, settings: Settings) -> Path:
     return Path(settings.library_path) if settings.library_path else default_library_path()
 
 
-def library_for_check(
-    args: argparse.Namespace, settings: Settings
-) -> tuple[Library | None, LibraryInfo | None]:
-    """The library a check uses (``--library``, ``--section`` or the setting ``library_path`` asks for
-    one), or why it cannot be used: a library that cannot be opened never stops the check."""
+def library_wanted(args: argparse.Namespace, settings: Settings) -> Path | None:
+    """The library a check uses, when ``--library``, ``--section`` or the setting ``library_path`` asks
+    for one."""
     if not (args.library or args.section or settings.library_path):
-        return None, None
-    path = _library_path(args, settings)
-    try:
-        return open_library(path), None
-    except LibraryError as exc:
-        return None, LibraryInfo(str(path), error=str(exc))
+        return None
+    return _library_path(args, settings)
 
 
 def section_name(args: argparse.Namespace) -> str:
@@ -77,9 +72,25 @@ def store_checked(
     return result, None
 
 
-def with_unusable(result: CheckResult, info: LibraryInfo | None) -> CheckResult:
-    """The result, saying which library could not be used."""
-    return replace(result, library=info) if info is not None else result
+def check_with_library(
+    inputs: CheckInputs,
+    settings: Settings,
+    path: Path,
+    section: str,
+    progress: ProgressFn = no_progress,
+    cancel: CancelFlag | None = None,
+) -> tuple[CheckResult, str | None]:
+    """Check a section against the library at ``path``, then store it there (the command line's
+    ``--library`` and the app when ``library_path`` is set). A library that cannot be opened or read
+    never stops the check (the result's ``library.error`` says why); one that cannot take the section
+    afterwards is the second value."""
+    try:
+        library: Library | None = open_library(path)
+    except LibraryError as exc:
+        result = check(inputs, settings, progress, cancel)
+        return replace(result, library=LibraryInfo(str(path), error=str(exc))), None
+    result = check(inputs, settings, progress, cancel, library, section)
+    return store_checked(library, section, result, settings)
 
 
 def library_summary(result: CheckResult, section: str, stored: bool, stream: TextIO) -> None:

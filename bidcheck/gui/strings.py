@@ -181,6 +181,7 @@ ENGLISH: dict[str, str] = {
     "判为公共文字的最少投标人数": "Public text: least bidders holding it",
     "判为公共文字的最少标段数": "Public text: least sections holding it",
     "资料库": "Library",
+    "未命名标段": "Unnamed section",
     "串标迹象": "Signs of collusion",
     "查找串标迹象（文档属性、互见名称、相同联系方式等）": "Look for signs (properties, names, contacts)",
     "多数投标文件都有的值不算迹象（占比）": "No sign: a value this share of the bids hold",

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bidcheck.cli_library import check_with_library
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.model import CheckResult, Role
@@ -238,9 +239,14 @@ class MainWindow(QMainWindow):
                 self.stage.setText(tr("请先添加投标文件。"))
             return
         settings = self.settings
+        library = Path(settings.library_path) if settings.library_path else None  # the app's library switch
+        section = self.name or tr("未命名标段")
 
         def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText]]:
-            result = check(inputs, settings, progress, cancel)
+            if library is None:
+                result = check(inputs, settings, progress, cancel)
+            else:  # compared with the library's earlier sections, then stored there
+                result, _unstored = check_with_library(inputs, settings, library, section, progress, cancel)
             return result, texts_from_result(result)
 
         self._start(Task(job, self), self._check_done, tr("正在检查…"))

@@ -36,7 +36,7 @@ class LibraryReader(Protocol):
 
     path: Path
 
-    def counts(self, kind: str = "section") -> tuple[int, int]: ...
+    def counts(self, kind: str = "section", besides: str = "") -> tuple[int, int]: ...
 
     def postings(self, hashes: Sequence[int], limit: int) -> dict[int, list[tuple[int, int]]]: ...
 
@@ -109,7 +109,7 @@ def consult(library: LibraryReader, bids: Sequence[Ready], section: str, setting
                     found[file_id].append((pos, other))
         hits.append(dict(found))
     bidders = [bidder_name(b.doc.name) for b in bids]
-    sections, documents = library.counts()
+    sections, documents = library.counts(besides=section)
     return Consulted(
         prints,
         [_learned_mask(b.clean.norm, public) for b in bids],

@@ -234,14 +234,16 @@ class Library:
 
     # reading
 
-    def counts(self, kind: str = "section") -> tuple[int, int]:
-        """How many sections of a kind, and how many bids they hold."""
+    def counts(self, kind: str = "section", besides: str = "") -> tuple[int, int]:
+        """How many sections of a kind (other than ``besides``), and how many bids they hold."""
         with self._reading() as db:
-            sections = db.execute("SELECT count(*) FROM sections WHERE kind = ?", (kind,)).fetchone()[0]
+            sections = db.execute(
+                "SELECT count(*) FROM sections WHERE kind = ? AND name != ?", (kind, besides)
+            ).fetchone()[0]
             bids = db.execute(
                 "SELECT count(*) FROM files JOIN sections s ON s.id = section_id "
-                "WHERE s.kind = ? AND role = 'bid'",
-                (kind,),
+                "WHERE s.kind = ? AND s.name != ? AND role = 'bid'",
+                (kind, besides),
             ).fetchone()[0]
         return int(sections), int(bids)
 
