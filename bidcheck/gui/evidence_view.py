@@ -10,6 +10,8 @@ own (Python characters of the text shown); each ``DocPane`` turns them into Qt's
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from bidcheck import words
 from bidcheck.model import PairResult, Passage
+from bidcheck.model import Signal as ModelSignal
 
 from .doc_pane import DocPane, SideText, side_text
 from .i18n import tr
@@ -41,6 +44,12 @@ def passage_kind(passage: Passage) -> str:
 
 
 PASSAGE_COLUMNS = ("#", "A 页·段", "B 页·段", "字数", "相似度", "类别")
+
+
+def _signal_html(index: int, signal: ModelSignal) -> str:
+    """A signal's line, a link to its place when it has one (facts of the file have none)."""
+    line = html.escape(words.signal_line(signal))
+    return line if signal.a is None and signal.b is None else f'<a href="{index}">{line}</a>'
 
 
 class EvidenceView(QWidget):
@@ -70,10 +79,11 @@ class EvidenceView(QWidget):
         self.reason = QLabel()
         self.reason.setWordWrap(True)
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
-        self.signals = QLabel()  # the pair's signs beyond shared wording, one a line
+        self.signals = QLabel()  # the pair's signs beyond shared wording, one a line; a click shows one
         self.signals.setWordWrap(True)
-        self.signals.setTextFormat(Qt.TextFormat.PlainText)
-        self.signals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.signals.setTextFormat(Qt.TextFormat.RichText)
+        self.signals.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.signals.linkActivated.connect(lambda href: self.show_signal(int(href)))
         self.signals.hide()
         self.counter = QLabel()
         self.previous_button = QPushButton(tr("◀ 上一段"))
@@ -141,7 +151,7 @@ class EvidenceView(QWidget):
         self.heading.setText(f"{names[0]}  ↔  {names[1]}")
         self._show_level(pair)
         self.reason.setText(pair.reason)
-        self.signals.setText("\n".join(words.signal_line(s) for s in pair.signals))
+        self.signals.setText("<br>".join(_signal_html(n, s) for n, s in enumerate(pair.signals)))
         self.signals.setVisible(bool(pair.signals))
         self.left.set_text(names[0], self._texts[0], sides_a)
         self.right.set_text(names[1], self._texts[1], sides_b)
@@ -208,6 +218,18 @@ class EvidenceView(QWidget):
         return self._texts[side].spans[index]
 
     # -- navigating -----------------------------------------------------------------------------------
+
+    def show_signal(self, index: int) -> None:
+        """Bring signal ``index`` of the pair to view on both sides, where its place is in the text shown."""
+        if self._pair is None or self._texts is None or not 0 <= index < len(self._pair.signals):
+            return
+        signal = self._pair.signals[index]
+        for pane, texts, place in (
+            (self.left, self._texts[0], signal.a),
+            (self.right, self._texts[1], signal.b),
+        ):
+            if place is not None and place.text and (start := texts.text.find(place.text)) >= 0:
+                pane.jump_to(start, start + len(place.text))
 
     def select_passage(self, index: int) -> None:
         """Bring passage ``index`` into focus on both sides and in the list."""

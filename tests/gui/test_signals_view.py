@@ -28,7 +28,7 @@ def shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def test_the_top_pair_lists_its_signal(shown: MainWindow) -> None:
     evidence = shown.evidence
     assert evidence.signals.isVisible()
-    assert evidence.signals.text() == "【强】文档属性 · 作者：刘建国（文件属性）"
+    assert evidence.signals.text() == "【强】文档属性 · 作者：刘建国（文件属性）"  # no place: no link
     assert "由同一人编辑" in evidence.reason.text()
 
 
@@ -47,3 +47,26 @@ def test_a_located_signal_names_both_places() -> None:
         signal_line(signal)
         == "【强】相同标识 · 电话号码：13912345678（A 第 3 页第 41 段 / B 第 5 页第 12 段）"
     )
+
+
+@pytest.fixture(scope="module")
+def phone_shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """Three bids of their own wording, three pages each; 01 and 02 give one mobile far down."""
+    root = tmp_path_factory.mktemp("phone")
+    paths = []
+    for n in (1, 2, 3):
+        own = paragraphs(330 + n, 18, sentences=5)
+        if n < 3:
+            own[14 + n] = f"项目联系人手机：13912345678，随时联系（{n}）。"
+        paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [own[:6], own[6:12], own[12:]]))
+    yield from checked_window(root / "bidcheck.ini", paths)
+
+
+def test_a_click_on_a_located_signal_shows_its_place_on_both_sides(phone_shown: MainWindow) -> None:
+    evidence = phone_shown.evidence
+    assert '<a href="0">' in evidence.signals.text() and "13912345678" in evidence.signals.text()
+    evidence.signals.linkActivated.emit("0")
+    settle()
+    for pane, n in ((evidence.left, 1), (evidence.right, 2)):
+        block = pane.view.textCursor().block().text()
+        assert f"13912345678，随时联系（{n}）" in block, block
