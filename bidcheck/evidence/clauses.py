@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.evidence.flags import true_runs
 from bidcheck.text import CleanText
 
 __all__ = ["CLAUSE_DENSITY", "clause_density", "clause_like_spans", "clause_mask"]
@@ -64,8 +65,7 @@ def clause_mask(clean: CleanText, within: npt.NDArray[np.bool_]) -> npt.NDArray[
     """Which comparable characters lie in clause-like sentences, judged only for the stretches of text
     that ``within`` touches, each widened to whole sentences (judging reads the document's wording)."""
     mask = np.zeros(len(clean.norm), dtype=bool)
-    edges = np.flatnonzero(np.diff(np.r_[0, within.astype(np.int8), 0]))
-    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+    for lo, hi in true_runs(within):
         start, end = _whole_sentences(clean.text, *clean.clean_span(lo, hi))
         for s, e in clause_like_spans(clean.text[start:end]):
             first, last = np.searchsorted(clean.norm_map, (start + s, start + e))

@@ -10,7 +10,6 @@ and more than any one clause has — is public text: no evidence whoever shares 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.config import Settings
-from bidcheck.evidence.flags import long_gram_hashes, spans_mask
+from bidcheck.evidence.flags import bids_for_common, long_gram_hashes, spans_mask, true_runs
 from bidcheck.prepare import Ready
 
 __all__ = ["changing_company_masks"]
@@ -81,17 +80,15 @@ def _long_runs(covered: Mask, min_chars: int) -> Mask:
     """The runs of covered characters at least ``min_chars`` long: a quoted clause, not two bids' prose
     meeting on a stock phrase for a few words."""
     out = np.zeros_like(covered)
-    edges = np.flatnonzero(np.diff(np.r_[0, covered.astype(np.int8), 0]))
-    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+    for lo, hi in true_runs(covered):
         out[lo:hi] = hi - lo >= min_chars
     return out
 
 
 def _regions(covered: Mask, gap: int) -> list[tuple[int, int]]:
     """Runs of covered characters, joined across gaps of at most ``gap``."""
-    edges = np.flatnonzero(np.diff(np.r_[0, covered.astype(np.int8), 0]))
     runs: list[tuple[int, int]] = []
-    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+    for lo, hi in true_runs(covered):
         if runs and lo - runs[-1][1] <= gap:
             runs[-1] = (runs[-1][0], hi)
         else:
@@ -124,8 +121,7 @@ def _quoted_by_several(covered: Mask, groups: npt.NDArray[np.int64], holders: _H
     """The runs of a region that three bids or more hold: a clause two bids alone share is theirs, even
     among clauses that many quote (a copy pasted next to the quoted tender)."""
     out = np.zeros_like(covered)
-    edges = np.flatnonzero(np.diff(np.r_[0, covered.astype(np.int8), 0]))
-    for lo, hi in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+    for lo, hi in true_runs(covered):
         inside = groups[lo : max(lo, hi - span + 1)]
         inside = inside[inside >= 0]
         if len(inside) and int((holders.ends[inside] - holders.starts[inside]).max()) >= 3:
@@ -140,8 +136,7 @@ def changing_company_masks(bids: Sequence[Ready], common: Sequence[Mask], settin
     span = settings.template_min_chars
     grams = [long_gram_hashes(b.fingerprint.kgrams, settings.seed_chars, span) for b in bids]
     holders = _Holders.of(grams)
-    frequent = max(settings.common_min_bids, math.ceil(settings.common_share * len(bids) - 1e-9))
-    needed = min(settings.common_alone_bids, frequent)
+    needed = min(settings.common_alone_bids, bids_for_common(len(bids), settings))
     return [
         _public_in(holders.groups(g), holders, c, needed, settings)
         for g, c in zip(grams, common, strict=True)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.config import Settings
+
 __all__ = [
+    "bids_for_common",
     "form_pieces",
     "frequent_kgrams",
     "is_member",
@@ -17,6 +21,7 @@ __all__ = [
     "occurrences_mask",
     "spans_mask",
     "template_mask",
+    "true_runs",
 ]
 
 Span = tuple[int, int]
@@ -53,11 +58,22 @@ def _distinct(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return ordered[keep] if len(ordered) else ordered
 
 
+def true_runs(mask: npt.NDArray[np.bool_]) -> list[Span]:
+    """The runs of true values of ``mask``, as (start, end) spans in order."""
+    edges = np.flatnonzero(np.diff(np.r_[0, mask.astype(np.int8), 0])).tolist()
+    return list(zip(edges[::2], edges[1::2], strict=True))
+
+
+def bids_for_common(bids: int, settings: Settings) -> int:
+    """How many bids must hold a stretch for their number to make it common (``common_min_bids`` and
+    ``common_share`` of the section's ``bids``, both)."""
+    return max(settings.common_min_bids, math.ceil(settings.common_share * bids - 1e-9))
+
+
 def _hit_runs_mask(hits: npt.NDArray[np.bool_], length: int, k: int, min_chars: int) -> npt.NDArray[np.bool_]:
     """The characters covered by runs of consecutive k-gram hits that span at least ``min_chars``."""
     mask = np.zeros(length, dtype=bool)
-    edges = np.flatnonzero(np.diff(np.r_[0, hits.astype(np.int8), 0]))
-    for start, end in zip(edges[::2], edges[1::2], strict=True):
+    for start, end in true_runs(hits):
         if end - start + k - 1 >= min_chars:
             mask[start : end + k - 1] = True
     return mask

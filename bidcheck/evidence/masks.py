@@ -18,6 +18,7 @@ import numpy.typing as npt
 from bidcheck.config import Settings
 from bidcheck.evidence.company import changing_company_masks
 from bidcheck.evidence.flags import (
+    bids_for_common,
     form_pieces,
     frequent_kgrams,
     is_member,
@@ -102,7 +103,7 @@ def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     """Stretches of ``template_min_chars`` that at least ``common_min_bids`` and ``common_share`` of all
     bids hold word for word: public text nobody supplied as a template. Stock phrases of the trade
     are shorter, or not the same stretch in every bid."""
-    needed = max(settings.common_min_bids, math.ceil(settings.common_share * len(bids) - 1e-9))
+    needed = bids_for_common(len(bids), settings)
     k, span = settings.seed_chars, settings.template_min_chars
     grams = [long_gram_hashes(b.fingerprint.kgrams, k, span) for b in bids]
     frequent = frequent_kgrams(grams, needed)
@@ -127,8 +128,7 @@ def common_after_rings(bids: int, settings: Settings) -> bool:
     """Whether the bids that make text common are too few to be evidence that it is public: fewer than
     ``common_alone_bids`` could be a ring (three colluders are all of a three-bid section). Their text
     is then common only for the pairs outside any ring (see ``judge``)."""
-    needed = max(settings.common_min_bids, math.ceil(settings.common_share * bids - 1e-9))
-    return needed < settings.common_alone_bids
+    return bids_for_common(bids, settings) < settings.common_alone_bids
 
 
 def shared_masks(
