@@ -80,8 +80,7 @@ def _bucket_pairs(band: npt.NDArray[np.uint64], docs: npt.NDArray[np.int64]) -> 
     same = np.r_[False, (bucket[order][1:] == bucket[order][:-1]) & (docs[order][1:] == docs[order][:-1])]
     runs = np.cumsum(~same) - 1
     rank = np.arange(len(order)) - np.flatnonzero(~same)[runs]
-    order = np.sort(order[rank < _MAX_REPEATS], kind="stable")
-    order = order[np.argsort(bucket[order], kind="stable")]
+    order = order[rank < _MAX_REPEATS]  # still grouped by bucket (the pairs' order does not matter)
     grouped = bucket[order]
     starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(order) else np.zeros(0, np.int64)
     sizes = np.diff(np.r_[starts, len(order)])
