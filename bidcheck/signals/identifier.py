@@ -20,6 +20,7 @@ from bidcheck.model import Place, Signal, Strength
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
 from bidcheck.text import CleanText
+from bidcheck.words import SIGNAL_FIELDS
 
 __all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok"]
 
@@ -94,15 +95,6 @@ PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
         "supporting",
     ),
 }
-_FIELD_WORDS = {
-    "phone": "电话号码",
-    "email": "电子邮箱",
-    "id_number": "身份证号",
-    "credit_code": "统一社会信用代码",
-    "bank_account": "银行账号",
-    "certificate": "证书编号",
-    "person": "人员",
-}
 
 
 # a space a PDF's line break left inside a number or an address (``zb@ljzx.c n``)
@@ -147,7 +139,7 @@ def _values(clean: CleanText, field: str, squeezed: _Squeezed) -> dict[str, tupl
 
 def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
     where = f"第 {here.page} 页 / 第 {there.page} 页"
-    detail = f"两份文件出现相同的{_FIELD_WORDS[field]}“{value}”（{where}）"
+    detail = f"两份文件出现相同的{SIGNAL_FIELDS[field]}“{value}”（{where}）"
     return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there)
 
 
