@@ -67,7 +67,7 @@ def _pair_passages(
     return sorted(out, key=lambda f: (f.raw.a, f.raw.b))
 
 
-def _public_masks(bids: Sequence[Ready], found: dict[tuple[int, int], PairFound]) -> list[Mask]:
+def _clause_masks(bids: Sequence[Ready], found: dict[tuple[int, int], PairFound]) -> list[Mask]:
     """For each bid, which characters of the aligned passages it shares lie in clause-like sentences
     (see ``evidence.clauses``): the register of model documents is public text, never evidence."""
     within = [np.zeros(len(b.clean.norm), dtype=bool) for b in bids]
@@ -272,12 +272,12 @@ def _ring_pairs(
     bids: Sequence[Ready],
     masks: SharedMasks,
     found: dict[tuple[int, int], PairFound],
-    public: list[Mask],
+    clauses: list[Mask],
     settings: Settings,
 ) -> set[tuple[int, int]]:
     """The pairs inside a ring when common text counts like any other (see ``common_after_rings``)."""
     empty = PairFound([], [])
-    off = [masks.fixed(n) | p for n, p in enumerate(public)]
+    off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
     flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, off, settings) for i, j in keys]
     pairs = [pair for pair, _ in _judged(keys, flagged, bids, masks, settings)]
     rings = find_rings(pairs, settings.ring_min_chars)
@@ -300,10 +300,10 @@ def judge_all(
     ``signals``: by pair of document ids (in the bids' order), the signs the two share."""
     empty = PairFound([], [])
     keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
-    public = _public_masks(bids, found)
-    ring = _ring_pairs(keys, bids, masks, found, public, settings) if masks.after_rings else set()
-    off = [masks.either(n) | p for n, p in enumerate(public)]
-    ring_off = [masks.fixed(n) | p for n, p in enumerate(public)]
+    clauses = _clause_masks(bids, found)
+    ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
+    off = [masks.either(n) | p for n, p in enumerate(clauses)]
+    ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
     flagged = [
         _pair_passages(i, j, found.get((i, j), empty), masks, ring_off if (i, j) in ring else off, settings)
         for i, j in keys
