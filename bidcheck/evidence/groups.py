@@ -56,7 +56,7 @@ def _own_letters(sides: list[Side]) -> npt.NDArray[np.int64]:
     its clean text as far as the given sides of its passages reach: only those letters make a ring."""
     own = np.zeros(max(s.end for s in sides), dtype=bool)
     clause = np.zeros_like(own)
-    for side in sides:
+    for side in dict.fromkeys(sides):  # a side shared with several partners is read once
         own[side.start : side.end] = [c.isalnum() for c in side.text]
         for lo, hi in clause_like_spans(side.text):
             clause[side.start + lo : side.start + hi] = True
