@@ -28,6 +28,7 @@ def _q(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
 
+_SETTINGS_RELS = "word/_rels/settings.xml.rels"  # where Word names the template a document is attached to
 _PARAGRAPH_RSIDS = (_q("rsidR"), _q("rsidRPr"), _q("rsidRDefault"))  # the sessions that made a paragraph
 _RSID_TEXT = 60  # enough of a paragraph's text to find it again
 
@@ -72,7 +73,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
                 n: package.parse(n)
                 for n in package.names()
                 if (n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml"))
-                or n == "word/settings.xml"
+                or n in ("word/settings.xml", _SETTINGS_RELS)
             }
     except zipfile.BadZipFile as exc:
         raise ReadError("Word 文件已损坏（不是有效的 docx 压缩包）") from exc
@@ -91,7 +92,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         format="docx",
         pages=walk.page,
         blocks=tuple(blocks),
-        metadata=_properties(parts),
+        metadata=_properties(parts) | _attached_template(parts.get(_SETTINGS_RELS)),
         rsids=_rsids(parts.get("word/settings.xml")),
         rsid_texts=tuple(sorted(walk.rsid_texts.items())),
     )
@@ -229,6 +230,15 @@ def _rsids(settings: etree._Element | None) -> tuple[str, ...]:
         if etree.QName(node).localname in ("rsidRoot", "rsid")
     }
     return tuple(sorted(v for v in found if len(v) == 8))
+
+
+def _attached_template(rels: etree._Element | None) -> dict[str, str]:
+    """The template the document is attached to, as Word recorded it (often a path on the PC of whoever
+    made the file): ``{"attached_template": path}``, or nothing."""
+    for node in rels if rels is not None else ():
+        if str(node.get("Type", "")).endswith("/attachedTemplate") and (node.get("Target") or "").strip():
+            return {"attached_template": str(node.get("Target")).strip()}
+    return {}
 
 
 def _properties(parts: dict[str, etree._Element]) -> dict[str, str]:
