@@ -25,6 +25,7 @@ __all__ = [
     "Side",
     "Signal",
     "Strength",
+    "document_to_dict",
     "load_result",
     "pair_figures_to_dict",
     "passage_figures_to_dict",
@@ -231,7 +232,8 @@ class CheckResult:
         return any(d.ok and d.role != "bid" for d in self.documents)
 
 
-def _document_to_dict(doc: Document) -> dict[str, Any]:
+def document_to_dict(doc: Document) -> dict[str, Any]:
+    """A document as JSON (without its blocks)."""
     return {
         "id": doc.id,
         "name": doc.name,
@@ -309,7 +311,7 @@ def _documents_to_dicts(result: CheckResult) -> list[dict[str, Any]]:
     """The documents; with a library, each bid with its ``history``."""
     out = []
     for doc in result.documents:
-        data = _document_to_dict(doc)
+        data = document_to_dict(doc)
         if result.library is not None and doc.role == "bid":
             data["history"] = [_history_to_dict(m) for m in result.history.get(doc.id, ())]
         out.append(data)

@@ -22,7 +22,7 @@ from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
 from bidcheck.text import CleanText
 from bidcheck.words import SIGNAL_FIELDS
 
-__all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok"]
+__all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok", "identifiers"]
 
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
@@ -135,6 +135,13 @@ def _values(clean: CleanText, field: str, squeezed: _Squeezed) -> dict[str, tupl
             start, end = match.span(1)
             found[value] = (squeezed.original(start), squeezed.original(end - 1) + 1)
     return found
+
+
+def identifiers(clean: CleanText) -> dict[str, dict[str, tuple[int, int]]]:
+    """A document's identifiers: by field, each value with the span (in its clean text) where it first
+    stands."""
+    squeezed = _Squeezed.of(clean.text)
+    return {field: _values(clean, field, squeezed) for field in PATTERNS}
 
 
 def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
