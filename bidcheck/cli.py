@@ -11,7 +11,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TextIO
 
-from bidcheck import cli_library
+from bidcheck import cli_library, cli_selfcheck
 from bidcheck.config import Settings, SettingsError, load_settings
 from bidcheck.library import LibraryError
 from bidcheck.model import CheckResult
@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", type=Path, default=Path("bidcheck-demo"), metavar="DIR", help="报告输出目录")
     demo.add_argument("--workers", type=int, default=None, metavar="N")
     demo.add_argument("--quiet", action="store_true")
+    cli_selfcheck.add_selfcheck_command(commands, _output_options)
     _gui_options(commands.add_parser("gui", help="打开桌面程序"))
     cli_library.add_library_commands(commands)
     return parser
@@ -209,6 +210,14 @@ def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> E
     return _run_check(inputs, _settings(args), args, "示例标段", stdout, stderr)
 
 
+def _selfcheck_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    progress = no_progress if args.quiet else _progress_bar(stderr)
+    try:
+        return ExitStatus(cli_selfcheck.selfcheck_command(args, _settings(args), progress, stdout, stderr))
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from exc
+
+
 def _gui_command(args: argparse.Namespace, stderr: TextIO) -> ExitStatus:
     for path in [*args.paths, *args.tender, *args.template]:
         if not path.exists():
@@ -234,6 +243,8 @@ def main(
             return ExitStatus.SUCCESS if not exc.code else ExitStatus.USAGE
         if args.command == "check":
             return _check_command(args, stdout, stderr)
+        if args.command == "selfcheck":
+            return _selfcheck_command(args, stdout, stderr)
         if args.command == "gui":
             return _gui_command(args, stderr)
         if args.command == "library":

@@ -1,0 +1,147 @@
+"""The self-check's reports: its JSON (``bidcheck.selfcheck/1``) and a one-sheet workbook (自查), the
+summary on top and the findings below it, ordered by weight, each with where it is and how to clear it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from bidcheck.findings import PARTS, Finding, SelfCheckResult, self_check_to_dict
+from bidcheck.model import Place
+from bidcheck.report.files import write_atomically
+from bidcheck.report.xlsx import (
+    _HEADER_FILL,
+    _HEADER_FONT,
+    _WARNING_FONT,
+    _WRAP,
+    _append,
+    _fit_to_page_width,
+    _text_height,
+)
+from bidcheck.text.chars import utf8
+from bidcheck.words import LEVEL_FILLS, LEVEL_NAMES
+
+__all__ = ["SHEET", "self_check_json", "self_check_verdict", "write_self_check_json", "write_self_check_xlsx"]
+
+SHEET = "自查"
+_COLUMNS = (
+    ("序号", 10),
+    ("分量", 10),
+    ("类别", 16),
+    ("问题", 48),
+    ("位置", 14),
+    ("原文", 48),
+    ("参考文件", 18),
+    ("参考文件位置", 14),
+    ("如何处理", 48),
+)
+
+
+def self_check_json(result: SelfCheckResult) -> str:
+    """The self-check as JSON text (Chinese kept readable)."""
+    return json.dumps(self_check_to_dict(result), ensure_ascii=False, indent=1) + "\n"
+
+
+def write_self_check_json(result: SelfCheckResult, path: Path) -> None:
+    """Write the self-check's JSON to ``path`` (atomically)."""
+    data = utf8(self_check_json(result))
+
+    def write(temp: Path) -> None:
+        temp.write_bytes(data)
+
+    write_atomically(path, write)
+
+
+def self_check_verdict(result: SelfCheckResult) -> str:
+    """The self-check in one sentence: clean, unreadable, or how many findings of each weight."""
+    if not result.bid.ok:
+        return f"无法读取投标文件：{result.bid.error}"
+    if result.clean:
+        return "未发现机构检查会提出的问题"
+    counts = result.counts()
+    return (
+        f"发现 {len(result.findings)} 项问题：{LEVEL_NAMES['high']} {counts['high']} 项，"
+        f"{LEVEL_NAMES['watch']} {counts['watch']} 项；请逐项处理后再自查一次"
+    )
+
+
+def _where(place: Place | None) -> str:
+    return "文件属性" if place is None else f"第 {place.page} 页第 {place.paragraph} 段"
+
+
+def _summary(sheet: Worksheet, result: SelfCheckResult) -> None:
+    sources = {"as": "（用户指定）", "forms": "（取自投标文件中的表格）", "file": "（取自文件名）"}
+    rows = (
+        ("投标人自查", ""),
+        ("投标文件", result.bid.name),
+        ("投标人", result.bidder + sources[result.bidder_source]),
+        ("参考文件", "、".join(d.name for d in result.references) or "（未提供）"),
+        ("招标文件", "、".join(d.name for d in result.tenders) or "（未提供）"),
+        ("结论", self_check_verdict(result)),
+    )
+    for label, value in rows:
+        _append(sheet, (label, value))
+    sheet.cell(row=1, column=1).font = _WARNING_FONT
+    if not result.clean:
+        sheet.cell(row=len(rows), column=2).font = _WARNING_FONT
+    for d in result.references:
+        if not d.ok:
+            _append(sheet, ("无法读取", f"{d.name}：{d.error}"))
+    _append(sheet, ())
+
+
+def _table_header(sheet: Worksheet) -> int:
+    _append(sheet, [title for title, _ in _COLUMNS])
+    row: int = sheet.max_row
+    for col, (_title, width) in enumerate(_COLUMNS, start=1):
+        cell = sheet.cell(row=row, column=col)
+        cell.font, cell.fill = _HEADER_FONT, _HEADER_FILL
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+        sheet.column_dimensions[get_column_letter(col)].width = width
+    sheet.freeze_panes = f"A{row + 1}"
+    return row
+
+
+def _finding_row(sheet: Worksheet, number: int, finding: Finding) -> None:
+    text = finding.where.text if finding.where else finding.value
+    _append(
+        sheet,
+        (
+            number,
+            LEVEL_NAMES[finding.level],
+            PARTS[finding.part],
+            finding.detail,
+            _where(finding.where),
+            text,
+            finding.reference or "",
+            _where(finding.other) if finding.reference else "",
+            finding.fix,
+        ),
+    )
+    row: int = sheet.max_row
+    sheet.cell(row=row, column=2).fill = PatternFill("solid", fgColor=LEVEL_FILLS[finding.level])
+    for col in range(1, len(_COLUMNS) + 1):
+        sheet.cell(row=row, column=col).alignment = _WRAP
+    tallest = max(_text_height(s, 46) for s in (finding.detail, text, finding.fix))
+    sheet.row_dimensions[row].height = tallest
+
+
+def write_self_check_xlsx(result: SelfCheckResult, path: Path) -> None:
+    """Write the self-check's sheet to ``path`` (atomically): the summary, then the findings by weight."""
+    book = Workbook()
+    sheet = book.active
+    sheet.title = SHEET
+    _summary(sheet, result)
+    header = _table_header(sheet)
+    for number, finding in enumerate(result.findings, start=1):
+        _finding_row(sheet, number, finding)
+    if result.findings:
+        sheet.auto_filter.ref = f"A{header}:{get_column_letter(len(_COLUMNS))}{sheet.max_row}"
+    _fit_to_page_width(sheet)
+    sheet.print_title_rows = f"{header}:{header}"
+    write_atomically(path, lambda temp: book.save(temp))
