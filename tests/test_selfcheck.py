@@ -9,93 +9,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from docx import Document as new_docx
-from docx.opc.constants import RELATIONSHIP_TYPE
-from docx.oxml import OxmlElement
-from docx.oxml.ns import qn
 from openpyxl import load_workbook
-from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen.canvas import Canvas
 
 from bidcheck.cli import main
 from bidcheck.config import Settings
 from bidcheck.findings import SCHEMA
 from bidcheck.selfcheck import SelfCheckInputs, self_check
 from bidcheck.selfcheck.foreign import company_names
-from tests.builders import paragraphs, pdf_font
-
-BIDDER = "江苏华东建设集团有限公司"
-OTHER = "南京恒信市政工程有限公司"
-OTHER_PHONE = "13912345678"
-AGENCY_PHONE = "025-83334444"
-TEMPLATE_PATH = r"C:\Users\liuguwen\AppData\Roaming\Microsoft\Templates\投标模板.dotx"
-TENDER = [
-    f"招标人：南京市城市建设投资有限公司。招标代理机构联系电话：{AGENCY_PHONE}。",
-    *paragraphs(500, 3),
-]
-OWN = paragraphs(510, 6)  # the bidder's own technical text
-DRAFT = paragraphs(520, 6)  # the consultant's draft
-REWRITTEN = paragraphs(530, 3)  # what the bidder writes instead of the copied paragraphs
-FORMS = [
-    f"投标人：{BIDDER}（盖单位章）",
-    "法定代表人：张明",
-    "项目经理：王建华",
-    "联系电话：025-52345678",
-    "开户银行：中国工商银行股份有限公司南京城东支行",
-]
-PERFORMANCE = "类似工程业绩：发包人：苏州工业园区市政管理有限公司，项目名称：星湖街排水改造工程，已竣工验收。"
-_ATTACHED_TEMPLATE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate"
-LEFTOVER = f"本项目联系人：王五，联系电话：{OTHER_PHONE}，单位：{OTHER}。"
-
-
-def _docx(path: Path, texts: list[str], author: str = "", editor: str = "", template: str = "") -> Path:
-    """A .docx of these paragraphs, with an author, a last editor and an attached template path."""
-    document = new_docx()
-    for text in texts:
-        document.add_paragraph(text)
-    core = document.core_properties
-    core.author, core.last_modified_by, core.comments = author, editor, ""
-    if template:
-        part = document.part.part_related_by(RELATIONSHIP_TYPE.SETTINGS)
-        rid = part.relate_to(template, _ATTACHED_TEMPLATE, is_external=True)
-        attached = OxmlElement("w:attachedTemplate")
-        attached.set(qn("r:id"), rid)
-        document.settings.element.append(attached)
-    document.save(str(path))
-    return path
-
-
-def _pdf(path: Path, pages: list[list[str]], author: str = "") -> Path:
-    """A text PDF, one list of paragraphs a page (wrapped at 38 characters)."""
-    canvas = Canvas(str(path), pagesize=A4, invariant=1)
-    canvas.setAuthor(author)
-    for page in pages:
-        canvas.setFont(pdf_font(), 11)
-        y = 780.0
-        for text in page:
-            for start in range(0, len(text), 38):
-                canvas.drawString(72, y, text[start : start + 38])
-                y -= 16
-            y -= 10
-        canvas.showPage()
-    canvas.save()
-    return path
+from tests.builders import paragraphs
+from tests.selfcheck_files import (
+    BIDDER,
+    DRAFT,
+    FORMS,
+    LEFTOVER,
+    OTHER,
+    OTHER_PHONE,
+    TEMPLATE_PATH,
+    build_files,
+    write_pdf,
+)
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The tender, a consultant's template (its author 刘顾问), a bid made from it (three paragraphs of
-    the draft, another company's contact left in, the consultant's author, editor and template path),
-    that bid fixed, and a clean bid of the bidder's own text."""
-    root = tmp_path_factory.mktemp("selfcheck")
-    tender = _docx(root / "招标文件.docx", TENDER, author="招标代理")
-    reference = _docx(root / "顾问模板.docx", DRAFT, author="刘顾问")
-    body = [*FORMS, TENDER[1], *OWN[:3], *DRAFT[:3], LEFTOVER, *OWN[3:], PERFORMANCE]
-    planted = _docx(root / "01-华东建设.docx", body, "刘顾问", "刘顾问", TEMPLATE_PATH)
-    fixed_body = [*FORMS, TENDER[1], *OWN[:3], *REWRITTEN, *OWN[3:], PERFORMANCE]
-    fixed = _docx(root / "01-华东建设-改.docx", fixed_body, "张明", "")
-    clean = _docx(root / "02-华东建设-自写.docx", [*FORMS, TENDER[2], *paragraphs(540, 8), PERFORMANCE])
-    return {"tender": tender, "reference": reference, "planted": planted, "fixed": fixed, "clean": clean}
+    return build_files(tmp_path_factory.mktemp("selfcheck"))
 
 
 def _run(*argv: str | Path) -> tuple[int, str, str]:
@@ -212,7 +149,7 @@ def test_the_bidder_given_with_as_is_the_one_checked(files: dict[str, Path]) -> 
 
 def test_a_pdf_bid_is_located_by_page(tmp_path: Path) -> None:
     pages = [[*FORMS, *paragraphs(550, 3)], [*paragraphs(551, 2), LEFTOVER]]
-    bid = _pdf(tmp_path / "03-华东建设.pdf", pages, author="刘顾问")
+    bid = write_pdf(tmp_path / "03-华东建设.pdf", pages, author="刘顾问")
     result = self_check(SelfCheckInputs(bid), Settings(workers=1))
     found = {(f.part, f.field): f for f in result.findings}
     assert found[("foreign", "bidder")].where is not None and found[("foreign", "bidder")].where.page == 2
@@ -239,3 +176,18 @@ def test_a_folder_or_a_missing_file_is_a_usage_error(files: dict[str, Path], tmp
 def test_company_names_leave_out_the_words_before_them() -> None:
     text = f"本工程由{OTHER}承建，我们公司与苏州工业园区市政管理有限公司合作。"
     assert [name for name, _s, _e in company_names(text)] == [OTHER, "苏州工业园区市政管理有限公司"]
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample"
+
+
+def test_the_sample_bids_name_no_other_company_and_the_copy_is_found() -> None:
+    tender = (SAMPLE / "tender" / "招标文件.docx",)
+    bids = sorted((SAMPLE / "bids").iterdir())
+    for bid in bids:  # each bid alone: its own forms, its suppliers' plants, the tender's owner
+        result = self_check(SelfCheckInputs(bid, tenders=tender), Settings(workers=1))
+        assert result.bid.ok and [f for f in result.findings if f.part != "properties"] == [], bid.name
+    copier = self_check(SelfCheckInputs(bids[1], (SAMPLE / "bids",), tender), Settings(workers=1))
+    shared = [f for f in copier.findings if f.part == "shared"]
+    assert {f.reference for f in shared} == {bids[0].name} and all(f.level == "high" for f in shared)
+    assert sum(len(f.value) for f in shared) > 2500  # 02 copied 01's construction plan (about 3,000 chars)

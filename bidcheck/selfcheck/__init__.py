@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bidcheck.config import Settings
 from bidcheck.findings import PARTS, BidderSource, Finding, SelfCheckResult
+from bidcheck.ingest import collect_paths
 from bidcheck.model import CheckResult, Document
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress, slice_progress
@@ -47,6 +48,12 @@ def _bidder(given: str, text: str, file_name: str) -> tuple[str, BidderSource]:
         return given.strip(), "as"
     named = named_in_forms(text)
     return (named, "forms") if named else (bidder_of_file(file_name), "file")
+
+
+def _references(inputs: SelfCheckInputs) -> list[Path]:
+    """The reference files (folders expanded), less the bid itself (a folder of bids holding it)."""
+    bid = inputs.bid.resolve()
+    return [p for p in collect_paths(inputs.references) if p.resolve() != bid]
 
 
 def _owner(bidder: str, tenders: Sequence[Document]) -> Owner:
@@ -94,7 +101,7 @@ def self_check(
     """
     started = time.perf_counter()
     settings = settings or Settings()
-    section = CheckInputs((inputs.bid, *inputs.references), tuple(inputs.tenders))
+    section = CheckInputs((inputs.bid, *_references(inputs)), tuple(inputs.tenders))
     result = check(section, settings, slice_progress(progress, 0.0, 0.97), cancel)
     bid = result.documents[0]
     references = tuple(d for d in result.documents[1:] if d.role == "bid")

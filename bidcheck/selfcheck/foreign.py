@@ -18,14 +18,17 @@ from dataclasses import dataclass
 from bidcheck.findings import Finding
 from bidcheck.model import Block, Document, Level, Place
 from bidcheck.signals.base import place_of
-from bidcheck.signals.bidders import COMPANY_SUFFIX, FORM_NAME, core_name
+from bidcheck.signals.bidders import FORM_NAME, core_name
 from bidcheck.signals.identifier import PATTERNS, identifiers
 from bidcheck.text import CleanText
 from bidcheck.words import SIGNAL_FIELDS
 
 __all__ = ["ForeignName", "Owner", "company_names", "find_foreign"]
 
-_NAME = re.compile(r"[\u4e00-\u9fff（）()]{2,24}?" + COMPANY_SUFFIX)
+# A company in running text: a legal form (有限公司...), never a bare 公司 or 厂 (我公司, 搅拌厂)
+_NAME = re.compile(
+    r"[\u4e00-\u9fff（）()]{2,20}?(?:有限责任公司|股份有限公司|集团有限公司|有限公司|集团公司|研究院|设计院|事务所)"
+)
 # a word a name never starts after: what comes before it in a sentence (由恒信公司承建, 与恒信公司合作)
 _LEAD = re.compile(r".*[由与及向对受被给从经将把的了是在为和、]")
 _THIRD_PARTY = re.compile(r"银行|保险|担保|证券|信用社|信用合作|公证处|律师事务所")

@@ -31,10 +31,12 @@ def _passage_finding(pair: PairResult, passage: Passage, reference: str, ours: b
     here, there = (passage.a, passage.b) if ours else (passage.b, passage.a)
     where = _place(here.page, here.paragraph, here.text)
     other = _place(there.page, there.paragraph, there.text)
+    places = (
+        f"本文件第 {where.page} 页第 {where.paragraph} 段 / 对方第 {other.page} 页第 {other.paragraph} 段"
+    )
     detail = (
-        f"与 {reference} 有一段 {passage.chars} 字相同（相似度 {passage.similarity:.0%}，"
-        f"第 {where.page} 页第 {where.paragraph} 段 / 对方第 {other.page} 页）；"
-        f"两份文件会被判为{LEVEL_NAMES[pair.level]}：{pair.reason}"
+        f"与 {reference} 有一段 {passage.chars} 字相同（相似度 {passage.similarity:.0%}，{places}）；"
+        f"两份文件会被判为{LEVEL_NAMES[pair.level]}"
     )
     return Finding("shared", pair.level, "passage", here.text, detail, _PASSAGE_FIX, where, other, reference)
 
