@@ -57,6 +57,7 @@ def _actions(w: MainWindow) -> Actions:
         "remove": _action(w, "移除所选文件", w.files.remove_selected),
         "run": _action(w, "开始检查", w.run_check, "F5"),
         "cancel": _action(w, "取消检查", w.cancel_check, "Esc"),
+        "self_check": _action(w, "投标人自查…", w.open_self_check, "Ctrl+B"),
         "settings": _action(w, "检查设置…", w.open_settings, "Ctrl+,"),
         "about": _action(w, "关于", lambda: _about(w)),
     }
@@ -69,6 +70,7 @@ def _actions(w: MainWindow) -> Actions:
         ("save", QStyle.StandardPixmap.SP_DriveFDIcon),
         ("open", QStyle.StandardPixmap.SP_DialogOpenButton),
         ("settings", QStyle.StandardPixmap.SP_FileDialogDetailedView),
+        ("self_check", QStyle.StandardPixmap.SP_FileDialogContentsView),
     ):
         actions[name].setIcon(icon(pixmap))
     return actions
@@ -89,6 +91,8 @@ def _menus(w: MainWindow, a: Actions) -> None:
     check_menu.addActions([a["add_bids"], a["add_folder"], a["add_tender"], a["add_template"], a["remove"]])
     check_menu.addSeparator()
     check_menu.addActions([a["run"], a["cancel"]])
+    check_menu.addSeparator()
+    check_menu.addAction(a["self_check"])
     options = bar.addMenu(tr("设置"))
     options.addAction(a["settings"])
     languages = options.addMenu(tr("界面语言"))
@@ -115,7 +119,7 @@ def _toolbar(w: MainWindow, a: Actions) -> None:
     bar.addSeparator()
     bar.addActions([a["open"], a["save"], a["export_xlsx"], a["export_json"]])
     bar.addSeparator()
-    bar.addAction(a["settings"])
+    bar.addActions([a["self_check"], a["settings"]])
     w.addToolBar(bar)
 
 

@@ -188,4 +188,37 @@ ENGLISH: dict[str, str] = {
     "共有编辑会话标识达此数为强迹象": "Shared editing sessions (rsids) for a strong sign",
     "是": "yes",
     "否": "no",
+    # the self-check (自查)
+    "投标人自查": "Bidder self-check",
+    "投标人自查…": "Bidder self-check…",
+    "默认取自投标文件中的表格": "Read from the bid's forms when empty",
+    "开始自查": "Run self-check",
+    "本单位名称": "Our company",
+    "自查文件": "Files to check",
+    "参考文件（顾问的模板、合作方或去年的投标文件）": (
+        "References (a consultant's template, a partner's bid, last year's bid)"
+    ),
+    "选择…": "Choose…",
+    "选择文件": "Choose a file",
+    "机构的检查会指出的问题": "What an agency's check would raise",
+    "投标文件应为一个文件": "The bid must be one file",
+    "找不到文件：{path}": "File not found: {path}",
+    "自查已取消。": "Self-check cancelled.",
+    "正在自查…": "Self-checking…",
+    "自查完成，用时 {s:.1f} 秒。": "Self-check done in {s:.1f} s.",
+    "导出": "Export",
+    "选择本单位的投标文件，可加上参考文件和招标文件，然后开始自查。": (
+        "Choose your own bid, add any references and the tender, then run the self-check."
+    ),
+    "文件属性": "File properties",
+    "第 {page} 页第 {paragraph} 段": "page {page}, paragraph {paragraph}",
+    "本文件": "This bid",
+    "如何处理": "How to fix",
+    "分量": "Weight",
+    "问题": "Finding",
+    "位置": "Where",
+    "文件中的其他单位": "Other companies in the bid",
+    "文件属性与编辑痕迹": "Properties and editing traces",
+    "隐藏文字与残留内容": "Concealed text and leftovers",
+    "与参考文件相同": "Shared with the references",
 }

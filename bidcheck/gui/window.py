@@ -40,6 +40,7 @@ from .evidence_view import EvidenceView
 from .files_view import FilesTable
 from .i18n import tr
 from .results_view import LEVEL_FILTERS, MatrixView, PairsView, summary_text
+from .selfcheck_window import SelfCheckWindow
 from .settings_dialog import SettingsDialog
 from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
 from .tasks import Task, describe
@@ -413,6 +414,14 @@ class MainWindow(QMainWindow):
     def snapshot(self) -> SavedCheck:
         """The check as it stands, to save or to carry into a new window."""
         return SavedCheck(self.name, self.files.files(), self.result, dict(self.texts))
+
+    def open_self_check(self) -> SelfCheckWindow:
+        """Open the 自查 window (a bidder checking its own bid), with this window's settings."""
+        window = SelfCheckWindow(self.store, self.settings, self)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.resize(1500, 900)
+        window.show()
+        return window
 
     # -- settings and language ------------------------------------------------------------------------
 

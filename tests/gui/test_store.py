@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bidcheck.gui import evidence_view, files_view, menus, results_view, settings_dialog
+from bidcheck.findings import PARTS
+from bidcheck.gui import evidence_view, files_view, menus, results_view, selfcheck_view, settings_dialog
 from bidcheck.gui.store import SavedCheck, SectionFile, load_check, save_check
 from bidcheck.gui.strings import ENGLISH
 from bidcheck.gui.texts import texts_from_files, texts_from_result
@@ -125,6 +126,8 @@ def _interface_strings() -> set[str]:
         *files_view.COLUMNS,
         *results_view.COLUMNS,
         *results_view.LEVEL_FILTERS,
+        *selfcheck_view.FINDING_COLUMNS,
+        *PARTS.values(),
         *evidence_view.PASSAGE_COLUMNS,
         *(title for title, _ in settings_dialog.GROUPS),
         *settings_dialog._PROBLEMS.values(),
