@@ -22,8 +22,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMainWindow,
-    QMessageBox,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -41,7 +39,8 @@ from bidcheck.selfcheck import SelfCheckInputs, self_check
 from . import prefs
 from .i18n import tr
 from .selfcheck_view import FindingsView
-from .tasks import Task, describe
+from .task_status import TaskStatus, show_failure
+from .tasks import Task
 
 __all__ = ["SelfCheckWindow"]
 
@@ -137,16 +136,8 @@ class SelfCheckWindow(QMainWindow):
         return box
 
     def _build_status_bar(self) -> None:
-        self.stage = QLabel()
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setFixedWidth(260)
-        self.cancel_button = QPushButton(tr("取消"))
-        self.cancel_button.clicked.connect(self.cancel_check)
-        bar = self.statusBar()
-        bar.addWidget(self.stage, 1)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
+        self.status = TaskStatus(self, self.cancel_check)
+        self.stage = self.status.stage
         self._show_busy(False)
 
     # -- files ----------------------------------------------------------------------------------------
@@ -232,13 +223,10 @@ class SelfCheckWindow(QMainWindow):
         """Ask the running self-check to stop."""
         if self.busy and self.task is not None:
             self.task.cancel()
-            self.stage.setText(tr("正在取消…"))
-            self.cancel_button.setEnabled(False)
+            self.status.cancelling()
 
     def _show_progress(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(fraction * 1000))
-        if self.task is not None and not self.task.cancel_requested:
-            self.stage.setText(message)
+        self.status.show_progress(fraction, message, self.task is not None and self.task.cancel_requested)
 
     def _done(self, result: SelfCheckResult) -> None:
         self.result = result
@@ -247,11 +235,8 @@ class SelfCheckWindow(QMainWindow):
         self.result_shown.emit()
 
     def _failed(self, error: Exception) -> None:
-        message = tr("没有完成：{error}").format(error=describe(error))
+        message = show_failure(self, error)
         self.stage.setText(message)
-        box = QMessageBox(QMessageBox.Icon.Warning, tr("出错了"), message, parent=self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
         self.task_failed.emit(message)
 
     def _ended(self) -> None:
@@ -259,9 +244,7 @@ class SelfCheckWindow(QMainWindow):
         self._update_state()
 
     def _show_busy(self, busy: bool) -> None:
-        self.progress.setVisible(busy)
-        self.cancel_button.setVisible(busy)
-        self.cancel_button.setEnabled(busy)
+        self.status.show_busy(busy)
         central = self.centralWidget()
         if central is not None:
             central.setEnabled(not busy)

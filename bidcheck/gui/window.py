@@ -17,8 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -43,7 +41,8 @@ from .results_view import LEVEL_FILTERS, MatrixView, PairsView, summary_text
 from .selfcheck_window import SelfCheckWindow
 from .settings_dialog import SettingsDialog
 from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
-from .tasks import Task, describe
+from .task_status import TaskStatus, show_failure
+from .tasks import Task
 from .tender_note import TenderNote
 from .texts import DocText, texts_from_files, texts_from_result
 
@@ -153,17 +152,12 @@ class MainWindow(QMainWindow):
         return self._boxed(tr("相似度矩阵"), self.matrix)
 
     def _build_status_bar(self) -> None:
-        self.stage = QLabel()
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setFixedWidth(260)
-        self.progress.setTextVisible(True)
-        self.cancel_button = QPushButton(tr("取消"))
-        self.cancel_button.clicked.connect(self.cancel_check)
-        bar = self.statusBar()
-        bar.addWidget(self.stage, 1)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
+        self.status = TaskStatus(self, self.cancel_check)
+        self.stage, self.progress, self.cancel_button = (
+            self.status.stage,
+            self.status.progress,
+            self.status.cancel_button,
+        )
         self._show_busy(False)
 
     # -- the section ----------------------------------------------------------------------------------
@@ -265,14 +259,10 @@ class MainWindow(QMainWindow):
         """Ask the running check to stop."""
         if self.busy and self.task is not None:
             self.task.cancel()
-            self.stage.setText(tr("正在取消…"))
-            self.cancel_button.setEnabled(False)
+            self.status.cancelling()
 
     def _show_progress(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(fraction * 1000))
-        self.progress.setFormat(f"{fraction:.0%}")
-        if self.task is not None and not self.task.cancel_requested:
-            self.stage.setText(message)
+        self.status.show_progress(fraction, message, self.task is not None and self.task.cancel_requested)
 
     def _check_done(self, value: tuple[CheckResult, dict[str, DocText]]) -> None:
         result, texts = value
@@ -283,11 +273,8 @@ class MainWindow(QMainWindow):
         self.check_cancelled.emit()
 
     def _failed(self, error: Exception) -> None:
-        message = tr("没有完成：{error}").format(error=describe(error))
+        message = show_failure(self, error)
         self.stage.setText(message)
-        box = QMessageBox(QMessageBox.Icon.Warning, tr("出错了"), message, parent=self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()  # window-modal, never blocks the event loop
         self.task_failed.emit(message)
 
     def _task_ended(self) -> None:
@@ -295,9 +282,7 @@ class MainWindow(QMainWindow):
         self._update_state()
 
     def _show_busy(self, busy: bool) -> None:
-        self.progress.setVisible(busy)
-        self.cancel_button.setVisible(busy)
-        self.cancel_button.setEnabled(busy)
+        self.status.show_busy(busy)
         for widget in (self.run_button, self.add_files_button, self.add_folder_button, self.remove_button):
             widget.setEnabled(not busy)
         self.files.setEnabled(not busy)

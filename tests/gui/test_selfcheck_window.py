@@ -34,9 +34,11 @@ def main_window(tmp_path: Path) -> Iterator[MainWindow]:
     window.deleteLater()
 
 
-def _opened(window: MainWindow) -> SelfCheckWindow:
-    window.menu_actions["self_check"].trigger()
-    found = window.findChildren(SelfCheckWindow)
+@pytest.fixture
+def checker(main_window: MainWindow) -> SelfCheckWindow:
+    """The 自查 window, opened from the main window's menu."""
+    main_window.menu_actions["self_check"].trigger()
+    found = main_window.findChildren(SelfCheckWindow)
     assert len(found) == 1 and found[0].isVisible()
     return found[0]
 
@@ -52,11 +54,10 @@ def _run(qtbot: QtBot, checker: SelfCheckWindow, inputs: SelfCheckInputs) -> Non
 
 def test_the_self_check_lists_what_to_fix_and_clears_once_fixed(
     qtbot: QtBot,
-    main_window: MainWindow,
+    checker: SelfCheckWindow,
     files: dict[str, Path],
     tmp_path: Path,
 ) -> None:
-    checker = _opened(main_window)
     assert not checker.run_button.isEnabled()  # no bid yet
     planted = SelfCheckInputs(files["planted"], (files["reference"],), (files["tender"],))
     _run(qtbot, checker, planted)
@@ -88,12 +89,25 @@ def test_the_self_check_lists_what_to_fix_and_clears_once_fixed(
 
 def test_a_missing_reference_is_said_before_anything_runs(
     qtbot: QtBot,
-    main_window: MainWindow,
+    checker: SelfCheckWindow,
     files: dict[str, Path],
     tmp_path: Path,
 ) -> None:
-    checker = _opened(main_window)
     checker.set_inputs(SelfCheckInputs(files["clean"], (tmp_path / "gone.docx",)))
     with qtbot.waitSignal(checker.task_failed, timeout=5_000) as failed:
         checker.run_button.click()
     assert "找不到文件" in failed.args[0] and checker.result is None and not checker.busy
+
+
+def test_a_running_self_check_can_be_cancelled(
+    qtbot: QtBot, checker: SelfCheckWindow, files: dict[str, Path]
+) -> None:
+    checker.set_inputs(
+        SelfCheckInputs(files["planted"], (files["reference"], files["clean"]), (files["tender"],))
+    )
+    checker.run_button.click()
+    assert checker.busy and checker.status.cancel_button.isVisible()
+    checker.status.cancel_button.click()
+    qtbot.waitUntil(lambda: not checker.busy, timeout=60_000)
+    assert checker.result is None and checker.stage.text() == "自查已取消。"
+    assert not checker.status.progress.isVisible() and checker.run_button.isEnabled()
