@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -11,10 +12,12 @@ from typing import Any, TextIO
 
 from bidcheck.config import Settings
 from bidcheck.library import Library, LibraryError, add_templates, default_library_path, open_library
+from bidcheck.library.groups import HAMMING
 from bidcheck.library.sections import store_result
 from bidcheck.model import CheckResult, LibraryInfo
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
+from bidcheck.report.files import write_atomically
 
 __all__ = [
     "add_library_commands",
@@ -24,6 +27,7 @@ __all__ = [
     "library_summary",
     "library_wanted",
     "section_name",
+    "write_json_atomically",
 ]
 
 
@@ -114,7 +118,7 @@ def library_summary(result: CheckResult, section: str, stored: bool, stream: Tex
 
 
 def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
-    """``bidcheck library list|show|remove|stats|add|add-template|export|import``."""
+    """``bidcheck library list|show|remove|stats|add|add-template|groups|export|import``."""
     lib = commands.add_parser("library", help="资料库：以往检查过的标段")
     lib.add_argument("--library", type=Path, metavar="FILE", help="资料库文件")
     lib.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")
@@ -130,6 +134,9 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
     templ = verbs.add_parser("add-template", help="存入范本文件（每次检查都作为模板）")
     templ.add_argument("files", nargs="+", type=Path, metavar="FILE")
     templ.add_argument("--name", metavar="NAME")
+    groups = verbs.add_parser("groups", help="整份相同或几乎相同的投标文件分堆（SimHash）")
+    groups.add_argument("--hamming", type=int, default=HAMMING, choices=range(8), metavar="BITS")
+    groups.add_argument("--json", type=Path, metavar="OUT", help="把分堆写入 JSON 文件")
     verbs.add_parser("export", help="导出到文件").add_argument("file", type=Path, metavar="FILE")
     verbs.add_parser("import", help="从文件导入").add_argument("file", type=Path, metavar="FILE")
 
@@ -201,6 +208,42 @@ def _add_template(library: Library, args: argparse.Namespace, settings: Settings
     return 0 if any(d.ok for d in docs) else 1
 
 
+def _groups(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    library.regroup(args.hamming)
+    groups = library.groups()
+    for number, members in groups:
+        out.write(f"堆 {number}：" + "、".join(f"{section} / {name}" for section, name in members) + "\n")
+    sections, bids = library.counts()
+    out.write(
+        f"{bids} 份投标文件（{sections} 个标段）中 {len(groups)} 堆整份相同或几乎相同"
+        f"（SimHash 相差不超过 {args.hamming} 位）\n"
+    )
+    if args.json:
+        write_groups_json(groups, args.json)
+    return 0
+
+
+def write_json_atomically(doc: object, path: Path) -> None:
+    """A JSON document (UTF-8, indented) written whole or not at all."""
+    data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
+
+    def write(temp: Path) -> None:
+        temp.write_bytes(data)
+
+    write_atomically(path, write)
+
+
+def write_groups_json(groups: list[tuple[int, list[tuple[str, str]]]], path: Path) -> None:
+    """``{groups: [{group, documents: [{section, document}]}]}``, written whole or not at all."""
+    doc = {
+        "groups": [
+            {"group": number, "documents": [{"section": s, "document": d} for s, d in members]}
+            for number, members in groups
+        ]
+    }
+    write_json_atomically(doc, path)
+
+
 def _export(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
     library.export(args.file)
     out.write(f"已导出到 {args.file}\n")
@@ -220,6 +263,7 @@ _VERBS: dict[str, Callable[[Library, argparse.Namespace, Settings, TextIO], int]
     "stats": _stats,
     "add": _add,
     "add-template": _add_template,
+    "groups": _groups,
     "export": _export,
     "import": _import,
 }

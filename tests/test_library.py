@@ -16,8 +16,9 @@ import pytest
 from bidcheck import library as lib
 from bidcheck.cli import ExitStatus, main
 from bidcheck.config import Settings
+from bidcheck.fingerprint import window_starts
 from bidcheck.library import open_library
-from bidcheck.library.prints import bid_print, bidder_name, winnow
+from bidcheck.library.prints import bid_print, bidder_name, window_band_keys, winnow
 from bidcheck.library.store import SCHEMA_VERSION
 from bidcheck.pipeline import CheckInputs, check
 
@@ -75,9 +76,13 @@ def test_store_is_wal_versioned_and_small(tmp_path: Path) -> None:
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     text = "".join(prose(7, 2400))[:50_000]
     doc = Document("d1", "x/01-甲.txt", "01-甲.txt", "txt", blocks=(Block(text),))
-    bp = bid_print(build_clean_text(doc))
+    clean = build_clean_text(doc)
+    bp, bands = bid_print(clean), window_band_keys(clean.norm, Settings())
+    windows = window_starts(len(clean.norm), 300, 250)
+    assert bands.shape == (len(windows), 51)  # 300-character windows every 250, the check's 51 LSH bands
     before = library.size_figures()["bytes"]
-    library.store_section("S", [lib.store.StoredBid("01-甲.txt", "", "甲", "bid", len(text), 1, {}, bp)])
+    bid = lib.store.StoredBid("01-甲.txt", "", "甲", "bid", len(text), 1, {}, bp, bands=bands)
+    library.store_section("S", [bid])
     per_bid = library.size_figures()["bytes"] - before
     assert per_bid <= 300_000, per_bid  # the issue's budget for a 50,000-character bid
     library.close()
@@ -268,6 +273,7 @@ _WRITER = """
 import sys
 from pathlib import Path
 from bidcheck.config import Settings
+from bidcheck.fingerprint import window_starts
 from bidcheck.library import open_library, store_result
 from bidcheck.pipeline import CheckInputs, check
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["codepoints", "kgram_hashes"]
+__all__ = ["codepoints", "kgram_hashes", "mix64"]
 
 _U64 = np.uint64
 _BASE = _U64(0x100000001B3)
@@ -16,7 +16,8 @@ def codepoints(text: str) -> npt.NDArray[np.uint32]:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-def _mix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+def mix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """Murmur3's 64-bit finaliser: every input bit moves every output bit."""
     h = h ^ (h >> _U64(33))
     h = h * _U64(0xFF51AFD7ED558CCD)
     h = h ^ (h >> _U64(33))
@@ -34,4 +35,4 @@ def kgram_hashes(text: str, k: int) -> npt.NDArray[np.uint64]:
     with np.errstate(over="ignore"):
         for j in range(k):
             h = h * _BASE + points[j : j + count]
-        return _mix64(h)
+        return mix64(h)

@@ -1,5 +1,6 @@
 """What the library keeps of a bid to compare later sections against it: winnowed k-gram hashes with
-their positions, where each paragraph starts (page and paragraph numbers), the 64-bit SimHash.
+their positions, where each paragraph starts (page and paragraph numbers), the window MinHash band keys
+and the 64-bit SimHash.
 
 Winnowing (Schleimer, Wilkerson and Aiken) keeps, of every ``WINDOW`` consecutive ``K``-character
 k-grams, the one with the smallest hash: the same text keeps the same hashes in any document, and any
@@ -10,15 +11,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
+from datasketch import MinHashLSH
 from numpy.lib.stride_tricks import sliding_window_view
 
-from bidcheck.fingerprint.kgrams import kgram_hashes
+from bidcheck.config import Settings
+from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
+from bidcheck.fingerprint.minhash import window_minhashes, window_starts
 from bidcheck.text.normalize import CleanText
 
-__all__ = ["WINDOW", "BidPrint", "K", "bid_print", "bidder_name", "winnow"]
+__all__ = ["WINDOW", "BidPrint", "K", "bid_print", "bidder_name", "window_band_keys", "winnow"]
 
 K = 8  # characters of a library k-gram: rarer than the seeds of one section, which are shorter
 WINDOW = 16  # k-grams per winnowing window: a shared stretch of 23 characters always keeps a hash
@@ -65,6 +70,30 @@ def bid_print(clean: CleanText) -> BidPrint:
     all_hashes = kgram_hashes(clean.norm, K)
     kept = winnow(all_hashes)
     return BidPrint(all_hashes[kept].view(np.int64), kept.astype(np.int32), places(clean), len(clean.norm))
+
+
+@lru_cache(maxsize=8)
+def _bands(threshold: float, num_perm: int) -> tuple[tuple[int, int], ...]:
+    return tuple(MinHashLSH(threshold=threshold, num_perm=num_perm).hashranges)
+
+
+def window_band_keys(norm: str, settings: Settings) -> npt.NDArray[np.uint32]:
+    """The LSH band keys of a text's MinHash windows (the check's window sizes, permutations and bands),
+    shape (windows, bands): one 32-bit key per band, the band's values mixed into one number."""
+    starts = window_starts(len(norm), settings.window_chars, settings.window_stride)
+    bands = _bands(settings.lsh_threshold, settings.num_perm)
+    if not starts or len(norm) < settings.shingle_chars:
+        return np.zeros((0, len(bands)), dtype=np.uint32)
+    windows = window_minhashes(
+        norm, starts, settings.window_chars, settings.shingle_chars, settings.num_perm, settings.seed
+    )
+    values = np.stack([w.hashvalues for w in windows]).astype(np.uint64)
+    keys = np.zeros((len(windows), len(bands)), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for n, (start, end) in enumerate(bands):
+            for column in range(start, end):
+                keys[:, n] = mix64(keys[:, n] * np.uint64(0x100000001B3) + values[:, column])
+    return (keys >> np.uint64(32)).astype(np.uint32)
 
 
 def bidder_name(file_name: str) -> str:

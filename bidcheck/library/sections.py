@@ -11,7 +11,7 @@ import numpy as np
 from bidcheck.cache import file_digest
 from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash
-from bidcheck.library.prints import BidPrint, bid_print, bidder_name
+from bidcheck.library.prints import BidPrint, bid_print, bidder_name, window_band_keys
 from bidcheck.library.store import Library, StoredBid
 from bidcheck.model import CheckResult, Document
 from bidcheck.prepare import prepare_document
@@ -45,6 +45,7 @@ def stored_bid(doc: Document, settings: Settings) -> StoredBid:
         dict(doc.metadata),
         bid_print(clean),
         clean.norm if settings.library_keep_texts else None,
+        window_band_keys(clean.norm, settings),
     )
 
 

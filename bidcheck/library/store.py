@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
+from bidcheck.library.groups import HAMMING, assign_groups, regroup, stored_groups
 from bidcheck.library.prints import BidPrint
 
 __all__ = [
@@ -70,6 +72,16 @@ _MIGRATIONS = (
     );
     CREATE INDEX pair_levels_section ON pair_levels(section_id);
     """,
+    """
+    ALTER TABLE files ADD COLUMN bands BLOB;  -- window MinHash band keys, uint32 (windows x bands)
+    ALTER TABLE files ADD COLUMN grp INTEGER;  -- whole-document group (堆号), see groups.py
+    CREATE INDEX files_grp ON files(grp);
+    CREATE INDEX files_sim0 ON files(simhash & 65535) WHERE role = 'bid';
+    CREATE INDEX files_sim1 ON files((simhash >> 16) & 65535) WHERE role = 'bid';
+    CREATE INDEX files_sim2 ON files((simhash >> 32) & 65535) WHERE role = 'bid';
+    CREATE INDEX files_sim3 ON files((simhash >> 48) & 65535) WHERE role = 'bid';
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 BUSY_TIMEOUT_S = 10.0
@@ -101,6 +113,7 @@ class StoredBid:
     metadata: dict[str, str]
     print: BidPrint
     text: str | None = None
+    bands: npt.NDArray[np.uint32] | None = None  # window MinHash band keys (prints.window_band_keys)
 
 
 @dataclass(frozen=True)
@@ -355,6 +368,11 @@ class Library:
                 (name,),
             ).fetchall()
 
+    def groups(self) -> list[tuple[int, list[tuple[str, str]]]]:
+        """The whole-document groups of two or more stored bids: (group, [(section, document)])."""
+        with self._reading() as db:
+            return stored_groups(db)
+
     def size_figures(self) -> dict[str, int]:
         """Rows and bytes: for ``library stats``."""
         with self._reading() as db:
@@ -380,19 +398,19 @@ class Library:
             section = db.execute(
                 "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
             ).lastrowid
-            for bid in bids:
-                self._insert_file(db, int(section or 0), bid)
+            ids = [self._insert_file(db, int(section or 0), bid) for bid in bids]
+            assign_groups(db, ids)
             db.executemany(
                 "INSERT INTO pair_levels (section_id, bidder_a, bidder_b, level) VALUES (?, ?, ?, ?)",
                 [(section, a, b, level) for a, b, level in pair_levels],
             )
 
     @staticmethod
-    def _insert_file(db: sqlite3.Connection, section: int, bid: StoredBid) -> None:
+    def _insert_file(db: sqlite3.Connection, section: int, bid: StoredBid) -> int:
         p = bid.print
         file_id = db.execute(
             "INSERT INTO files (section_id, name, digest, bidder, role, chars, simhash, metadata, places, "
-            "hashes, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "hashes, text, bands) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 section,
                 bid.name,
@@ -405,10 +423,17 @@ class Library:
                 p.places.astype(np.int32).tobytes(),
                 p.hashes.astype(np.int64).tobytes(),
                 bid.text,
+                None if bid.bands is None else bid.bands.astype(np.uint32).tobytes(),
             ),
         ).lastrowid
         rows = zip(p.hashes.tolist(), [file_id] * len(p.hashes), p.positions.tolist(), strict=True)
         db.executemany("INSERT OR IGNORE INTO kgrams (hash, file_id, pos) VALUES (?, ?, ?)", rows)
+        return int(file_id or 0)
+
+    def regroup(self, hamming: int = HAMMING) -> None:
+        """Group every stored bid again, SimHashes at most ``hamming`` bits apart (kept for later ones)."""
+        with self._writing() as db:
+            regroup(db, hamming)
 
     def remove(self, name: str) -> bool:
         """Remove a section and every trace of it (its pages overwritten); whether it was there."""
@@ -423,11 +448,14 @@ class Library:
         row = db.execute("SELECT id FROM sections WHERE name = ?", (name,)).fetchone()
         if row is None:
             return False
-        files = db.execute("SELECT id, hashes FROM files WHERE section_id = ?", row).fetchall()
-        for file_id, hashes in files:
+        files = db.execute("SELECT id, hashes, grp FROM files WHERE section_id = ?", row).fetchall()
+        for file_id, hashes, _grp in files:
             rows = [(h, file_id) for h in np.frombuffer(hashes, dtype=np.int64).tolist()]
             db.executemany("DELETE FROM kgrams WHERE hash = ? AND file_id = ?", rows)
         db.execute("DELETE FROM sections WHERE id = ?", row)
+        touched = sorted({grp for _f, _h, grp in files if grp is not None})
+        if touched:  # a removed bid may have joined its group's others: they are grouped again
+            regroup(db, groups=touched)
         return True
 
     def export(self, target: Path) -> None:
@@ -462,7 +490,7 @@ class Library:
         db.execute("CREATE TEMP TABLE IF NOT EXISTS file_map (old INTEGER PRIMARY KEY, new INTEGER)")
         db.execute("DELETE FROM file_map")
         names = []
-        columns = "name, digest, bidder, role, chars, simhash, metadata, places, hashes, text"
+        columns = "name, digest, bidder, role, chars, simhash, metadata, places, hashes, text, bands"
         for old, name, kind, checked in db.execute("SELECT id, name, kind, checked FROM other.sections"):
             self._remove(db, name)
             new = db.execute(
@@ -487,4 +515,5 @@ class Library:
             "INSERT OR IGNORE INTO kgrams (hash, file_id, pos) "
             "SELECT k.hash, m.new, k.pos FROM other.kgrams k JOIN file_map m ON m.old = k.file_id"
         )
+        assign_groups(db, [new for (new,) in db.execute("SELECT new FROM file_map ORDER BY new")])
         return names
