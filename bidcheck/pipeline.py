@@ -315,7 +315,7 @@ def check(
     for stage in _STAGES:
         if stage.paused:
             check_cancel(cancel)
-        if stage.message:
+        if stage.message and (stage.name != "library" or run.library is not None):
             progress(stage.start, stage.message)
         lap = time.perf_counter()
         with collector_paused() if stage.paused else contextlib.nullcontext():
