@@ -31,6 +31,7 @@ from bidcheck.model import PairResult, Passage
 from bidcheck.model import Signal as ModelSignal
 
 from .doc_pane import DocPane, SideText, side_text
+from .history_view import HistoryView
 from .i18n import tr
 from .style import FLAGGED_FG, LEVEL_COLOURS, level_name
 from .texts import DocText
@@ -85,6 +86,7 @@ class EvidenceView(QWidget):
         self.signals.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.signals.linkActivated.connect(lambda href: self.show_signal(int(href)))
         self.signals.hide()
+        self.history = HistoryView()  # the bids' text in earlier sections (with a library)
         self.counter = QLabel()
         self.previous_button = QPushButton(tr("◀ 上一段"))
         self.next_button = QPushButton(tr("下一段 ▶"))
@@ -99,6 +101,7 @@ class EvidenceView(QWidget):
         layout.addLayout(self._top_row())
         layout.addWidget(self.reason)
         layout.addWidget(self.signals)
+        layout.addWidget(self.history)
         layout.addWidget(self._body(), 1)
         self._update_buttons()
 
@@ -174,6 +177,8 @@ class EvidenceView(QWidget):
         self.reason.clear()
         self.signals.clear()
         self.signals.hide()
+        self.history.clear()
+        self.history.hide()
         self.left.clear()
         self.right.clear()
         self.passages.setRowCount(0)

@@ -59,6 +59,7 @@ def _actions(w: MainWindow) -> Actions:
         "cancel": _action(w, "取消检查", w.cancel_check, "Esc"),
         "self_check": _action(w, "投标人自查…", w.open_self_check, "Ctrl+B"),
         "settings": _action(w, "检查设置…", w.open_settings, "Ctrl+,"),
+        "library": _action(w, "资料库…", w.open_library_page, "Ctrl+L"),
         "about": _action(w, "关于", lambda: _about(w)),
     }
     for name, pixmap in (
@@ -71,6 +72,7 @@ def _actions(w: MainWindow) -> Actions:
         ("open", QStyle.StandardPixmap.SP_DialogOpenButton),
         ("settings", QStyle.StandardPixmap.SP_FileDialogDetailedView),
         ("self_check", QStyle.StandardPixmap.SP_FileDialogContentsView),
+        ("library", QStyle.StandardPixmap.SP_DirHomeIcon),
     ):
         actions[name].setIcon(icon(pixmap))
     return actions
@@ -92,7 +94,7 @@ def _menus(w: MainWindow, a: Actions) -> None:
     check_menu.addSeparator()
     check_menu.addActions([a["run"], a["cancel"]])
     check_menu.addSeparator()
-    check_menu.addAction(a["self_check"])
+    check_menu.addActions([a["self_check"], a["library"]])
     options = bar.addMenu(tr("设置"))
     options.addAction(a["settings"])
     languages = options.addMenu(tr("界面语言"))
@@ -119,7 +121,7 @@ def _toolbar(w: MainWindow, a: Actions) -> None:
     bar.addSeparator()
     bar.addActions([a["open"], a["save"], a["export_xlsx"], a["export_json"]])
     bar.addSeparator()
-    bar.addActions([a["self_check"], a["settings"]])
+    bar.addActions([a["self_check"], a["library"], a["settings"]])
     w.addToolBar(bar)
 
 

@@ -13,6 +13,7 @@ from bidcheck.config import Settings, SettingsError
 __all__ = [
     "language",
     "last_folder",
+    "library_enabled",
     "load_settings",
     "recent",
     "remember_recent",
@@ -21,6 +22,7 @@ __all__ = [
     "save_settings",
     "set_language",
     "set_last_folder",
+    "set_library_enabled",
 ]
 
 RECENT_LIMIT = 8
@@ -56,6 +58,17 @@ def language(store: QSettings) -> str:
 def set_language(store: QSettings, code: str) -> None:
     """Remember the interface language."""
     store.setValue("ui/language", code)
+    store.sync()
+
+
+def library_enabled(store: QSettings) -> bool:
+    """Whether checks are compared with the library and stored there (on unless switched off)."""
+    return str(store.value("check/library", "true")).lower() == "true"
+
+
+def set_library_enabled(store: QSettings, on: bool) -> None:
+    """Remember the library switch."""
+    store.setValue("check/library", "true" if on else "false")
     store.sync()
 
 

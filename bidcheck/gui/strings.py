@@ -221,4 +221,51 @@ ENGLISH: dict[str, str] = {
     "文件属性与编辑痕迹": "Properties and editing traces",
     "隐藏文字与残留内容": "Concealed text and leftovers",
     "与参考文件相同": "Shared with the references",
+    # the library page and a bid's history
+    "资料库…": "Library…",
+    "对照资料库": "Compare with library",
+    "与资料库中以往检查过的标段对照，并把本标段存入资料库": (
+        "Compare with the sections checked before, kept in the library, and store this section there"
+    ),
+    "{path}：{s} 个标段，{b} 份投标文件，{t} 组范本，{g} 个相同文件堆；{mb:.1f} MB": (
+        "{path}: {s} sections, {b} bids, {t} sets of model documents, {g} groups of near-identical bids; "
+        "{mb:.1f} MB"
+    ),
+    "资料库不可用：{error}": "The library cannot be used: {error}",
+    "资料库中还没有标段：检查时勾选“对照资料库”，检查过的标段会存入这里。": (
+        "No sections in the library yet: with “Compare with library” on, each checked section is stored here."
+    ),
+    "正在读取资料库…": "Reading the library…",
+    "正在删除…": "Removing…",
+    "正在读取范本文件…": "Reading the model documents…",
+    "检查时间": "Checked",
+    "所在标段": "Sections",
+    "投标人": "Bidder",
+    "以往预警": "Past warnings",
+    "按投标人名称查找": "Find a bidder by name",
+    "添加范本文件…": "Add model documents…",
+    "添加范本文件": "Add model documents",
+    "删除所选标段": "Remove selected section",
+    "删除标段": "Remove section",
+    "从资料库删除标段“{name}”及其全部指纹？此操作不能撤销。": (
+        "Remove section “{name}” and all its fingerprints from the library? This cannot be undone."
+    ),
+    "已删除标段 {name}": "Section {name} removed",
+    "已存入范本 {n} 份": "{n} model documents stored",
+    "无法读取：": "Could not read: ",
+    "刷新": "Refresh",
+    "关闭": "Close",
+    "范本": "Model documents",
+    "范本：": "Model documents: ",
+    "模板": "Template",
+    "预警": "Warnings",
+    "本标段没有预警。": "No warnings in this section.",
+    "以往标段": "Earlier section",
+    "以往标段 / 文件": "Earlier section / file",
+    "占本文件": "Of this bid",
+    "自有模板": "Own template",
+    "{name}：以往标段 {n} 份": "{name}: {n} bids of earlier sections",
+    "第 {p} 页 第 {q} 段 ↔ 以往 第 {op} 页 第 {oq} 段": (
+        "page {p} paragraph {q} ↔ earlier page {op} paragraph {oq}"
+    ),
 }

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from bidcheck.cli_library import check_with_library
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
+from bidcheck.library import default_library_path
 from bidcheck.model import CheckResult, Role
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import ProgressFn
@@ -37,6 +38,7 @@ from . import menus, prefs
 from .evidence_view import EvidenceView
 from .files_view import FilesTable
 from .i18n import tr
+from .library_page import LibraryPage
 from .results_view import LEVEL_FILTERS, MatrixView, PairsView, summary_text
 from .selfcheck_window import SelfCheckWindow
 from .settings_dialog import SettingsDialog
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         self.name = ""
         self.check_path: Path | None = None
         self.task: Task | None = None
+        self.library_page: LibraryPage | None = None
         self._build()
         self.menu_actions = menus.build(self)
         prefs.restore_geometry(store, self)
@@ -124,9 +127,14 @@ class MainWindow(QMainWindow):
         self.add_folder_button.clicked.connect(self.ask_folder)
         self.remove_button.clicked.connect(self.files.remove_selected)
         self.run_button.clicked.connect(self.run_check)
+        self.library_switch = QCheckBox(tr("对照资料库"))  # on by default: each check also learns
+        self.library_switch.setToolTip(tr("与资料库中以往检查过的标段对照，并把本标段存入资料库"))
+        self.library_switch.setChecked(prefs.library_enabled(self.store))
+        self.library_switch.toggled.connect(lambda on: prefs.set_library_enabled(self.store, on))
         for button in (self.add_files_button, self.add_folder_button, self.remove_button):
             row.addWidget(button)
         row.addStretch(1)
+        row.addWidget(self.library_switch)
         row.addWidget(self.run_button)
         return self._boxed(tr("标段文件"), self.files, buttons)
 
@@ -234,7 +242,7 @@ class MainWindow(QMainWindow):
                 self.stage.setText(tr("请先添加投标文件。"))
             return
         settings = self.settings
-        library = Path(settings.library_path) if settings.library_path else None  # the app's library switch
+        library = self.library_path() if self.library_switch.isChecked() else None
         section = self.name or tr("未命名标段")
 
         def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText]]:
@@ -245,6 +253,20 @@ class MainWindow(QMainWindow):
             return result, texts_from_result(result)
 
         self._start(Task(job, self), self._check_done, tr("正在检查…"))
+
+    def library_path(self) -> Path:
+        """The library the app checks against: the setting ``library_path``, else the default place."""
+        return Path(self.settings.library_path) if self.settings.library_path else default_library_path()
+
+    def open_library_page(self) -> LibraryPage:
+        """Show the library page (one per window), reading the library afresh."""
+        if self.library_page is None or self.library_page.path != self.library_path():
+            self.library_page = LibraryPage(self.library_path(), self.settings, self)
+        self.library_page.settings = self.settings
+        self.library_page.show()
+        self.library_page.raise_()
+        self.library_page.refresh()
+        return self.library_page
 
     def _start(self, task: Task, done: Callable[[Any], None], label: str) -> None:
         self.task = task
@@ -283,7 +305,13 @@ class MainWindow(QMainWindow):
 
     def _show_busy(self, busy: bool) -> None:
         self.status.show_busy(busy)
-        for widget in (self.run_button, self.add_files_button, self.add_folder_button, self.remove_button):
+        for widget in (
+            self.run_button,
+            self.add_files_button,
+            self.add_folder_button,
+            self.remove_button,
+            self.library_switch,
+        ):
             widget.setEnabled(not busy)
         self.files.setEnabled(not busy)
         if hasattr(self, "menu_actions"):
@@ -320,6 +348,8 @@ class MainWindow(QMainWindow):
         pair = self.result.pairs[index]
         names = (self.result.document(pair.a).name, self.result.document(pair.b).name)
         self.evidence.show_pair(pair, names, (self.texts.get(pair.a), self.texts.get(pair.b)))
+        history = self.result.history
+        self.evidence.history.show_history(names, (history.get(pair.a, ()), history.get(pair.b, ())))
         self._mark_matrix(pair.a, pair.b)
 
     def _mark_matrix(self, a: str, b: str) -> None:

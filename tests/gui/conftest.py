@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before pytest-qt creates the QApplication
+# the app's library is on by default: its default place is a scratch folder here, never the user's
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="bidcheck-gui-data-")
 
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
@@ -37,10 +40,14 @@ def wait_until(predicate: Callable[[], bool], timeout_s: float = 60.0) -> None:
     assert predicate(), f"not done within {timeout_s} s"
 
 
-def new_window(store: Path) -> MainWindow:
-    """A shown main window with its own settings file, in Chinese."""
+def new_window(store: Path, library: bool = False) -> MainWindow:
+    """A shown main window with its own settings file, in Chinese; without the library unless asked
+    (a check then reads and writes the default library)."""
     set_language("zh")
-    window = MainWindow(prefs.open_store(store))
+    settings = prefs.open_store(store)
+    if not library:
+        prefs.set_library_enabled(settings, False)
+    window = MainWindow(settings)
     window.resize(1600, 1000)
     window.show()
     return window

@@ -1,33 +1,218 @@
-"""The app with a library (the setting ``library_path``): each check is compared with the library's
-earlier sections and then stored there."""
+"""The app with its library: the switch (on by default, the default library), each check compared with
+the earlier sections and stored, a bid's history in the evidence view, and the library page (sections,
+bidders, remove, model documents)."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
 
+from bidcheck.config import Settings
+from bidcheck.gui.library_page import LibraryPage
 from bidcheck.gui.window import MainWindow
-from bidcheck.library import open_library
-from tests.gui.conftest import SAMPLE
+from bidcheck.library import default_library_path, open_library
+from tests.builders import make_docx, paragraphs
+from tests.gui.conftest import SAMPLE, TENDER, new_window, settle
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
-def test_a_check_in_the_app_is_stored_in_the_library(
-    window: MainWindow, qtbot: QtBot, tmp_path: Path
-) -> None:
-    library = tmp_path / "library.sqlite"
-    window.settings = window.settings.with_changes(library_path=str(library))
-    window.add_paths([SAMPLE / "bids"])
-    for _ in range(2):
-        with qtbot.waitSignal(window.result_shown, timeout=60_000):
-            window.run_check()
-        qtbot.waitUntil(lambda: not window.busy)
-    result = window.result
-    assert result is not None and result.library is not None
-    assert result.library.sections == 0  # the same section checked again is compared with the others only
-    assert not result.library.error
-    opened = open_library(library)
+def run_to_end(window: MainWindow, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(window.result_shown, timeout=120_000):
+        window.run_check()
+    qtbot.waitUntil(lambda: not window.busy)
+
+
+def stored_sections(path: Path) -> list[str]:
+    opened = open_library(path)
     try:
-        assert [row.name for row in opened.sections()] == ["bids"]
+        return [row.name for row in opened.sections()]
     finally:
         opened.close()
+
+
+@pytest.fixture()
+def library_window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+    """A fresh window as a user first sees it: the library switch as it comes."""
+    window = new_window(tmp_path / "bidcheck.ini", library=True)
+    yield window
+    window.close()
+    window.deleteLater()
+
+
+def test_the_library_switch_is_on_by_default_and_uses_the_default_library(
+    library_window: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert library_window.library_switch.isChecked()
+    assert library_window.library_path() == tmp_path / "data" / "bidcheck" / "library.sqlite"
+    library_window.add_paths([SAMPLE / "bids"])
+    for _ in range(2):
+        run_to_end(library_window, qtbot)
+    result = library_window.result
+    assert result is not None and result.library is not None
+    assert result.library.path == str(default_library_path())
+    assert result.library.sections == 0  # the same section checked again is compared with the others only
+    assert not result.library.error
+    assert stored_sections(default_library_path()) == ["bids"]
+
+
+def test_switched_off_the_check_leaves_the_library_alone(
+    library_window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    library = tmp_path / "library.sqlite"
+    library_window.settings = library_window.settings.with_changes(library_path=str(library))
+    library_window.library_switch.setChecked(False)
+    stages: list[str] = []
+    library_window.add_paths([SAMPLE / "bids"])
+    library_window.run_check()
+    assert library_window.task is not None
+    library_window.task.on_progress(lambda _f, message: stages.append(message))
+    qtbot.waitUntil(lambda: library_window.result is not None and not library_window.busy, timeout=120_000)
+    assert library_window.result is not None and library_window.result.library is None
+    assert not library.exists()
+    assert "对照资料库" not in stages and "判定与分组" in stages
+    again = new_window(tmp_path / "bidcheck.ini", library=True)  # the switch is remembered
+    try:
+        assert not again.library_switch.isChecked()
+    finally:
+        again.close()
+        again.deleteLater()
+
+
+def earlier_section(tmp_path: Path) -> Path:
+    """The sample's bids under other bidders' names (so their text is another bidder's history) and the
+    first bid under its own name (its own template)."""
+    folder = tmp_path / "去年某标段"
+    folder.mkdir()
+    bids = sorted((SAMPLE / "bids").iterdir())
+    shutil.copy(bids[0], folder / bids[0].name)
+    for n, path in enumerate(bids[1:3], start=7):
+        shutil.copy(path, folder / f"0{n}-别家公司{n}{path.suffix}")
+    return folder
+
+
+def checked_with_history(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    library = tmp_path / "library.sqlite"
+    window = new_window(tmp_path / "bidcheck.ini", library=True)
+    window.settings = window.settings.with_changes(library_path=str(library))
+    window.add_paths([earlier_section(tmp_path), TENDER])
+    run_to_end(window, qtbot)
+    window.new_check()
+    window.add_paths([SAMPLE / "bids", TENDER])
+    run_to_end(window, qtbot)
+    return window
+
+
+def test_the_evidence_view_shows_each_bids_history(qtbot: QtBot, tmp_path: Path) -> None:
+    window = checked_with_history(qtbot, tmp_path)
+    try:
+        result = window.result
+        assert result is not None and result.library is not None and result.library.sections == 1
+        names = [d.name for d in result.documents]
+        first = names.index("01-华东建设集团.docx")
+        pair = next(n for n, p in enumerate(result.pairs) if result.document(p.a).name == names[first])
+        window.select_pair(pair)
+        settle()
+        view = window.evidence.history
+        assert view.isVisible()
+        rows = view.rows()
+        assert rows[0] == "01-华东建设集团.docx：以往标段 2 份"
+        assert rows[1].startswith("  去年某标段 / 01-华东建设集团.docx | 华东建设集团 | ")
+        assert rows[1].endswith("| 自有模板")
+        assert rows[2].startswith("    第 ") and "↔ 以往 第 " in rows[2]
+        shown = {p.text for m in result.history[result.pairs[pair].a] for p in m.passages}
+        assert any(text[:20] in rows[2] for text in shown)
+        others = [r for r in rows if "别家公司" in r and r.endswith("| 以往标段")]
+        assert others, rows  # another bidder's earlier bid holding this pair's text
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(SHOTS / "history.png"))
+        window.select_pair(len(result.pairs) - 1)  # a pair whose bids have no history hides the view
+        settle()
+        bare = result.pairs[-1]
+        assert view.isVisible() == bool(result.history.get(bare.a) or result.history.get(bare.b))
+    finally:
+        window.close()
+        window.deleteLater()
+
+
+def opened_page(window: MainWindow, qtbot: QtBot) -> LibraryPage:
+    page = window.open_library_page()
+    qtbot.waitUntil(lambda: page.overview is not None and not page.busy, timeout=60_000)
+    settle()
+    return page
+
+
+def column(table: QTableWidget, number: int) -> list[str]:
+    return [table.item(row, number).text() for row in range(table.rowCount())]
+
+
+def test_the_library_page_lists_sections_and_bidders(qtbot: QtBot, tmp_path: Path) -> None:
+    window = checked_with_history(qtbot, tmp_path)
+    try:
+        page = opened_page(window, qtbot)
+        assert column(page.sections, 0) == ["bids", "去年某标段"]  # newest first
+        assert column(page.sections, 3) == ["6", "3"]
+        assert "2 个标段，9 份投标文件，0 组范本" in page.figures.text()
+        page.sections.selectRow(1)
+        detail = page.detail.toPlainText()
+        assert "07-别家公司7.pdf" in detail and "一级预警：华东建设集团 ↔ 别家公司7" in detail
+        page.search.setText("别家")
+        assert column(page.bidders, 0) == ["别家公司7", "别家公司8"]
+        assert column(page.bidders, 1) == ["去年某标段", "去年某标段"]
+        assert column(page.bidders, 2)[0] == "去年某标段：一级预警（华东建设集团）"
+        page.search.setText("华东")
+        assert column(page.bidders, 1) == ["去年某标段、bids"]
+        page.tabs.setCurrentIndex(0)
+        page.resize(1100, 640)
+        settle()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        assert page.grab().save(str(SHOTS / "library-page.png"))
+        page.close()
+    finally:
+        window.close()
+        window.deleteLater()
+
+
+def test_the_library_page_removes_a_section_and_keeps_model_documents(qtbot: QtBot, tmp_path: Path) -> None:
+    library = tmp_path / "library.sqlite"
+    window = new_window(tmp_path / "bidcheck.ini", library=True)
+    window.settings = window.settings.with_changes(library_path=str(library))
+    try:
+        window.add_paths([earlier_section(tmp_path)])
+        run_to_end(window, qtbot)
+        page = opened_page(window, qtbot)
+        assert column(page.sections, 0) == ["去年某标段"]
+        model = make_docx(tmp_path / "示范文本.docx", [paragraphs(5, 6)])
+        with qtbot.waitSignal(page.changed, timeout=60_000) as said:
+            page.add_templates([model, tmp_path / "不存在.docx"], "示范文本")
+        qtbot.waitUntil(lambda: not page.busy)
+        assert said.args is not None and said.args[0].startswith("已存入范本 1 份；无法读取：不存在.docx")
+        assert column(page.sections, 0) == ["示范文本", "去年某标段"]
+        assert column(page.sections, 1) == ["范本", "标段"]
+        with qtbot.waitSignal(page.changed, timeout=60_000) as said:
+            page.remove_section("去年某标段")
+        qtbot.waitUntil(lambda: not page.busy)
+        assert said.args == ["已删除标段 去年某标段"]
+        assert column(page.sections, 0) == ["示范文本"]
+        assert stored_sections(library) == ["示范文本"]
+        page.close()
+    finally:
+        window.close()
+        window.deleteLater()
+
+
+def test_the_library_page_says_when_the_library_cannot_be_used(qtbot: QtBot, tmp_path: Path) -> None:
+    broken = tmp_path / "library.sqlite"
+    broken.write_bytes(b"not a database, only some bytes" * 100)
+    page = LibraryPage(broken, Settings())
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.loaded, timeout=60_000):
+        page.refresh()
+    assert page.figures.text() == "资料库不可用：资料库文件已损坏"
+    assert page.sections.rowCount() == 0

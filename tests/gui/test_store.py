@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from bidcheck.findings import PARTS
-from bidcheck.gui import evidence_view, files_view, menus, results_view, selfcheck_view, settings_dialog
+from bidcheck.gui import (
+    evidence_view,
+    files_view,
+    history_view,
+    library_page,
+    menus,
+    results_view,
+    selfcheck_view,
+    settings_dialog,
+)
 from bidcheck.gui.store import SavedCheck, SectionFile, load_check, save_check
 from bidcheck.gui.strings import ENGLISH
 from bidcheck.gui.texts import texts_from_files, texts_from_result
@@ -129,6 +138,9 @@ def _interface_strings() -> set[str]:
         *selfcheck_view.FINDING_COLUMNS,
         *PARTS.values(),
         *evidence_view.PASSAGE_COLUMNS,
+        *library_page.SECTION_COLUMNS,
+        *library_page.BIDDER_COLUMNS,
+        *history_view.COLUMNS,
         *(title for title, _ in settings_dialog.GROUPS),
         *settings_dialog._PROBLEMS.values(),
         *LEVEL_NAMES.values(),
