@@ -25,8 +25,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bidcheck.config import Settings
+from bidcheck.fingerprint import build_simhash
 from bidcheck.library import open_library, store_result
-from bidcheck.library.prints import bid_print
+from bidcheck.library.prints import bid_print, window_band_keys
 from bidcheck.library.store import Library, StoredBid
 from bidcheck.model import Block, CheckResult, Document
 from bidcheck.pipeline import CheckInputs, check
@@ -50,7 +51,18 @@ def paragraphs(seed: int, chars: int) -> list[str]:
 def _stored(name: str, blocks: list[str]) -> StoredBid:
     doc = Document("d", name, name, "txt", blocks=tuple(Block(t, paragraph=n) for n, t in enumerate(blocks)))
     clean = build_clean_text(doc)
-    return StoredBid(name, "", name.split("-", 1)[-1], "bid", len(clean.text), 0, {}, bid_print(clean))
+    settings = Settings()
+    return StoredBid(
+        name,
+        "",
+        name.split("-", 1)[-1],
+        "bid",
+        len(clean.text),
+        build_simhash(clean.norm, settings.seed),
+        {},
+        bid_print(clean),
+        bands=window_band_keys(clean.norm, settings),
+    )
 
 
 def write_section(folder: Path, bids: int, chars: int, seed: int) -> Path:
