@@ -1,4 +1,4 @@
-"""The ``bidcheck`` command line: ``check``, ``demo`` and ``gui``."""
+"""The ``bidcheck`` command line: ``check``, ``selfcheck``, ``demo``, ``gui``, ``library`` and ``near``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TextIO
 
-from bidcheck import cli_library, cli_selfcheck
+from bidcheck import cli_library, cli_near, cli_selfcheck
 from bidcheck.config import Settings, SettingsError, load_settings
 from bidcheck.library import LibraryError
 from bidcheck.model import CheckResult
@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_selfcheck.add_selfcheck_command(commands, _output_options)
     _gui_options(commands.add_parser("gui", help="打开桌面程序"))
     cli_library.add_library_commands(commands)
+    cli_near.add_near_command(commands)
     return parser
 
 
@@ -249,6 +250,8 @@ def main(
             return _gui_command(args, stderr)
         if args.command == "library":
             return ExitStatus(cli_library.library_command(args, _library_settings(args), stdout))
+        if args.command == "near":
+            return ExitStatus(cli_near.near_command(args, _library_settings(args), stdout, stderr))
         return _demo_command(args, stdout, stderr)
     except LibraryError as exc:
         stderr.write(f"bidcheck: {exc}\n")

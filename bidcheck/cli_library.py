@@ -24,6 +24,7 @@ __all__ = [
     "check_options",
     "check_with_library",
     "library_command",
+    "library_path",
     "library_summary",
     "library_wanted",
     "section_name",
@@ -37,7 +38,8 @@ def check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--section", metavar="NAME", help="本标段在资料库中的名称")
 
 
-def _library_path(args: argparse.Namespace, settings: Settings) -> Path:
+def library_path(args: argparse.Namespace, settings: Settings) -> Path:
+    """``--library``, else the setting ``library_path``, else the default place."""
     if getattr(args, "library", None):
         return Path(args.library)
     return Path(settings.library_path) if settings.library_path else default_library_path()
@@ -48,7 +50,7 @@ def library_wanted(args: argparse.Namespace, settings: Settings) -> Path | None:
     for one."""
     if not (args.library or args.section or settings.library_path):
         return None
-    return _library_path(args, settings)
+    return library_path(args, settings)
 
 
 def section_name(args: argparse.Namespace) -> str:
@@ -144,7 +146,7 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
 def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO) -> int:
     """Run one library verb: 0 done, 1 no file could be read, 2 no such section; ``LibraryError``
     when the library cannot be used."""
-    library = open_library(_library_path(args, settings))
+    library = open_library(library_path(args, settings))
     try:
         verb: Callable[[Library, argparse.Namespace, Settings, TextIO], int] = _VERBS[args.verb]
         return verb(library, args, settings, stdout)

@@ -291,6 +291,18 @@ class Library:
                     out[fid] = StoredFile(fid, section, name, bidder, role, chars, bp, text)
         return out
 
+    def hash_sets(self, ids: Iterable[int]) -> list[tuple[str, str, npt.NDArray[np.int64]]]:
+        """For each stored bid of these ids: its section, its name and the set of its winnowed hashes."""
+        wanted = sorted(set(ids))
+        marks = ",".join("?" * len(wanted))
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT s.name, f.name, f.hashes FROM files f JOIN sections s ON s.id = f.section_id "
+                f"WHERE f.id IN ({marks}) AND f.role = 'bid' ORDER BY f.id",
+                wanted,
+            ).fetchall()
+        return [(str(sec), str(name), np.unique(np.frombuffer(h, dtype=np.int64))) for sec, name, h in rows]
+
     def owners(self, file_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
         """For each stored bid of these ids: its section's name and its bidder."""
         out: dict[int, tuple[str, str]] = {}
