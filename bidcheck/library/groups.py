@@ -41,34 +41,35 @@ def _band_masks(hamming: int) -> list[tuple[int, int]]:
     return [(lo, (1 << (hi - lo)) - 1) for lo, hi in itertools.pairwise(edges)]
 
 
-def _equal_runs(keys: npt.NDArray[np.uint64]) -> tuple[Ints, Ints]:
-    """Pairs of positions (into ``keys``) holding equal values, every such pair once."""
+def _near_in_band(
+    hashes: npt.NDArray[np.uint64], keys: npt.NDArray[np.uint64], hamming: int
+) -> tuple[Ints, Ints]:
+    """Pairs of positions with equal ``keys`` whose hashes are at most ``hamming`` bits apart, every
+    such pair once: the hashes sorted by key, each compared with the next ones of its run of equal keys."""
     order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    bounds = np.flatnonzero(np.diff(ordered)) + 1
-    run_end = np.repeat(np.append(bounds, len(keys)), np.diff(np.concatenate([[0], bounds, [len(keys)]])))
-    firsts, seconds = [], []
-    live = np.flatnonzero(run_end - np.arange(len(keys)) > 1)
+    ordered = hashes[order]
+    bounds = np.flatnonzero(np.diff(keys[order])) + 1
+    lengths = np.diff(np.concatenate([[0], bounds, [len(keys)]]))
+    run_end = np.repeat(np.append(bounds, len(keys)), lengths)
+    firsts, seconds = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     step = 1
+    live = np.flatnonzero(run_end - np.arange(len(keys)) > step)
     while len(live):
-        firsts.append(order[live])
-        seconds.append(order[live + step])
+        hits = live[np.bitwise_count(ordered[live] ^ ordered[live + step]) <= hamming]
+        firsts.append(order[hits].astype(np.int64))
+        seconds.append(order[hits + step].astype(np.int64))
         step += 1
         live = live[run_end[live] - live > step]
-    if not firsts:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(firsts).astype(np.int64), np.concatenate(seconds).astype(np.int64)
+    return np.concatenate(firsts), np.concatenate(seconds)
 
 
 def band_edges(hashes: npt.NDArray[np.uint64], hamming: int = HAMMING) -> tuple[Ints, Ints]:
     """Pairs (i, j) of distinct hashes at most ``hamming`` bits apart (``hashes`` without repeats)."""
-    found_a, found_b = [], []
-    for shift, mask in _band_masks(hamming):
-        a, b = _equal_runs((hashes >> _U64(shift)) & _U64(mask))
-        near = np.bitwise_count(hashes[a] ^ hashes[b]) <= hamming
-        found_a.append(a[near])
-        found_b.append(b[near])
-    return np.concatenate(found_a), np.concatenate(found_b)
+    found = [
+        _near_in_band(hashes, (hashes >> _U64(shift)) & _U64(mask), hamming)
+        for shift, mask in _band_masks(hamming)
+    ]
+    return np.concatenate([a for a, _ in found]), np.concatenate([b for _, b in found])
 
 
 def _components(count: int, a: Ints, b: Ints) -> Ints:
