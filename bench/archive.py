@@ -10,9 +10,10 @@
 2. ``--vault``: a folder of ``--vault-docs`` notes (random words, about 1,500 characters each, .txt and
    .md) indexed (seconds, then again from its cache), and ``--new`` new documents queried against it:
    near copies (a few words changed), borderline copies (more words changed), half copies and unrelated
-   notes. The truth is the exact Jaccard index of the full 8-gram sets of each reported pair and of each
-   new document with its source; recall (of pairs truly ≥ ``--min``) and precision (of pairs reported)
-   are printed with the seconds the queries took (reading the new files included).
+   notes (``bidcheck.library.vault.vault_near``: the index's candidates, then the full 8-gram sets). The
+   truth is the exact Jaccard index of the full 8-gram sets of each reported pair and of each new
+   document with its source, computed here on its own; recall (of pairs truly ≥ ``--min``) and precision
+   (of pairs reported) are printed with the seconds the queries took (reading the new files included).
 
 Usage: .venv/bin/python -m bench.archive [--records 1000000] [--library 20000] [--vault] [--folder DIR]
 """
@@ -34,10 +35,10 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.library import open_library
 from bidcheck.library.groups import brute_force_labels, simhash_labels
-from bidcheck.library.near import comparable_text, near_hashes
+from bidcheck.library.near import comparable_text
 from bidcheck.library.prints import BidPrint, K
 from bidcheck.library.store import StoredBid
-from bidcheck.library.vault import index_vault
+from bidcheck.library.vault import index_vault, vault_near
 
 U64 = np.uint64
 _EMPTY = BidPrint(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros((0, 3), np.int32), 0)
@@ -198,7 +199,7 @@ def vault_bench(folder: Path, docs: int, new: int, minimum: float) -> None:
     answers = {}
     for path in sorted((folder / "new").iterdir()):
         norm, _error = comparable_text(path, settings)
-        answers[path.name] = index.query(near_hashes(norm), minimum)
+        answers[path.name] = vault_near(index, folder / "vault", norm, minimum=minimum, settings=settings)
     seconds = time.perf_counter() - started
     vault, new_dir = folder / "vault", folder / "new"
 

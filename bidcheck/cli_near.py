@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from bidcheck.cli_library import library_path, write_json_atomically
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
-from bidcheck.library import open_library
+from bidcheck.library import Library, open_library
 from bidcheck.library.near import NearMatch, NearResult, comparable_text, library_near, near_hashes
-from bidcheck.library.vault import index_vault
+from bidcheck.library.vault import index_vault, vault_near
 from bidcheck.progress import no_progress
 
 __all__ = ["add_near_command", "near_command", "results_to_dict"]
 
-Query = Callable[[Any], tuple[NearMatch, ...]]
+Query = Callable[[str], tuple[NearMatch, ...]]  # a new document's comparable text -> its matches
 
 
 def add_near_command(commands: argparse._SubParsersAction[Any]) -> None:
@@ -54,7 +55,7 @@ def _answer(path: Path, settings: Settings, query: Query) -> NearResult:
     norm, error = comparable_text(path, settings)
     if error is not None:
         return NearResult(path.name, error=error)
-    return NearResult(path.name, query(near_hashes(norm)))
+    return NearResult(path.name, query(norm))
 
 
 def results_to_dict(results: list[NearResult]) -> dict[str, object]:
@@ -90,6 +91,10 @@ def _write_lines(results: list[NearResult], out: TextIO) -> None:
             out.write(f"{r.document}  ≈  {where}  相似度 {m.score:.1%}（包含 {m.containment:.1%}）\n")
 
 
+def _in_library(library: Library, minimum: float, norm: str) -> tuple[NearMatch, ...]:
+    return library_near(library, near_hashes(norm), minimum)
+
+
 def near_command(args: argparse.Namespace, settings: Settings, stdout: TextIO, stderr: TextIO) -> int:
     """Run ``near``: 0 done, 1 some new files could not be read, 2 a bad ``--min``; ``LibraryError``
     when the library or the vault's index cannot be used."""
@@ -100,11 +105,14 @@ def near_command(args: argparse.Namespace, settings: Settings, stdout: TextIO, s
     if args.vault is not None:
         index, figures = index_vault(args.vault, settings, no_progress)
         stderr.write(f"文件夹索引 {figures.cache}：{figures.files} 个文件（本次读取 {figures.read} 个）\n")
-        results = [_answer(p, settings, lambda h: index.query(h, args.min)) for p in files]
+        results = [
+            _answer(p, settings, partial(vault_near, index, args.vault, minimum=args.min, settings=settings))
+            for p in files
+        ]
     else:
         library = open_library(library_path(args, settings))
         try:
-            results = [_answer(p, settings, lambda h: library_near(library, h, args.min)) for p in files]
+            results = [_answer(p, settings, partial(_in_library, library, args.min)) for p in files]
         finally:
             library.close()
     _write_lines(results, stdout)

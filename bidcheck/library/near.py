@@ -3,8 +3,11 @@
 A document is reduced to the set of its winnowed 8-character k-gram hashes (``prints.winnow``: the same
 text keeps the same hashes anywhere). The filter is an inverted index of those hashes (the library's
 ``kgrams`` table, or ``NearIndex`` in memory for a folder): it names the stored documents that share any
-hash with the new one. The verification compares the two hash sets exactly: ``containment`` is the share
-of the new document's hashes the stored one holds, ``score`` their Jaccard index (shared / either).
+hash with the new one, and how many. Where the stored document's text can be read again (a folder's
+files), the candidates whose hash sets come near ``minimum`` (within ``SLACK``) are verified on the full
+sets of the two texts' 8-grams (``exact_scores``); the library keeps no texts, so there the winnowed sets
+are compared exactly. ``containment`` is the share of the new document's set the stored one holds,
+``score`` their Jaccard index (shared / either).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = [
     "NearMatch",
     "NearResult",
     "comparable_text",
+    "exact_scores",
     "library_near",
     "near_hashes",
 ]
@@ -38,6 +42,7 @@ __all__ = [
 Hashes = npt.NDArray[np.int64]
 _CANDIDATES = 64  # stored documents verified per new document, those sharing the most hashes
 _POSTINGS = 4096  # stored places read per hash from the library
+SLACK = 0.15  # how far below ``minimum`` a winnowed estimate may fall and still be verified on full sets
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,13 @@ def near_hashes(norm: str) -> Hashes:
         return np.zeros(0, dtype=np.int64)
     hashes = kgram_hashes(norm, K)
     return np.unique(hashes[winnow(hashes)].view(np.int64))
+
+
+def exact_scores(mine: str, other: str) -> tuple[float, float]:
+    """The Jaccard index and the containment (of ``mine`` in ``other``) of two texts' full 8-gram sets."""
+    a, b = np.unique(kgram_hashes(mine, K)), np.unique(kgram_hashes(other, K))
+    shared = len(np.intersect1d(a, b, assume_unique=True))
+    return shared / max(len(a) + len(b) - shared, 1), shared / max(len(a), 1)
 
 
 def comparable_text(path: Path, settings: Settings) -> tuple[str, str | None]:

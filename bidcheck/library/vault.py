@@ -20,11 +20,11 @@ import numpy as np
 from bidcheck.cache import file_digest
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
-from bidcheck.library.near import NearIndex, comparable_text, near_hashes
+from bidcheck.library.near import SLACK, NearIndex, NearMatch, comparable_text, exact_scores, near_hashes
 from bidcheck.library.store import LibraryError, default_library_path
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
 
-__all__ = ["CACHE_NAME", "VaultFigures", "index_vault"]
+__all__ = ["CACHE_NAME", "VaultFigures", "index_vault", "vault_near"]
 
 CACHE_NAME = ".bidcheck-vault.sqlite"
 _SCHEMA = """
@@ -129,3 +129,22 @@ def index_vault(
     keys = [(folder.resolve().name, name) for name, _ in ok]
     index = NearIndex(keys, [np.frombuffer(h, dtype=np.int64) for _, h in ok])
     return index, VaultFigures(files, read, len(rows) - len(ok), cache)
+
+
+def vault_near(
+    index: NearIndex, folder: Path, norm: str, minimum: float, settings: Settings
+) -> tuple[NearMatch, ...]:
+    """The vault's files a text nearly duplicates: the index's candidates (hash sets within ``SLACK`` of
+    ``minimum``), each verified on the full 8-gram sets of the two texts (the file read again)."""
+    matches = []
+    for candidate in index.query(near_hashes(norm), max(minimum - SLACK, 0.0)):
+        other, error = comparable_text(folder / candidate.document, settings)
+        if error is not None:  # changed or gone since it was indexed: its indexed figures stand
+            score, containment = candidate.score, candidate.containment
+        else:
+            score, containment = exact_scores(norm, other)
+        if score >= minimum:
+            matches.append(
+                NearMatch(candidate.section, candidate.document, round(score, 4), round(containment, 4))
+            )
+    return tuple(sorted(matches, key=lambda m: (-m.score, m.document)))
