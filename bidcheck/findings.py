@@ -29,7 +29,7 @@ __all__ = [
 
 SCHEMA = "bidcheck.selfcheck/1"
 Part = Literal["properties", "foreign", "concealed", "shared"]
-BidderSource = Literal["as", "forms", "file"]
+BidderSource = Literal["as", "forms", "text", "file"]
 # The parts of a self-check, in the order findings of one level are listed, with their titles.
 PARTS: dict[str, str] = {
     "foreign": "文件中的其他单位",

@@ -26,6 +26,7 @@ from tests.selfcheck_files import (
     OTHER_PHONE,
     TEMPLATE_PATH,
     build_files,
+    write_docx,
     write_pdf,
 )
 
@@ -191,3 +192,12 @@ def test_the_sample_bids_name_no_other_company_and_the_copy_is_found() -> None:
     shared = [f for f in copier.findings if f.part == "shared"]
     assert {f.reference for f in shared} == {bids[0].name} and all(f.level == "high" for f in shared)
     assert sum(len(f.value) for f in shared) > 2500  # 02 copied 01's construction plan (about 3,000 chars)
+
+
+def test_without_forms_the_company_the_bid_names_most_is_the_bidder(tmp_path: Path) -> None:
+    own = f"我公司{BIDDER}承诺按期完工。"
+    texts = [own, *paragraphs(560, 3), f"{BIDDER}具备相应资质。", LEFTOVER]
+    bid = write_docx(tmp_path / "投标文件（正本）.docx", texts)
+    result = self_check(SelfCheckInputs(bid), Settings(workers=1))
+    assert (result.bidder, result.bidder_source) == (BIDDER, "text")
+    assert [f.value for f in result.findings if f.field == "bidder"] == [OTHER]

@@ -75,7 +75,12 @@ def _where(place: Place | None) -> str:
 
 
 def _summary(sheet: Worksheet, result: SelfCheckResult) -> None:
-    sources = {"as": "（用户指定）", "forms": "（取自投标文件中的表格）", "file": "（取自文件名）"}
+    sources = {
+        "as": "（用户指定）",
+        "forms": "（取自投标文件中的表格）",
+        "text": "（投标文件中出现最多的单位）",
+        "file": "（取自文件名）",
+    }
     rows = (
         ("投标人自查", ""),
         ("投标文件", result.bid.name),

@@ -10,6 +10,7 @@ the bid shares with each reference (``shared``).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from bidcheck.ingest import collect_paths
 from bidcheck.model import CheckResult, Document
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress, slice_progress
-from bidcheck.selfcheck.foreign import Owner, find_foreign, foreign_names
+from bidcheck.selfcheck.foreign import Owner, company_names, find_foreign, foreign_names
 from bidcheck.selfcheck.properties import find_properties
 from bidcheck.selfcheck.shared import find_shared
 from bidcheck.signals.bidders import bidder_of_file, named_in_forms
@@ -43,11 +44,17 @@ class SelfCheckInputs:
 
 
 def _bidder(given: str, text: str, file_name: str) -> tuple[str, BidderSource]:
-    """The bidder: as given, else as the bid's forms name it, else as its file name does."""
+    """The bidder: as given, else as the bid's forms name it, else the company its text names most
+    often (twice at least), else as its file name does."""
     if given.strip():
         return given.strip(), "as"
     named = named_in_forms(text)
-    return (named, "forms") if named else (bidder_of_file(file_name), "file")
+    if named:
+        return named, "forms"
+    counts = Counter(name for name, _start, _end in company_names(text)).most_common(1)
+    if counts and counts[0][1] >= 2:
+        return counts[0][0], "text"
+    return bidder_of_file(file_name), "file"
 
 
 def _references(inputs: SelfCheckInputs) -> list[Path]:

@@ -27,10 +27,10 @@ __all__ = ["ForeignName", "Owner", "company_names", "find_foreign"]
 
 # A company in running text: a legal form (有限公司...), never a bare 公司 or 厂 (我公司, 搅拌厂)
 _NAME = re.compile(
-    r"[\u4e00-\u9fff（）()]{2,20}?(?:有限责任公司|股份有限公司|集团有限公司|有限公司|集团公司|研究院|设计院|事务所)"
+    r"[\u4e00-\u9fff（）()]{2,20}?(?P<form>有限责任公司|股份有限公司|集团有限公司|有限公司|集团公司|研究院|设计院|事务所)"
 )
-# a word a name never starts after: what comes before it in a sentence (由恒信公司承建, 与恒信公司合作)
-_LEAD = re.compile(r".*[由与及向对受被给从经将把的了是在为和、]")
+# a word a name never starts after: what comes before it in a sentence (由恒信公司承建, 我公司恒信公司...)
+_LEAD = re.compile(r"[由与及向对受被给从经将把的了是在为和、]|公司|单位|我方")
 _THIRD_PARTY = re.compile(r"银行|保险|担保|证券|信用社|信用合作|公证处|律师事务所")
 # the owner, designer or supervisor of a past project, named in the bid's 业绩 tables
 _CLIENT = re.compile(
@@ -81,11 +81,18 @@ def company_names(text: str) -> Iterator[tuple[str, int, int]]:
         breaks = [i for i in range(start + 1, end) if kept[i] - kept[i - 1] > 1]
         if breaks and core_name(joined[breaks[-1] : end]):
             start = breaks[-1]  # the name begins a line: what stands before it is another paragraph's
-        lead = _LEAD.match(joined, start, end)
-        if lead and len(core_name(joined[lead.end() : end])) >= 4:
-            start = lead.end()
+        start = _after_lead(joined, start, match.start("form"), end)
         if core_name(joined[start:end]):
             yield joined[start:end], kept[start], kept[end - 1] + 1
+
+
+def _after_lead(text: str, start: int, form: int, end: int) -> int:
+    """Where a name begins in ``text[start:end]``: after the last word before its legal form (``form``)
+    that a sentence puts before a name, as long as four letters of a core are left."""
+    for lead in reversed([m.end() for m in _LEAD.finditer(text, start, form)]):
+        if len(core_name(text[lead:end])) >= 4:
+            return lead
+    return start
 
 
 def _third_party(name: str, text: str, start: int) -> bool:
