@@ -1,6 +1,7 @@
 """OCR speed and accuracy on dense scanned A4 pages, through bidcheck's own OCR stage and reader.
 
 Usage: .venv/bin/python bench/ocr.py [--pages N] [--workers N] [--dpi N] [--noise SIGMA]
+                                    [--runtime openvino|onnxruntime]
 
 It lays out the sample section's Chinese text as a bid (bench/writers.py: 11 pt, about 1,300 characters
 on a full A4 page), scans it as a scanner would (pages rendered in grey at --dpi, Gaussian noise of
@@ -36,6 +37,7 @@ import texts  # noqa: E402
 
 from bench.writers import Chapter, write_pdf  # noqa: E402
 from bidcheck.ingest import read_document  # noqa: E402
+from bidcheck.ingest.ocr import RUNTIME_ENV, rapid_runtime  # noqa: E402
 from bidcheck.ingest.ocr_batch import recognize_pages  # noqa: E402
 from bidcheck.ingest.scan import UNSURE, OcrOptions, OcrTask  # noqa: E402
 from bidcheck.model import Document  # noqa: E402
@@ -121,7 +123,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--dpi", type=int, default=200)
     parser.add_argument("--noise", type=float, default=10.0)
+    parser.add_argument("--runtime", choices=("openvino", "onnxruntime"), help="default: bidcheck's choice")
     args = parser.parse_args()
+    if args.runtime:
+        os.environ[RUNTIME_ENV] = args.runtime  # the workers inherit it
     with tempfile.TemporaryDirectory() as temp:
         os.environ["BIDCHECK_CACHE_DIR"] = str(Path(temp) / "cache")
         text_pdf, scan_pdf = Path(temp) / "text.pdf", Path(temp) / "scan.pdf"
@@ -131,6 +136,7 @@ def main() -> None:
         truth_by_index = page_texts(original)
         truth = {n: truth_by_index[i + 1] for n, i in enumerate(indexes, start=1)}
         tasks = [OcrTask(str(scan_pdf), "pdf", i, len(indexes)) for i in range(len(indexes))]
+        load = os.getloadavg()[0]
         started, cpu = time.perf_counter(), _cpu_seconds()
         recognize_pages(tasks, "rapidocr", args.workers)
         ocr_s, ocr_cpu = time.perf_counter() - started, _cpu_seconds() - cpu
@@ -145,9 +151,10 @@ def main() -> None:
     print(f"command: .venv/bin/python {' '.join(sys.argv)}")
     print(
         f"{len(indexes)} dense A4 pages ({chars / len(indexes):.0f} compared characters each), "
-        f"{args.dpi} dpi, "
-        f"noise {args.noise:g}, {args.workers} workers on {os.cpu_count()} cores, rapidocr"
+        f"{args.dpi} dpi, noise {args.noise:g}, {args.workers} workers on {os.cpu_count()} cores, "
+        f"rapidocr on {rapid_runtime()}"
     )
+    print(f"  load average before the run: {load:.1f}")
     print(
         f"  OCR stage: {ocr_s:.1f} s -> {len(indexes) / ocr_s:.2f} pages/s "
         "(start-up and model loading included)"

@@ -17,7 +17,15 @@ from rapidfuzz.distance import Levenshtein
 
 from bidcheck.config import Settings, SettingsError
 from bidcheck.ingest import read_document
-from bidcheck.ingest.ocr import OcrLine, char_confidences, engine_cache_id, paddle_model_dirs
+from bidcheck.ingest.ocr import (
+    RUNTIME_ENV,
+    OcrLine,
+    char_confidences,
+    engine_cache_id,
+    get_engine,
+    paddle_model_dirs,
+    rapid_runtime,
+)
 from bidcheck.ingest.ocr_cache import file_digest, page_key
 from bidcheck.ingest.scan import RENDER_DPI, UNSURE, OcrOptions, mask_unsure
 from bidcheck.model import Document
@@ -106,6 +114,29 @@ def test_scanned_pdf_is_read_by_ocr_and_located_by_page(scanned: dict[str, Path]
     assert [page for page, _ in got] == [1, 1, 2, 2]
     for (_, ocr_text), want in zip(got, texts, strict=True):
         assert error_rate(ocr_text, want) <= OCR_ERROR, ocr_text
+
+
+def _forget_engines() -> None:
+    for cached in (rapid_runtime, engine_cache_id, get_engine):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("runtime", ["openvino", "onnxruntime"])
+def test_both_runtimes_read_a_scanned_page(
+    runtime: str, scanned: dict[str, Path], texts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(RUNTIME_ENV, runtime)
+    _forget_engines()
+    try:
+        assert rapid_runtime() == runtime and f"-{runtime}-" in engine_cache_id("rapidocr")
+        [image] = page_images(scanned["text"])[:1]
+        lines = get_engine("rapidocr", 1).recognize(image)
+        got = "".join(line.text for line in lines)
+        want = "甲公司投标文件" + "".join(texts[:2]) + "第1页共2页"  # the running header and page number too
+        assert error_rate(got, want) <= OCR_ERROR, got
+    finally:
+        monkeypatch.delenv(RUNTIME_ENV)
+        _forget_engines()
 
 
 def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:
