@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bidcheck.config import Settings
+from bidcheck.ingest.ocr_batch import time_left
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled
@@ -82,6 +83,9 @@ def test_ocr_reports_progress_page_by_page(results: dict[str, object]) -> None:
     assert isinstance(messages, list)
     ocr = [m for _, m in messages if "文字识别" in m]
     assert len(ocr) == 6 and all(re.search(r"\.pdf 第 [12]/2 页", m) for m in ocr), ocr
+    done = [re.search(r"（OCR）(\d+)/6 页", m) for m in ocr]
+    assert [int(m.group(1)) if m else 0 for m in done] == [1, 2, 3, 4, 5, 6], ocr
+    assert all("剩余约" in m for m in ocr[:-1]) and "剩余" not in ocr[-1], ocr
     fractions = [f for f, _ in messages]
     assert fractions == sorted(fractions)
 
@@ -102,3 +106,15 @@ def test_cancel_stops_between_ocr_pages(tmp_path: Path) -> None:
     with pytest.raises(Cancelled):
         check(CheckInputs(bids), Settings(workers=2), progress, cancel)
     assert sum("文字识别" in m for m in seen) < 9
+
+
+def test_time_left_reads_as_an_estimate() -> None:
+    assert [time_left(s) for s in (0.4, 12, 59, 61, 3599, 3660, 4 * 3600 + 20 * 60)] == [
+        "约 5 秒",
+        "约 10 秒",
+        "约 1 分钟",
+        "约 1 分钟",
+        "约 1 小时",
+        "约 1 小时 1 分钟",
+        "约 4 小时 20 分钟",
+    ]

@@ -2,16 +2,18 @@
 
 Readers that run with ``OcrOptions(defer=True)`` leave scanned pages that are not cached yet and say which
 (``OcrNeeded``). ``recognize_pages`` then recognises all those pages, of all files together, in worker
-processes (one onnxruntime thread each, so every core works on its own page), reports progress per page
-and checks the cancel flag while they work (cancel stops the workers at once). Results land in the OCR
-cache, from which the files are then read again. With one worker the pages are recognised in one
-process, using every core for each page. A page that takes longer than the time limit, or whose worker
-dies, is given up: the files are read again without it (``OcrOptions.unread``).
+processes (one runtime thread each, so every core works on its own page), reports progress per page
+(pages done of all, and the time left at the pace so far) and checks the cancel flag while they work
+(cancel stops the workers at once). Results land in the OCR cache, from which the files are then read
+again. With one worker the pages are recognised in one process, using every core for each page. A page
+that takes longer than the time limit, or whose worker dies, is given up: the files are read again
+without it (``OcrOptions.unread``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,11 +21,25 @@ from bidcheck.ingest.scan import OcrTask, recognize_task
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 from bidcheck.workers import Lost, run_tasks
 
-__all__ = ["recognize_pages"]
+__all__ = ["ocr_message", "recognize_pages", "time_left"]
 
 
-def _message(task: OcrTask) -> str:
-    return f"文字识别（OCR）{Path(task.path).name} 第 {task.page + 1}/{task.pages} 页"
+def time_left(seconds: float) -> str:
+    """A time still to wait, in a user's words, rounded as an estimate should be."""
+    if seconds < 57.5:
+        return f"约 {max(5, round(seconds / 5) * 5)} 秒"
+    hours, minutes = divmod(max(1, round(seconds / 60)), 60)
+    if not hours:
+        return f"约 {minutes} 分钟"
+    return f"约 {hours} 小时" + (f" {minutes} 分钟" if minutes else "")
+
+
+def ocr_message(task: OcrTask, done: int, total: int, elapsed_s: float) -> str:
+    """The OCR stage's progress line: pages done of all, the time left at the pace so far, the page."""
+    left = f"，剩余{time_left(elapsed_s / done * (total - done))}" if 0 < done < total else ""
+    return (
+        f"文字识别（OCR）{done}/{total} 页{left}：{Path(task.path).name} 第 {task.page + 1}/{task.pages} 页"
+    )
 
 
 def _recognize_quietly(task: OcrTask, engine: str, threads: int) -> str | None:
@@ -65,11 +81,13 @@ def recognize_pages(
         return {}
     threads = 0 if workers <= 1 else 1
     done = 0
+    started = time.monotonic()
 
     def finished(index: int, _outcome: object) -> None:
         nonlocal done
         done += 1
-        progress(done / len(tasks), _message(tasks[index]))
+        elapsed = time.monotonic() - started
+        progress(done / len(tasks), ocr_message(tasks[index], done, len(tasks), elapsed))
 
     outcomes = run_tasks(
         _recognize_quietly,
@@ -77,7 +95,7 @@ def recognize_pages(
         workers,
         finished,
         cancel=cancel,
-        # spawned, not forked: onnxruntime is not safe to use in a forked copy of a process that loaded it
+        # spawned, not forked: the runtimes are not safe to use in a forked copy of a process that loaded them
         context=multiprocessing.get_context("spawn"),
         memory_mb=memory_mb,
         time_limit_s=time_limit_s,
