@@ -8,13 +8,14 @@ cannot be read or written only costs time.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["CACHE_ENV", "cache_folders", "file_digest", "load_blob", "store_blob"]
+__all__ = ["CACHE_ENV", "cache_folders", "code_digest", "file_digest", "load_blob", "store_blob"]
 
 CACHE_ENV = "BIDCHECK_CACHE_DIR"
 
@@ -43,6 +44,16 @@ def file_digest(path: Path) -> str:
     with path.open("rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
+    return digest.hexdigest()
+
+
+def code_digest(sources: list[Path]) -> str:
+    """A hash of the source files whose code made an entry, so that a changed program never reuses entries
+    an older one wrote (an installed build without sources relies on its version number)."""
+    digest = hashlib.blake2b(digest_size=12)
+    for source in sources:
+        with contextlib.suppress(OSError):
+            digest.update(source.read_bytes())
     return digest.hexdigest()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import pickle
@@ -10,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bidcheck import __version__
-from bidcheck.cache import file_digest, load_blob, store_blob
+from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
 from bidcheck.config import SETTINGS_VERSION, Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import read_document
@@ -26,11 +25,13 @@ __all__ = ["CACHE_VERSION", "Prepared", "Ready", "prepare_cached", "prepare_docu
 
 @dataclass(frozen=True, eq=False)
 class Ready:
-    """A readable document with its clean text and fingerprint."""
+    """A readable document with its clean text and fingerprint; ``source`` is the key of the file's cache
+    entry (its bytes, the settings that shape it, the code), "" when it was not read through the cache."""
 
     doc: Document
     clean: CleanText
     fingerprint: Fingerprint
+    source: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,11 +132,7 @@ def _code_digest() -> str:
     sources = [package / "prepare.py", package / "model.py", package / "config.py"]
     for stage in ("ingest", "text", "fingerprint"):
         sources += sorted((package / stage).glob("*.py"))
-    digest = hashlib.blake2b(digest_size=12)
-    for source in sources:
-        with contextlib.suppress(OSError):
-            digest.update(source.read_bytes())
-    return digest.hexdigest()
+    return code_digest(sources)
 
 
 def _cache_key(path: Path, settings: Settings) -> str | None:
@@ -153,7 +150,7 @@ def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepare
     """A cached document under this check's id, path and role."""
     doc = replace(prepared.doc, id=doc_id, path=str(path), name=document_name(path), role=role)
     ready = prepared.ready
-    return Prepared(doc, Ready(doc, ready.clean, ready.fingerprint) if ready else None)
+    return Prepared(doc, Ready(doc, ready.clean, ready.fingerprint, ready.source) if ready else None)
 
 
 def _load_cached(key: str) -> Prepared | None:
@@ -187,5 +184,6 @@ def prepare_cached(
         return _rebound(cached, path, doc_id, role)
     prepared = prepare_document(path, doc_id, role, settings, defer_ocr=defer_ocr, unread=unread)
     if key and prepared.ready is not None and not prepared.ocr_tasks and not unread:
+        prepared = replace(prepared, ready=replace(prepared.ready, source=key))
         store_blob(_CACHE_KIND, key, pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
     return prepared

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bidcheck.compare.align import align_pair
 from bidcheck.compare.candidates import WindowPairs
 from bidcheck.compare.inputs import AlignInput
+from bidcheck.compare.memo import PairMemo
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
@@ -36,6 +37,7 @@ class PairFound:
 
 
 Job = tuple[int, int, list[tuple[int, int]]]
+Pair = tuple[int, int]
 
 
 def _install(inputs: Sequence[AlignInput], settings: Settings) -> None:
@@ -73,15 +75,45 @@ def compare_pairs(
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
 ) -> dict[tuple[int, int], PairFound]:
-    """What every pair shares. Pairs sharing nothing are left out."""
+    """What every pair shares. Pairs sharing nothing are left out.
+
+    Pairs verified before with the same inputs and settings are read from the cache (``PairMemo``); only
+    the others are aligned, and then remembered.
+    """
+    memo = PairMemo(inputs, settings)
     jobs = [(i, j, windows) for (i, j), windows in sorted(candidates.items())]
+    live = memo.load_pairs(jobs)
+    todo = [job for job in jobs if (job[0], job[1]) not in live]
+    masked = memo.load_masked()
+    aligned, listed, failed = _verify(todo, inputs, settings, masked, progress, cancel)
+    memo.store_pairs(todo, aligned)
+    if masked is None:
+        memo.store_masked(listed)
+    return _found(live | aligned, listed, failed)
+
+
+def _verify(
+    jobs: list[Job],
+    inputs: Sequence[AlignInput],
+    settings: Settings,
+    masked: dict[tuple[int, int], list[RawPassage]] | None,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+) -> tuple[dict[tuple[int, int], list[RawPassage]], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
+    """Align the pairs of ``jobs`` and list the passages of masked text (unless ``masked`` has them):
+    (passages by pair, masked passages by pair, pairs whose worker died twice)."""
+
+    def listed() -> dict[tuple[int, int], list[RawPassage]]:
+        return masked if masked is not None else all_masked_passages(inputs, settings, cancel)
+
     live: dict[tuple[int, int], list[RawPassage]] = {}
     if settings.worker_count <= 1 or len(jobs) < 4:
         for done, job in enumerate(jobs, start=1):
             check_cancel(cancel)
             live[(job[0], job[1])] = _compare(inputs, job, settings)
             progress(done / len(jobs), "比对文件对")
-        return _found(live, all_masked_passages(inputs, settings, cancel))
+        return live, listed(), frozenset()
+    shared: dict[tuple[int, int], list[RawPassage]] = {}
     with ProcessPoolExecutor(
         settings.worker_count, initializer=_install, initargs=(inputs, settings)
     ) as pool:
@@ -89,7 +121,7 @@ def compare_pairs(
             pool.submit(_compare_in_worker, batch): batch for batch in _batches(jobs, settings.worker_count)
         }
         try:
-            masked = all_masked_passages(inputs, settings, cancel)
+            shared = listed()
             _collect(futures, live, len(jobs), progress, cancel)
         except BrokenProcessPool:  # a worker died (killed for memory, a native crash): see ``_one_by_one``
             pass
@@ -100,7 +132,7 @@ def compare_pairs(
     failed = _one_by_one(
         [job for job in jobs if (job[0], job[1]) not in live], inputs, settings, live, cancel
     )
-    return _found(live, masked, failed)
+    return live, shared, failed
 
 
 def _one_by_one(
