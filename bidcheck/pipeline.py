@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import json
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck import __version__
+from bidcheck.cache import code_digest, load_blob, store_blob
 from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
 from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
 from bidcheck.compare.runner import PairFound
@@ -187,6 +194,44 @@ class _Run:
     consulted: Consulted | None = None
     library_error: str | None = None
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
+    key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
+
+
+_T = TypeVar("_T")
+
+
+@functools.cache
+def _code() -> str:
+    return code_digest(sorted(Path(__file__).resolve().parent.rglob("*.py")))
+
+
+def _inputs_key(run: _Run) -> str:
+    """One key for what the stages after reading start from: every document as read (its cache entry)
+    under its id, name, path and role, the settings and the code; "" when a document was read outside
+    the cache or a library takes part (its contents are not in the key)."""
+    if run.library is not None:
+        return ""
+    parts = [__version__, _code(), json.dumps(run.settings.to_dict(), sort_keys=True, default=str)]
+    for p in run.prepared:
+        if p.ready is not None and not p.ready.source:
+            return ""
+        read = p.ready.source if p.ready else f"{p.doc.status}|{p.doc.error}"
+        parts.append(f"{p.doc.id}|{p.doc.name}|{p.doc.path}|{p.doc.role}|{read}")
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
+
+
+def _remembered(run: _Run, stage: str, compute: Callable[[], _T], keep: bool = True) -> _T:
+    """What ``compute`` gives, or what it gave in an earlier check from the same inputs (``_Run.key``):
+    a re-check of unchanged files costs what reading the cache costs. ``keep`` false: not remembered."""
+    key = f"{stage[0]}{run.key}"
+    data = load_blob("stages", key) if run.key else None
+    if data is not None:
+        with contextlib.suppress(Exception):  # damaged, or written by another version: compute again
+            return cast(_T, pickle.loads(data))
+    value = compute()
+    if run.key and keep:
+        store_blob("stages", key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
 
 
 @dataclass(frozen=True)
@@ -205,6 +250,7 @@ class _Stage:
 def _read(run: _Run, progress: ProgressFn) -> None:
     run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel)
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
+    run.key = _inputs_key(run)
 
 
 def _library(run: _Run, _progress: ProgressFn) -> None:
@@ -219,23 +265,35 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 
 
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
+    run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
+    run.aligned = align_inputs(
+        run.bids,
+        [run.masks.unaligned(i) for i in range(len(run.bids))],
+        run.masks.stock,
+        run.settings.seed_chars,
+    )
+
+
+def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
+    """The masks of text that is no evidence, and the candidate window pairs outside them."""
     templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
     learned = None
     if run.consulted is not None:
         templates += run.consulted.templates
         learned = run.consulted.learned
-    run.masks = masks = shared_masks(run.bids, templates, run.settings, learned)
-    run.aligned = align_inputs(
+    masks = shared_masks(run.bids, templates, run.settings, learned)
+    aligned = align_inputs(
         run.bids, [masks.unaligned(i) for i in range(len(run.bids))], masks.stock, run.settings.seed_chars
     )
-    run.candidates = candidate_window_pairs(
+    candidates = candidate_window_pairs(
         [b.fingerprint.windows for b in run.bids],
         [b.fingerprint.kgrams for b in run.bids],
         run.settings.window_stride,
         run.settings.lsh_threshold,
         run.settings.num_perm,
-        [_usable(x, b, run.settings) for x, b in zip(run.aligned, run.bids, strict=True)],
+        [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)],
     )
+    return masks, candidates
 
 
 def _verify(run: _Run, progress: ProgressFn) -> None:
@@ -245,7 +303,9 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
 def _signals(run: _Run, _progress: ProgressFn) -> None:
     """The signs beyond shared wording each pair of bids shares (see ``bidcheck.signals``)."""
     tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
-    run.signals = find_signals(run.bids, SectionInfo(tenders, run.settings), run.cancel)
+    run.signals = _remembered(
+        run, "signals", lambda: find_signals(run.bids, SectionInfo(tenders, run.settings), run.cancel)
+    )
 
 
 def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
@@ -262,8 +322,15 @@ def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
 
 
 def _judge(run: _Run, _progress: ProgressFn) -> None:
-    assert run.masks is not None
-    run.pairs = judge_all(run.bids, run.masks, run.found, run.settings, _earlier(run), run.signals)
+    masks = run.masks
+    assert masks is not None
+    failed = any(found.failed for found in run.found.values())  # such pairs are tried again next time
+    run.pairs = _remembered(
+        run,
+        "judge",
+        lambda: judge_all(run.bids, masks, run.found, run.settings, _earlier(run), run.signals),
+        keep=not failed,
+    )
     run.groups = find_groups(run.pairs)
 
 

@@ -1,0 +1,101 @@
+"""A re-check reads what an earlier check of the same files computed, and gives the same result byte for
+byte; a changed file, or changed settings, is checked anew."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bidcheck.cli import SAMPLE
+from bidcheck.compare.inputs import AlignInput
+from bidcheck.compare.memo import PairMemo, input_digest
+from bidcheck.compare.passage import RawPassage
+from bidcheck.config import Settings
+from bidcheck.model import CheckResult
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report.json import result_json
+from tests.builders import make_docx, paragraphs
+
+
+def _normalised(result: CheckResult) -> str:
+    """The result JSON without what differs from run to run (times) or place to place (paths)."""
+    data = json.loads(result_json(result))
+    data.pop("elapsed_s", None)
+    data.pop("timings", None)
+    for doc in data["documents"]:
+        doc.pop("path", None)
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(folder))
+    return folder
+
+
+def _sample() -> CheckInputs:
+    return CheckInputs(sorted((SAMPLE / "bids").iterdir()), [SAMPLE / "tender" / "招标文件.docx"])
+
+
+def test_the_sample_checked_again_from_the_cache_gives_the_same_result(cache: Path) -> None:
+    settings = Settings(workers=2)
+    cold = check(_sample(), settings)
+    assert sorted(p.name for p in (cache / "stages").rglob("*.bin")) != []
+    assert list((cache / "pairs").rglob("*.bin")), "verified pairs are remembered"
+    warm = check(_sample(), settings)
+    assert _normalised(warm) == _normalised(cold)
+    assert any(p.level == "high" for p in warm.pairs)
+
+
+def _section(root: Path, copied: int) -> CheckInputs:
+    """Four bids; the second copied ``copied`` paragraphs of the first."""
+    root.mkdir(exist_ok=True)
+    own = {n: paragraphs(70 + n, 8) for n in range(4)}
+    texts = {n: own[n] for n in range(4)}
+    texts[1] = own[0][:copied] + own[1][copied:]
+    bids = [make_docx(root / f"0{n + 1}-投标{n + 1}.docx", [texts[n][:4], texts[n][4:]]) for n in range(4)]
+    return CheckInputs(bids)
+
+
+def test_a_changed_bid_is_checked_anew(cache: Path, tmp_path: Path) -> None:
+    inputs = _section(tmp_path / "s", copied=0)
+    before = check(inputs, Settings(workers=1))
+    assert all(p.level == "none" for p in before.pairs)
+    _section(tmp_path / "s", copied=5)  # the same file names, the second bid now copies the first
+    after = check(inputs, Settings(workers=1))
+    shutil.rmtree(cache)
+    fresh = check(inputs, Settings(workers=1))
+    assert _normalised(after) == _normalised(fresh)
+    assert [(p.a, p.b) for p in after.pairs if p.level == "high"] == [("d1", "d2")]
+
+
+def test_changed_settings_are_not_answered_from_the_cache(cache: Path, tmp_path: Path) -> None:
+    inputs = _section(tmp_path / "s", copied=5)
+    check(inputs, Settings(workers=1))
+    strict = Settings(workers=1, high_similarity=0.99)
+    again = check(inputs, strict)
+    shutil.rmtree(cache)
+    assert _normalised(again) == _normalised(check(inputs, strict))
+
+
+def _input(masked: list[bool]) -> AlignInput:
+    norm = "甲乙丙丁戊己庚辛壬癸" * 2
+    kgrams = np.arange(len(norm) - 4, dtype=np.uint64)
+    return AlignInput(norm, kgrams, np.zeros(1, np.int32), (0,), np.asarray(masked * 2), None, 5)
+
+
+def test_a_pair_is_remembered_under_what_verification_sees_of_both_sides(cache: Path) -> None:
+    plain, masked = _input([False] * 10), _input([True] + [False] * 9)
+    assert input_digest(plain) != input_digest(masked)
+    passage = RawPassage((0, 10), (0, 10), 10, (((0, 10), (0, 10)),))
+    job = (0, 1, [(0, 0)])
+    PairMemo([plain, plain], Settings()).store_pairs([job], {(0, 1): [passage]})
+    assert PairMemo([plain, plain], Settings()).load_pairs([job]) == {(0, 1): [passage]}
+    assert PairMemo([plain, masked], Settings()).load_pairs([job]) == {}
+    assert PairMemo([plain, plain], Settings(seed_chars=6)).load_pairs([job]) == {}
+    assert PairMemo([plain, plain], Settings()).load_pairs([(0, 1, [(0, 1)])]) == {}
