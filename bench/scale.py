@@ -2,11 +2,13 @@
 plain-text floor (reading the same files with pypdfium2 and python-docx and doing nothing else).
 
 For each size it prints the floor, the whole check as a user runs it (a fresh process, an empty cache),
-its stages, the ratio to the floor, the peak memory of the process tree, and a re-check with the cache
-filled; then how the check time grows from one size to the next. With ``--repeat N`` every size is
-timed N times, the sizes in turn (10, 30, …, 10, 30, …), so that a drift in the machine's speed reaches
-all of them alike; the summary shows each size's fastest check (peak memory: the highest of the runs).
-On a shared 2-core machine one run can be 10% off. Sections are generated once into ``--folder`` and reused.
+its stages, the ratio to the floor, the peak memory of the process tree, a re-check with the cache
+filled (its result must equal the first, times and paths aside), and the check after adding one bid (all
+bids but the last checked first, with their own cache); then how the check time grows from one size to
+the next. With ``--repeat N`` every size is timed N times, the sizes in turn (10, 30, …, 10, 30, …), so
+that a drift in the machine's speed reaches all of them alike; the summary shows each size's fastest
+check (peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
+Sections are generated once into ``--folder`` and reused.
 
 Usage: .venv/bin/python -m bench.scale [--sizes 10 30 100 200] [--workers N] [--folder DIR] [--repeat N]
 """
@@ -75,14 +77,17 @@ def _tree_rss(root: int) -> int:
     return total
 
 
-def run_check(section: Path, out: Path, cache: Path, workers: int) -> tuple[float, int, dict[str, object]]:
-    """Run ``bidcheck check`` in a fresh process: (wall seconds, peak tree memory, result JSON)."""
+def run_check(
+    section: Path, out: Path, cache: Path, workers: int, bids: list[Path] | None = None
+) -> tuple[float, int, dict[str, object]]:
+    """Run ``bidcheck check`` in a fresh process on the section's bids (or those given): (wall seconds,
+    peak tree memory, result JSON)."""
     cmd = [
         sys.executable,
         "-m",
         "bidcheck.cli",
         "check",
-        str(section / "bids"),
+        *[str(p) for p in bids or [section / "bids"]],
         "--tender",
         str(section / "tender" / "招标文件.docx"),
         "--json",
@@ -117,8 +122,30 @@ def _cold_and_warm(section: Path, workers: int) -> tuple[float, int, dict[str, o
     """A check with an empty cache (wall, peak memory, result) and the same check again from the cache."""
     with tempfile.TemporaryDirectory() as temp:
         cold_wall, peak, result = run_check(section, Path(temp), Path(temp) / "cache", workers)
-        warm_wall, _, _ = run_check(section, Path(temp), Path(temp) / "cache", workers)
+        warm_wall, _, warm_result = run_check(section, Path(temp), Path(temp) / "cache", workers)
+    if _normalised(warm_result) != _normalised(result):
+        raise RuntimeError("the re-check from the cache gave another result than the first check")
     return cold_wall, peak, result, warm_wall
+
+
+def add_one_seconds(section: Path, workers: int) -> float:
+    """A check of all bids but the last (its cache then filled), then of all of them: the second's wall
+    time, as when a late bid is added to a checked section."""
+    bids = sorted((section / "bids").iterdir())
+    with tempfile.TemporaryDirectory() as temp:
+        run_check(section, Path(temp), Path(temp) / "cache", workers, bids[:-1])
+        wall, _, _ = run_check(section, Path(temp), Path(temp) / "cache", workers, bids)
+    return wall
+
+
+def _normalised(result: dict[str, object]) -> str:
+    """The result JSON without times and paths (what a re-check must give byte for byte)."""
+    data = {k: v for k, v in result.items() if k not in ("elapsed_s", "timings")}
+    data["documents"] = [
+        {k: v for k, v in d.items() if k != "path"}
+        for d in result["documents"]  # type: ignore[attr-defined]
+    ]
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
 def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
@@ -141,6 +168,7 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
         "stages": timings,
         "peak_mb": peak / 2**20,
         "warm": warm_wall,
+        "add_one": add_one_seconds(section, workers),
         "raised": _raised(section, result),
     }  # type: ignore[union-attr]
 
@@ -149,7 +177,7 @@ def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
     """The runs of one size as one row: the fastest check with its stages, the fastest floor and
     re-check, the highest peak memory."""
     row = dict(min(runs, key=lambda run: float(run["check"])))  # type: ignore[arg-type]
-    for key in ("floor", "warm"):
+    for key in ("floor", "warm", "add_one"):
         row[key] = min(float(run[key]) for run in runs)  # type: ignore[arg-type]
     row["peak_mb"] = max(float(run["peak_mb"]) for run in runs)  # type: ignore[arg-type]
     row["ratio"] = float(row["check"]) / float(row["floor"])  # type: ignore[arg-type]
@@ -182,6 +210,7 @@ _COLUMNS = (
     ("st+rep", 8),
     ("peak MB", 9),
     ("re-check", 9),
+    ("add one", 8),
     ("raised", 9),
 )
 
@@ -205,6 +234,7 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{s.get('start+report', 0):.1f}",
             f"{r['peak_mb']:.0f}",
             f"{r['warm']:.1f}",
+            f"{r['add_one']:.1f}",
             f"{r['raised']}",
         )
         lines.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, _COLUMNS, strict=True)))
@@ -228,9 +258,12 @@ def main() -> None:
             print("\n".join(lines if size == args.sizes[0] and round_ == 0 else lines[1:]), flush=True)
     rows = [fastest(runs[size]) for size in args.sizes]
     print(f"\ncommand: {Path(sys.executable).name} -m bench.scale {' '.join(sys.argv[1:])}")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(
         f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
         " 'st+rep' is process start, imports and writing the JSON and Excel reports;"
+        " 're-check': the same check again, every file cached; 'add one': the check after one bid is added"
+        " to the others, checked before;"
         " 'raised' is planted pairs at watch or high / planted pairs, and other pairs raised"
     )
     print(table(rows))
