@@ -217,7 +217,8 @@ def _inputs_key(run: _Run) -> str:
             return ""
         read = p.ready.source if p.ready else f"{p.doc.status}|{p.doc.error}"
         parts.append(f"{p.doc.id}|{p.doc.name}|{p.doc.path}|{p.doc.role}|{read}")
-    return hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
+    text = "\n".join(parts).encode("utf-8", "surrogatepass")  # a file name may hold lone surrogates
+    return hashlib.blake2b(text, digest_size=20).hexdigest()
 
 
 def _remembered(run: _Run, stage: str, compute: Callable[[], _T], keep: bool = True) -> _T:

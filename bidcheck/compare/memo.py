@@ -55,7 +55,13 @@ def _bits(mask: np.ndarray | None) -> bytes:
 def input_digest(x: AlignInput) -> bytes:
     """A hash of what verification sees of one document."""
     starts = np.asarray(x.window_starts, dtype=np.int64).tobytes()
-    parts = (x.norm.encode("utf-8"), x.sentence_starts.tobytes(), starts, _bits(x.masked), _bits(x.stock))
+    parts = (
+        x.norm.encode("utf-8", "surrogatepass"),
+        x.sentence_starts.tobytes(),
+        starts,
+        _bits(x.masked),
+        _bits(x.stock),
+    )
     return bytes.fromhex(_hash(*parts, str(x.k).encode()))
 
 
