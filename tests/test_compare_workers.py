@@ -34,9 +34,12 @@ def _levels(result: CheckResult) -> list[tuple[str, str, str, int]]:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="kills a worker with SIGKILL")
-def test_a_comparison_worker_killed_mid_check_loses_no_pair(tmp_path: Path) -> None:
+def test_a_comparison_worker_killed_mid_check_loses_no_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     inputs = CheckInputs((_section(tmp_path),))
     expected = check(inputs, SETTINGS)
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path / "empty"))  # verified anew, not from the cache
     killed: list[int] = []
 
     def kill_a_worker(_fraction: float, message: str) -> None:
