@@ -207,18 +207,27 @@ def _code() -> str:
 
 def _inputs_key(run: _Run) -> str:
     """One key for what the stages after reading start from: every document as read (its cache entry)
-    under its id, name, path and role, the settings and the code; "" when a document was read outside
-    the cache or a library takes part (its contents are not in the key)."""
-    if run.library is not None:
-        return ""
+    under its id, name, path and role, what the library said, the settings and the code; "" when a
+    document was read outside the cache."""
     parts = [__version__, _code(), json.dumps(run.settings.to_dict(), sort_keys=True, default=str)]
     for p in run.prepared:
         if p.ready is not None and not p.ready.source:
             return ""
         read = p.ready.source if p.ready else f"{p.doc.status}|{p.doc.error}"
         parts.append(f"{p.doc.id}|{p.doc.name}|{p.doc.path}|{p.doc.role}|{read}")
+    if run.library is not None:
+        parts.append(_library_digest(run))
     text = "\n".join(parts).encode("utf-8", "surrogatepass")  # a file name may hold lone surrogates
     return hashlib.blake2b(text, digest_size=20).hexdigest()
+
+
+def _library_digest(run: _Run) -> str:
+    """What the library said of the section, hashed whole (equal bytes, equal answers; bytes that differ
+    for equal answers only cost a cache miss)."""
+    if run.consulted is None:
+        return f"library not read|{run.library_error}"
+    data = pickle.dumps(run.consulted, protocol=pickle.HIGHEST_PROTOCOL)
+    return "library|" + hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 def _remembered(run: _Run, stage: str, compute: Callable[[], _T], keep: bool = True) -> _T:
@@ -251,7 +260,6 @@ class _Stage:
 def _read(run: _Run, progress: ProgressFn) -> None:
     run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel)
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
-    run.key = _inputs_key(run)
 
 
 def _library(run: _Run, _progress: ProgressFn) -> None:
@@ -266,6 +274,7 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 
 
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
+    run.key = _inputs_key(run)
     run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
         run.bids,

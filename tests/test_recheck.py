@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from bidcheck.cli import SAMPLE
+from bidcheck.cli_library import check_with_library
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.memo import PairMemo, input_digest
 from bidcheck.compare.passage import RawPassage
@@ -50,6 +51,16 @@ def test_the_sample_checked_again_from_the_cache_gives_the_same_result(cache: Pa
     warm = check(_sample(), settings)
     assert _normalised(warm) == _normalised(cold)
     assert any(p.level == "high" for p in warm.pairs)
+
+
+def test_a_recheck_against_a_library_gives_what_a_fresh_check_gives(cache: Path, tmp_path: Path) -> None:
+    library, settings = tmp_path / "library.sqlite", Settings(workers=1)
+    check_with_library(_sample(), settings, library, "样例")
+    again, problem = check_with_library(_sample(), settings, library, "样例")
+    assert problem is None and again.library is not None and again.library.error is None
+    shutil.rmtree(cache)
+    fresh, _ = check_with_library(_sample(), settings, library, "样例")
+    assert _normalised(again) == _normalised(fresh)
 
 
 def _section(root: Path, copied: int) -> CheckInputs:
