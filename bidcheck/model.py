@@ -45,12 +45,20 @@ COMPARED_KINDS: frozenset[str] = frozenset({"body", "table", "textbox"})
 
 @dataclass(frozen=True)
 class Block:
-    """One paragraph, table cell, text box or header/footer line of a document."""
+    """One paragraph, table cell, text box or header/footer line of a document.
+
+    A block of a table row has ``row`` (numbered from 1 through the document; 0 outside tables). A Word
+    table gives a block per paragraph of a cell, ``cell`` its column; a row read from a page's text line
+    is one block whose further cells start at the offsets ``cuts`` (see ``bidcheck.text.tables``).
+    """
 
     text: str
     kind: BlockKind = "body"
     page: int = 1
     paragraph: int = 0
+    row: int = 0
+    cell: int = 0
+    cuts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

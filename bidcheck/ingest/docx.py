@@ -42,6 +42,8 @@ class _Walk:
     fresh_page: bool = True  # a page break was just counted and no text followed yet
     blocks: list[Block] = field(default_factory=list)
     rsid_texts: dict[str, str] = field(default_factory=dict)  # rsid -> the first paragraph it marks
+    rows: int = 0  # table rows met so far
+    place: tuple[int, int] = (0, 0)  # (row, column) of the table cell being walked
 
     def new_page(self) -> None:
         self.page += 1
@@ -55,7 +57,8 @@ class _Walk:
         text = text.strip()
         if text:
             self.budget.take(text)
-            self.blocks.append(Block(text, kind, self.page, 0))
+            row, cell = self.place if kind == "table" else (0, 0)
+            self.blocks.append(Block(text, kind, self.page, 0, row, cell))
             self.fresh_page = False
 
 
@@ -124,12 +127,19 @@ def _walk_body(container: etree._Element, walk: _Walk, section_breaks: list[bool
 
 
 def _walk_table(table: etree._Element, walk: _Walk) -> None:
-    for cell in table.iterfind("w:tr/w:tc", _NS):
-        for child in cell:
-            if child.tag == _q("p"):
-                _walk_paragraph(child, walk, "table")
-            elif child.tag == _q("tbl"):
-                _walk_table(child, walk)
+    """Each row's cells in order; a table inside a cell gives rows of its own, then the cell goes on."""
+    for tr in table.iterfind("w:tr", _NS):
+        walk.rows += 1
+        row = walk.rows
+        for column, cell in enumerate(tr.iterfind("w:tc", _NS)):
+            walk.place = (row, column)
+            for child in cell:
+                if child.tag == _q("p"):
+                    _walk_paragraph(child, walk, "table")
+                elif child.tag == _q("tbl"):
+                    _walk_table(child, walk)
+                    walk.place = (row, column)
+    walk.place = (0, 0)
 
 
 def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:

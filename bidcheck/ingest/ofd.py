@@ -19,7 +19,7 @@ from pathlib import Path
 from lxml import etree
 
 from bidcheck.ingest.errors import ReadError
-from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.limits import Package, ReadLimits, TextBudget, open_package
 from bidcheck.model import Block, BlockKind, Document
 
@@ -176,7 +176,7 @@ def _lines(pieces: list[_Piece]) -> list[Line]:
 
 
 def _blocks(pieces: list[_Piece], page: int, kind: BlockKind) -> list[Block]:
-    return [Block(text, kind, page, 0) for text in group_paragraphs(_lines(pieces))]
+    return page_blocks(_lines(pieces), page, kind)
 
 
 def _template_blocks(package: Package, document: etree._Element, document_part: str) -> list[Block]:

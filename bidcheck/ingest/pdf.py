@@ -14,12 +14,12 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from bidcheck.ingest.errors import ReadError
-from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.limits import ReadLimits, TextBudget
 from bidcheck.ingest.scan import OcrOptions, PageOcr, render_scale, unread_message
 from bidcheck.model import Block, Document
 
-__all__ = ["Line", "group_paragraphs", "read_pdf"]
+__all__ = ["Line", "read_pdf"]
 
 _INFO_FIELDS = {
     "Author": "author",
@@ -124,7 +124,7 @@ def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool
         )
     finally:
         page.close()
-    return [Block(text, "body", index + 1, 0) for text in group_paragraphs(lines)], scanned, size
+    return page_blocks(lines, index + 1), scanned, size
 
 
 def _image_share(page: pdfium.PdfPage) -> float:

@@ -25,7 +25,7 @@ from PIL import Image
 
 from bidcheck.ingest import ocr_cache
 from bidcheck.ingest.errors import ReadError
-from bidcheck.ingest.layout import Line, group_paragraphs
+from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.ocr import OcrLine, OcrUnavailable, engine_cache_id, engine_problem, get_engine
 from bidcheck.model import Block
 
@@ -271,11 +271,11 @@ def _rows(lines: list[OcrLine]) -> list[tuple[str, Box]]:
 def blocks_from_lines(lines: list[OcrLine], page: int) -> list[Block]:
     """Paragraph blocks of one page from its OCR lines, unsure characters masked.
 
-    ``group_paragraphs`` judges gaps and indents against the line height, so pixels serve as well as
+    ``page_blocks`` judges gaps and indents against the line height, so pixels serve as well as
     points; ``top`` is measured downwards as a negative number, as it looks only at differences.
     """
     located = [
         Line(text, box[0], box[2], -box[1], box[3] - box[1])
         for text, box in _rows([ln for ln in lines if ln.text.strip()])
     ]
-    return [Block(text, "body", page, 0) for text in group_paragraphs(located)]
+    return page_blocks(located, page)

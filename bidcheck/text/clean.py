@@ -34,12 +34,13 @@ def clean_document(doc: Document) -> Document:
         return doc
     blocks = _mark_page_numbers(list(doc.blocks))
     blocks = _mark_running_lines(blocks, doc.pages)
-    return replace(doc, blocks=tuple(_number_paragraphs(blocks)))
+    return replace(doc, blocks=tuple(_number_rows(_number_paragraphs(blocks))))
 
 
 def _mark_page_numbers(blocks: list[Block]) -> list[Block]:
+    """A line that is only a page number is a footer; a number in a table cell is the table's."""
     return [
-        replace(b, kind="footer") if b.kind in COMPARED_KINDS and is_page_number(b.text) else b
+        replace(b, kind="footer") if b.kind in COMPARED_KINDS and not b.row and is_page_number(b.text) else b
         for b in blocks
     ]
 
@@ -85,4 +86,18 @@ def _number_paragraphs(blocks: list[Block]) -> list[Block]:
             out.append(replace(block, paragraph=number))
         else:
             out.append(block)
+    return out
+
+
+def _number_rows(blocks: list[Block]) -> list[Block]:
+    """Table rows numbered from 1 through the document, in reading order; a row the readers numbered
+    on each page (or a Word row split by a page break) is told apart by its page."""
+    out: list[Block] = []
+    numbers: dict[tuple[int, int], int] = {}
+    for block in blocks:
+        if block.row and block.kind in COMPARED_KINDS:
+            number = numbers.setdefault((block.page, block.row), len(numbers) + 1)
+            out.append(replace(block, row=number))
+        else:
+            out.append(replace(block, row=0) if block.row else block)
     return out
