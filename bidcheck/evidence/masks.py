@@ -27,6 +27,7 @@ from bidcheck.evidence.flags import (
     spans_mask,
     template_mask,
 )
+from bidcheck.evidence.tables import common_frame, frame_masks, tender_frame
 from bidcheck.prepare import Ready
 
 __all__ = ["SharedMasks", "common_after_rings", "shared_masks"]
@@ -90,13 +91,23 @@ def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings:
     hashes = [t.fingerprint.kgrams for t in templates]
     union = np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64)  # made unique by template_mask
     pieces = _tender_pieces(templates)
+    frames = frame_masks(bids, tender_frame(templates))
     return [
         template_mask(
             b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars, settings.template_min_chars
         )
         | occurrences_mask(b.clean.norm, pieces)
-        for b in bids
+        | frame
+        for b, frame in zip(bids, frames, strict=True)
     ]
+
+
+def _untendered_masks(bids: Sequence[Ready], common: list[Mask], settings: Settings) -> list[Mask]:
+    """Without a tender: the tender text that changing company quotes, and the frame of the tables
+    that most bids fill in (``bidcheck.evidence.tables``); neither is evidence whoever shares it."""
+    quoted = changing_company_masks(bids, common, settings)
+    frames = frame_masks(bids, common_frame(bids, bids_for_common(len(bids), settings)))
+    return [q | f for q, f in zip(quoted, frames, strict=True)]
 
 
 def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
@@ -139,7 +150,7 @@ def shared_masks(
 ) -> SharedMasks:
     """The template, common and stock masks of every bid; ``learned``: the library's public text."""
     common = _common_masks(bids, settings)
-    public = None if templates else changing_company_masks(bids, common, settings)
+    public = None if templates else _untendered_masks(bids, common, settings)
     return SharedMasks(
         _template_masks(bids, templates, settings),
         common,
