@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bench.grammar import EDITS, edit_block, paragraph, sentence
 from bench.model_text import MODEL_CLAUSES, PUBLIC_COMMITMENTS
+from bench.tables import Forms, filled_forms, tender_forms, unit_prices
 
 Prose = Callable[[random.Random], str]
 
@@ -82,6 +83,12 @@ class Para:
     kind: str  # heading, own, tender, letter, public, model, planted, table
     page: int = 0
     first_in_chapter: bool = False
+    rows: list[list[str]] | None = None  # a table (kind "table"): its rows of cells; ``text`` joins them
+
+
+def table_para(rows: list[list[str]]) -> Para:
+    """A table as one paragraph of the layout; its text is what a reader finds of it, cells in order."""
+    return Para("".join(cell for row in rows for cell in row), "table", rows=rows)
 
 
 @dataclass
@@ -91,6 +98,7 @@ class Bid:
     fmt: str
     breaks: str  # explicit | rendered
     chapters: list[list[Para]] = field(default_factory=list)
+    ruled: bool = False  # its PDF tables have ruling lines
 
 
 @dataclass
@@ -124,6 +132,8 @@ def _wrap(text: str, indent: float) -> list[str]:
 
 
 def _height(para: Para) -> float:
+    if para.rows is not None:
+        return len(para.rows) * LEADING + GAP
     return len(_wrap(para.text, _indent(para))) * LEADING + GAP
 
 
@@ -157,12 +167,38 @@ def write_pdf(path: Path, bid: Bid, header: str, pages: int) -> None:
         canvas.setFont(FONT, SIZE)
         y = TOP
         for para in (p for p in paras if p.page == number):
+            if para.rows is not None:
+                y = _draw_table(canvas, para.rows, y, bid.ruled)
+                continue
             for index, line in enumerate(_wrap(para.text, _indent(para))):
                 canvas.drawString(LEFT + (_indent(para) if index == 0 else 0.0), y, line)
                 y -= LEADING
             y -= GAP
         canvas.showPage()
     canvas.save()
+
+
+def _columns(rows: list[list[str]]) -> list[float]:
+    """Where each column starts: as wide as its widest cell plus a gap, squeezed into the text width."""
+    columns = range(len(rows[0]))
+    widths = [max(pdfmetrics.stringWidth(r[c], FONT, SIZE) for r in rows) + SIZE * 1.5 for c in columns]
+    scale = min(1.0, WIDTH / sum(widths))
+    return list(itertools.accumulate([LEFT] + [w * scale for w in widths[:-1]]))
+
+
+def _draw_table(canvas: Canvas, rows: list[list[str]], y: float, ruled: bool) -> float:
+    """Draw a table cell by cell (with ruling lines when ``ruled``); return the next line's height."""
+    starts = _columns(rows)
+    for row in rows:
+        for x, cell in zip(starts, row, strict=True):
+            canvas.drawString(x + 2, y, cell)
+        if ruled:
+            canvas.line(LEFT, y - 4, LEFT + WIDTH, y - 4)
+        y -= LEADING
+    if ruled:
+        for x in [*starts, LEFT + WIDTH]:
+            canvas.line(x, y + LEADING - 4, x, y + LEADING * (len(rows) + 1) - 4)
+    return y - GAP
 
 
 def write_docx(path: Path, bid: Bid, header: str) -> None:
@@ -177,7 +213,14 @@ def write_docx(path: Path, bid: Bid, header: str) -> None:
                 else:
                     out._p.append(parse_xml(f"<w:r {W_NS}><w:lastRenderedPageBreak/></w:r>"))
                 page = para.page
-            out.add_run(para.text)
+            if para.rows is None:
+                out.add_run(para.text)
+                continue
+            table = document.add_table(rows=len(para.rows), cols=len(para.rows[0]))
+            table.style = "Table Grid"
+            for cells, row in zip(table.rows, para.rows, strict=True):
+                for cell, text in zip(cells.cells, row, strict=True):
+                    cell.text = text
     document.sections[0].header.paragraphs[0].text = header
     document.sections[0].footer.paragraphs[0].text = f"{bid.company} 投标文件"
     document.core_properties.author = f"{bid.company}经营部"
@@ -474,6 +517,43 @@ def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) ->
     }
 
 
+def _fill_tables(tender: Bid, bids: list[Bid], pairs: list[_Pair], seed: int) -> list[_Pair]:
+    """Add the tender's tables to it and the filled ones to every bid (each bid's PDF ruled or not in
+    turn); the first pair of bids not related otherwise gets the same unit prices: a ``prices`` pair."""
+    forms, quantities = tender_forms(PROJECT, seed)
+    tender.chapters.append([Para("第五章 工程量清单及投标文件格式", "heading"), *_form_paras(forms)])
+    rng = random.Random(seed * 7 + 3)
+    prices = [unit_prices(rng) for _ in bids]
+    related = {frozenset((p.a, p.b)) for p in pairs}
+    everyone = itertools.combinations(range(len(bids)), 2)
+    free = [(a, b) for a, b in everyone if frozenset((a, b)) not in related]
+    same = [_Pair(*free[0], "prices", "high")] if free else []
+    for pair in same:
+        prices[pair.b] = prices[pair.a]
+    bills: list[Para] = []
+    for index, bid in enumerate(bids):
+        person = rng.choice("张王李赵刘陈杨黄周吴") + rng.choice("伟芳敏静强磊洋勇军杰")
+        filled, _ = filled_forms(forms, quantities, prices[index], person, rng)
+        bid.ruled = index % 2 == 1
+        paras = _form_paras(filled)
+        bills.append(paras[1])
+        bid.chapters.append([Para("第四章 已标价工程量清单及响应表", "heading"), *paras])
+    for pair in same:  # the shared prices are the evidence of that pair (frame cells in between)
+        pair.planted.append({"kind": "prices", "a": bills[pair.a], "b": bills[pair.b]})
+    return same
+
+
+def _form_paras(forms: Forms) -> list[Para]:
+    return [
+        Para("工程量清单", "heading"),
+        table_para(forms.bill),
+        Para("开标一览表", "heading"),
+        table_para(forms.summary),
+        Para("技术偏离表", "heading"),
+        table_para(forms.deviation),
+    ]
+
+
 def generate_section(
     folder: Path,
     bids: int = 8,
@@ -482,6 +562,7 @@ def generate_section(
     prose: Prose = paragraph,
     alternate: bool = False,
     case: str = "planted",
+    tables: bool = False,
 ) -> Section:
     """Write a labelled section of ``bids`` bids into ``folder``; return where everything is.
 
@@ -494,6 +575,8 @@ def generate_section(
     one of the other ``CASES``: ``model`` (clauses of a model document three bidders quote), ``thin-ring``
     (a ring sharing a short draft), ``full-ring``, ``full-ring-verbatim`` and ``ring-and-one`` (small
     sections written from one draft), ``commitments`` (public commitments in changing selections).
+    With ``tables`` the tender carries a bill of quantities, an 开标一览表 and a 偏离表 that every bid
+    fills in (``bench.tables``), and one pair otherwise unrelated prices its bill with the same unit prices.
     """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
@@ -505,6 +588,8 @@ def generate_section(
     (folder / "bids").mkdir(parents=True, exist_ok=True)
     (folder / "tender").mkdir(exist_ok=True)
     tender = _tender_document(texts)
+    if tables:
+        pairs += _fill_tables(tender, plans, pairs, seed)
     paginate(tender.chapters)
     write_docx(folder / "tender" / tender.name, tender, PROJECT)
     paths = []

@@ -248,6 +248,9 @@ def main() -> None:
     parser.add_argument("--both", action="store_true", help="check every section with and without its tender")
     parser.add_argument("--keep", type=Path, help="keep the generated sections in this folder")
     parser.add_argument("--settings", type=Path, help="a settings file passed to bidcheck check")
+    parser.add_argument(
+        "--tables", action="store_true", help="the tender and every bid carry a bill and response tables"
+    )
     args = parser.parse_args()
     modes = [True, False] if args.both else [not args.no_tender]
     tallies = {mode: Tally() for mode in modes}
@@ -256,7 +259,7 @@ def main() -> None:
         for bids in args.bids:
             for seed in args.seeds:
                 folder = root / f"section-{bids}-{seed}"
-                section = generate_section(folder, bids, seed, case=args.case)
+                section = generate_section(folder, bids, seed, case=args.case, tables=args.tables)
                 for mode, tally in tallies.items():
                     result, seconds = _run(folder, args.workers, args.settings, mode)
                     tally.seconds += seconds
