@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bidcheck.ingest import read_document, sniff_format
 from bidcheck.text import clean_document
+from bidcheck.text.tables import table_rows
 from tests.builders import paragraphs
 
 NS = 'xmlns:ofd="http://www.ofdspec.org/2016"'
@@ -116,3 +117,22 @@ def test_a_damaged_ofd_says_so(tmp_path: Path) -> None:
     assert doc.status == "error" and "损坏" in (doc.error or "") and "Document.xml" in (doc.error or "")
     path.write_bytes(b"PK\x03\x04" + b"\x00" * 100)
     assert read_document(path, "d2").status == "error"
+
+
+def test_an_ofd_table_row_is_read_as_cells(tmp_path: Path) -> None:
+    """A bill row written one TextObject per cell, columns apart: a row of cells, not a paragraph."""
+    cells = [("1", 20), ("挖一般土方", 30), ("m3", 70), ("5355", 90), ("721.05", 115), ("3861222.75", 145)]
+    row = "".join(
+        f'<ofd:TextObject ID="{200 + i}" Boundary="{x} 40 40 6" Size="3.5">'
+        f'<ofd:TextCode X="0" Y="4" DeltaX="g {len(text) - 1} 2">{text}</ofd:TextCode></ofd:TextObject>'
+        for i, (text, x) in enumerate(cells)
+    )
+    prose, _ = _text_lines(TEXTS[0], 60)
+    with zipfile.ZipFile(tmp_path / "bill.ofd", "w") as archive:
+        archive.writestr("OFD.xml", _ofd_xml("Doc_0/Document.xml"))
+        archive.writestr("Doc_0/Document.xml", _document_xml(["Pages/Page_0/Content.xml"], None))
+        archive.writestr("Doc_0/Pages/Page_0/Content.xml", _page(row + prose))
+    doc = clean_document(read_document(tmp_path / "bill.ofd", "d1"))
+    rows = table_rows(doc.compared_blocks())
+    assert [[c.text for c in r.cells] for r in rows] == [[text for text, _ in cells]]
+    assert [b.text for b in doc.compared_blocks() if not b.row] == [TEXTS[0]]
