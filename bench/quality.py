@@ -206,6 +206,11 @@ def _ratio(a: float, b: float) -> str:
     return f"{a / b:.3f}" if b else "  -  "
 
 
+# Planted kinds found by a sign rather than as shared wording (a bill priced alike: ``table_fill``): their
+# rows say how much of them shows as wording too, and they stay out of the overall recall.
+SIGN_KINDS = frozenset({"prices"})
+
+
 def report(tally: Tally, command: str) -> str:
     """The benchmark table."""
     lines = [f"command: {command}", "", f"{'kind':<16}{'recall':>8}{'precision':>11}{'chars':>9}"]
@@ -214,7 +219,9 @@ def report(tally: Tally, command: str) -> str:
             f"{kind:<16}{_ratio(tally.kind_found[kind], tally.kind_total[kind]):>8}"
             f"{_ratio(tally.kind_inside[kind], tally.kind_live[kind]):>11}{tally.kind_total[kind]:>9.0f}"
         )
-    total_found, total = sum(tally.kind_found.values()), sum(tally.kind_total.values())
+    worded = [kind for kind in tally.kind_total if kind not in SIGN_KINDS]
+    total_found = sum(tally.kind_found[k] for k in worded)
+    total = sum(tally.kind_total[k] for k in worded)
     lines += [
         f"{'overall':<16}{_ratio(total_found, total):>8}{_ratio(tally.inside_chars, tally.live_chars):>11}"
         f"{total:>9.0f}",

@@ -53,6 +53,7 @@ SIGN_PHRASES: dict[str, str] = {
     "cross_name": "一家的投标文件中出现另一投标人的名称（混装）",
     "identifier": "不同投标人的文件中出现相同的{fields}",
     "shared_error": "不同投标人的文件有相同的罕见错别字（{fields}）",
+    "table_fill": "不同投标人对招标文件表格的填写大量相同（价格、品牌或应答逐行一致）",
 }
 SIGNAL_KINDS: dict[str, str] = {
     "metadata": "文档属性",
@@ -60,6 +61,7 @@ SIGNAL_KINDS: dict[str, str] = {
     "cross_name": "互见名称",
     "identifier": "相同标识",
     "shared_error": "相同错字",
+    "table_fill": "表格填写",
 }
 SIGNAL_FIELDS: dict[str, str] = {
     "author": "作者",
@@ -81,6 +83,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "person": "人员姓名",
     "rsid": "编辑会话标识",
     "misspelling": "错别字",
+    "rows": "相同的填写行",
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
 

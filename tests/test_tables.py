@@ -220,16 +220,64 @@ def test_the_prices_a_bidder_fills_in_are_not_the_frame(tmp_path: Path) -> None:
     assert all(p.level == "none" and not p.passages for p in others)
 
 
-@pytest.mark.parametrize("tender", [True, False])
-def test_a_generated_section_with_tables_keeps_its_levels(tmp_path: Path, tender: bool) -> None:
-    """Five bids (docx and PDF, ruled and not) filling a bill, 开标一览表 and 偏离表, and public text in
-    changing selections: only the pair with the same unit prices may be raised."""
-    section = generate_section(tmp_path, 5, 17, case="commitments", tables=True)
+@pytest.mark.parametrize(("bids", "tender"), [(5, True), (5, False), (10, True)])
+def test_a_generated_section_with_tables_keeps_its_levels(tmp_path: Path, bids: int, tender: bool) -> None:
+    """Bids (docx and PDF, ruled and not) filling a bill, 开标一览表 and 偏离表 with their own prices,
+    brands and staff, and public text in changing selections: no sign and no level but for the pair
+    that priced the bill alike."""
+    section = generate_section(tmp_path, bids, 17, case="commitments", tables=True)
     inputs = CheckInputs((tmp_path / "bids",), tenders=(section.tender,) if tender else ())
     result = check(inputs, Settings(workers=1))
     names = {d.id: d.name for d in result.documents}
     (prices,) = section.truth["pairs"]  # type: ignore[misc]
     for pair in result.pairs:
         if {names[pair.a], names[pair.b]} != {prices["a"], prices["b"]}:
-            assert pair.level == "none", (names[pair.a], names[pair.b], pair.reason)
+            assert pair.level == "none" and not pair.signals, (names[pair.a], names[pair.b], pair.reason)
+        else:  # the bill priced alike row for row
+            assert pair.level == "high" and [s.kind for s in pair.signals] == ["table_fill"]
     assert len(list(itertools.combinations(section.bids, 2))) == len(result.pairs)
+
+
+def _docx_with_table(path: Path, own: list[str], rows: list[list[str]]) -> Path:
+    document = new_docx()
+    for text in own:
+        document.add_paragraph(text)
+    table = document.add_table(rows=len(rows), cols=len(rows[0]))
+    for cells, row in zip(table.rows, rows, strict=True):
+        for cell, text in zip(cells.cells, row, strict=True):
+            cell.text = text
+    document.save(str(path))
+    return path
+
+
+def test_a_deviation_table_answered_alike_is_a_sign(tmp_path: Path) -> None:
+    """The tender gives the requirements; two bids answer them in the same words of their own (brands,
+    models, what they will do), each answer shorter than a passage: the table filled alike is a
+    strong sign (``table_fill``), located on both sides; the third bid, answering its own way, none."""
+    requirements = [f"第{n}项技术要求：{text}" for n, text in enumerate(paragraphs(300, 8, sentences=1), 1)]
+    header = ["序号", "招标要求", "投标响应", "偏离情况"]
+    tender_rows = [header] + [[str(n), req, "", ""] for n, req in enumerate(requirements, 1)]
+    answers = [
+        f"采用{brand}产品，{text}"
+        for brand, text in zip("沙马鞍首宝永中日", paragraphs(301, 8, 1), strict=True)
+    ]
+    others = paragraphs(302, 8, sentences=1)
+    (tmp_path / "t").mkdir()
+    tender = _docx_with_table(tmp_path / "t" / "tender.docx", [], tender_rows)
+    for name, texts, seed in [("a.docx", answers, 310), ("b.docx", answers, 311), ("c.docx", others, 312)]:
+        rows = [header] + [
+            [str(n), req, ans, "无偏离"]
+            for n, (req, ans) in enumerate(zip(requirements, texts, strict=True), 1)
+        ]
+        _docx_with_table(tmp_path / name, paragraphs(seed, 5), rows)
+    bids = tuple(tmp_path / n for n in ("a.docx", "b.docx", "c.docx"))
+    result = check(CheckInputs(bids, tenders=(tender,)), Settings(workers=1))
+    names = {d.id: d.name for d in result.documents}
+    by_pair = {frozenset((names[p.a], names[p.b])): p for p in result.pairs}
+    shared = by_pair[frozenset(("a.docx", "b.docx"))]
+    (sign,) = shared.signals
+    assert (sign.kind, sign.strength, sign.value) == ("table_fill", "strong", "8/8 行")
+    assert sign.a is not None and sign.b is not None and "第1项技术要求" in sign.a.text
+    assert shared.level == "high" and "表格的填写大量相同" in shared.reason
+    assert by_pair[frozenset(("a.docx", "c.docx"))].level == "none"
+    assert by_pair[frozenset(("b.docx", "c.docx"))].level == "none"

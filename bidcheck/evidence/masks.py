@@ -27,7 +27,7 @@ from bidcheck.evidence.flags import (
     spans_mask,
     template_mask,
 )
-from bidcheck.evidence.tables import common_frame, frame_masks, tender_frame
+from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
 from bidcheck.prepare import Ready
 
 __all__ = ["SharedMasks", "common_after_rings", "shared_masks"]
@@ -91,7 +91,7 @@ def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings:
     hashes = [t.fingerprint.kgrams for t in templates]
     union = np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64)  # made unique by template_mask
     pieces = _tender_pieces(templates)
-    frames = frame_masks(bids, tender_frame(templates))
+    frames = frame_masks(bids, templates_frame(templates))
     return [
         template_mask(
             b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars, settings.template_min_chars
@@ -106,7 +106,7 @@ def _untendered_masks(bids: Sequence[Ready], common: list[Mask], settings: Setti
     """Without a tender: the tender text that changing company quotes, and the frame of the tables
     that most bids fill in (``bidcheck.evidence.tables``); neither is evidence whoever shares it."""
     quoted = changing_company_masks(bids, common, settings)
-    frames = frame_masks(bids, common_frame(bids, bids_for_common(len(bids), settings)))
+    frames = frame_masks(bids, bids_frame(bids, bids_for_common(len(bids), settings)))
     return [q | f for q, f in zip(quoted, frames, strict=True)]
 
 
