@@ -14,9 +14,7 @@ import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
@@ -34,6 +32,7 @@ from .doc_pane import DocPane, SideText, side_text
 from .history_view import HistoryView
 from .i18n import tr
 from .style import FLAGGED_FG, LEVEL_COLOURS, level_name
+from .tables import list_table
 from .texts import DocText
 
 __all__ = ["EvidenceView", "passage_kind"]
@@ -128,15 +127,8 @@ class EvidenceView(QWidget):
         return body
 
     def _passage_table(self) -> QTableWidget:
-        table = QTableWidget(0, len(PASSAGE_COLUMNS))
-        table.setHorizontalHeaderLabels([tr(c) for c in PASSAGE_COLUMNS])
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.verticalHeader().setVisible(False)
+        table = list_table(PASSAGE_COLUMNS)
         table.setWordWrap(False)
-        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        table.horizontalHeader().setStretchLastSection(True)
         table.setMinimumWidth(300)
         table.currentCellChanged.connect(lambda row, *_: self._row_chosen(row))
         return table

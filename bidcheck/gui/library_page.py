@@ -14,11 +14,9 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -40,6 +38,7 @@ from bidcheck.progress import ProgressFn
 
 from .i18n import tr
 from .style import level_name
+from .tables import list_table
 from .tasks import Task, describe
 
 __all__ = ["LibraryPage"]
@@ -50,18 +49,6 @@ BIDDER_COLUMNS = ("投标人", "所在标段", "以往预警")
 
 def _role(role: str) -> str:
     return {"bid": tr("投标文件"), "tender": tr("招标文件"), "template": tr("模板")}.get(role, role)
-
-
-def _table(columns: Sequence[str]) -> QTableWidget:
-    table = QTableWidget(0, len(columns))
-    table.setHorizontalHeaderLabels([tr(c) for c in columns])
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
 
 
 def _fill(table: QTableWidget, rows: Sequence[Sequence[str]]) -> None:
@@ -98,7 +85,7 @@ class LibraryPage(QDialog):
         self.figures = QLabel()
         self.figures.setWordWrap(True)
         self.figures.setTextFormat(Qt.TextFormat.PlainText)
-        self.sections = _table(SECTION_COLUMNS)
+        self.sections = list_table(SECTION_COLUMNS)
         self.sections.currentCellChanged.connect(lambda row, *_: self._show_section(row))
         self.detail = QTextBrowser()
         split = QSplitter(Qt.Orientation.Vertical)
@@ -108,7 +95,7 @@ class LibraryPage(QDialog):
         self.search = QLineEdit()
         self.search.setPlaceholderText(tr("按投标人名称查找"))
         self.search.textChanged.connect(lambda _text: self._show_bidders())
-        self.bidders = _table(BIDDER_COLUMNS)
+        self.bidders = list_table(BIDDER_COLUMNS)
         people = QWidget()
         column = QVBoxLayout(people)
         column.addWidget(self.search)
