@@ -97,10 +97,18 @@ def earlier_section(tmp_path: Path) -> Path:
     return folder
 
 
-def checked_with_history(qtbot: QtBot, tmp_path: Path) -> MainWindow:
-    library = tmp_path / "library.sqlite"
+@pytest.fixture()
+def app(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+    """A window with the library on, its library ``tmp_path / "library.sqlite"``."""
     window = new_window(tmp_path / "bidcheck.ini", library=True)
-    window.settings = window.settings.with_changes(library_path=str(library))
+    window.settings = window.settings.with_changes(library_path=str(tmp_path / "library.sqlite"))
+    yield window
+    window.close()
+    window.deleteLater()
+
+
+def check_twice(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    """The earlier section checked (and stored), then the sample section against it."""
     window.add_paths([earlier_section(tmp_path), TENDER])
     run_to_end(window, qtbot)
     window.new_check()
@@ -109,36 +117,32 @@ def checked_with_history(qtbot: QtBot, tmp_path: Path) -> MainWindow:
     return window
 
 
-def test_the_evidence_view_shows_each_bids_history(qtbot: QtBot, tmp_path: Path) -> None:
-    window = checked_with_history(qtbot, tmp_path)
-    try:
-        result = window.result
-        assert result is not None and result.library is not None and result.library.sections == 1
-        names = [d.name for d in result.documents]
-        first = names.index("01-华东建设集团.docx")
-        pair = next(n for n, p in enumerate(result.pairs) if result.document(p.a).name == names[first])
-        window.select_pair(pair)
-        settle()
-        view = window.evidence.history
-        assert view.isVisible()
-        rows = view.rows()
-        assert rows[0] == "01-华东建设集团.docx：以往标段 2 份"
-        assert rows[1].startswith("  去年某标段 / 01-华东建设集团.docx | 华东建设集团 | ")
-        assert rows[1].endswith("| 自有模板")
-        assert rows[2].startswith("    第 ") and "↔ 以往 第 " in rows[2]
-        shown = {p.text for m in result.history[result.pairs[pair].a] for p in m.passages}
-        assert any(text[:20] in rows[2] for text in shown)
-        others = [r for r in rows if "别家公司" in r and r.endswith("| 以往标段")]
-        assert others, rows  # another bidder's earlier bid holding this pair's text
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        assert window.grab().save(str(SHOTS / "history.png"))
-        window.select_pair(len(result.pairs) - 1)  # a pair whose bids have no history hides the view
-        settle()
-        bare = result.pairs[-1]
-        assert view.isVisible() == bool(result.history.get(bare.a) or result.history.get(bare.b))
-    finally:
-        window.close()
-        window.deleteLater()
+def test_the_evidence_view_shows_each_bids_history(app: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    window = check_twice(app, qtbot, tmp_path)
+    result = window.result
+    assert result is not None and result.library is not None and result.library.sections == 1
+    names = [d.name for d in result.documents]
+    first = names.index("01-华东建设集团.docx")
+    pair = next(n for n, p in enumerate(result.pairs) if result.document(p.a).name == names[first])
+    window.select_pair(pair)
+    settle()
+    view = window.evidence.history
+    assert view.isVisible()
+    rows = view.rows()
+    assert rows[0] == "01-华东建设集团.docx：以往标段 2 份"
+    assert rows[1].startswith("  去年某标段 / 01-华东建设集团.docx | 华东建设集团 | ")
+    assert rows[1].endswith("| 自有模板")
+    assert rows[2].startswith("    第 ") and "↔ 以往 第 " in rows[2]
+    shown = {p.text for m in result.history[result.pairs[pair].a] for p in m.passages}
+    assert any(text[:20] in rows[2] for text in shown)
+    others = [r for r in rows if "别家公司" in r and r.endswith("| 以往标段")]
+    assert others, rows  # another bidder's earlier bid holding this pair's text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "history.png"))
+    window.select_pair(len(result.pairs) - 1)  # a pair whose bids have no history hides the view
+    settle()
+    bare = result.pairs[-1]
+    assert view.isVisible() == bool(result.history.get(bare.a) or result.history.get(bare.b))
 
 
 def opened_page(window: MainWindow, qtbot: QtBot) -> LibraryPage:
@@ -152,59 +156,51 @@ def column(table: QTableWidget, number: int) -> list[str]:
     return [table.item(row, number).text() for row in range(table.rowCount())]
 
 
-def test_the_library_page_lists_sections_and_bidders(qtbot: QtBot, tmp_path: Path) -> None:
-    window = checked_with_history(qtbot, tmp_path)
-    try:
-        page = opened_page(window, qtbot)
-        assert column(page.sections, 0) == ["bids", "去年某标段"]  # newest first
-        assert column(page.sections, 3) == ["6", "3"]
-        assert "2 个标段，9 份投标文件，0 组范本" in page.figures.text()
-        page.sections.selectRow(1)
-        detail = page.detail.toPlainText()
-        assert "07-别家公司7.pdf" in detail and "一级预警：华东建设集团 ↔ 别家公司7" in detail
-        page.search.setText("别家")
-        assert column(page.bidders, 0) == ["别家公司7", "别家公司8"]
-        assert column(page.bidders, 1) == ["去年某标段", "去年某标段"]
-        assert column(page.bidders, 2)[0] == "去年某标段：一级预警（华东建设集团）"
-        page.search.setText("华东")
-        assert column(page.bidders, 1) == ["去年某标段、bids"]
-        page.tabs.setCurrentIndex(0)
-        page.resize(1100, 640)
-        settle()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        assert page.grab().save(str(SHOTS / "library-page.png"))
-        page.close()
-    finally:
-        window.close()
-        window.deleteLater()
+def test_the_library_page_lists_sections_and_bidders(app: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    window = check_twice(app, qtbot, tmp_path)
+    page = opened_page(window, qtbot)
+    assert column(page.sections, 0) == ["bids", "去年某标段"]  # newest first
+    assert column(page.sections, 3) == ["6", "3"]
+    assert "2 个标段，9 份投标文件，0 组范本" in page.figures.text()
+    page.sections.selectRow(1)
+    detail = page.detail.toPlainText()
+    assert "07-别家公司7.pdf" in detail and "一级预警：华东建设集团 ↔ 别家公司7" in detail
+    page.search.setText("别家")
+    assert column(page.bidders, 0) == ["别家公司7", "别家公司8"]
+    assert column(page.bidders, 1) == ["去年某标段", "去年某标段"]
+    assert column(page.bidders, 2)[0] == "去年某标段：一级预警（华东建设集团）"
+    page.search.setText("华东")
+    assert column(page.bidders, 1) == ["去年某标段、bids"]
+    page.tabs.setCurrentIndex(0)
+    page.resize(1100, 640)
+    settle()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert page.grab().save(str(SHOTS / "library-page.png"))
+    page.close()
 
 
-def test_the_library_page_removes_a_section_and_keeps_model_documents(qtbot: QtBot, tmp_path: Path) -> None:
-    library = tmp_path / "library.sqlite"
-    window = new_window(tmp_path / "bidcheck.ini", library=True)
-    window.settings = window.settings.with_changes(library_path=str(library))
-    try:
-        window.add_paths([earlier_section(tmp_path)])
-        run_to_end(window, qtbot)
-        page = opened_page(window, qtbot)
-        assert column(page.sections, 0) == ["去年某标段"]
-        model = make_docx(tmp_path / "示范文本.docx", [paragraphs(5, 6)])
-        with qtbot.waitSignal(page.changed, timeout=60_000) as said:
-            page.add_templates([model, tmp_path / "不存在.docx"], "示范文本")
-        qtbot.waitUntil(lambda: not page.busy)
-        assert said.args is not None and said.args[0].startswith("已存入范本 1 份；无法读取：不存在.docx")
-        assert column(page.sections, 0) == ["示范文本", "去年某标段"]
-        assert column(page.sections, 1) == ["范本", "标段"]
-        with qtbot.waitSignal(page.changed, timeout=60_000) as said:
-            page.remove_section("去年某标段")
-        qtbot.waitUntil(lambda: not page.busy)
-        assert said.args == ["已删除标段 去年某标段"]
-        assert column(page.sections, 0) == ["示范文本"]
-        assert stored_sections(library) == ["示范文本"]
-        page.close()
-    finally:
-        window.close()
-        window.deleteLater()
+def test_the_library_page_removes_a_section_and_keeps_model_documents(
+    app: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    window, library = app, tmp_path / "library.sqlite"
+    window.add_paths([earlier_section(tmp_path)])
+    run_to_end(window, qtbot)
+    page = opened_page(window, qtbot)
+    assert column(page.sections, 0) == ["去年某标段"]
+    model = make_docx(tmp_path / "示范文本.docx", [paragraphs(5, 6)])
+    with qtbot.waitSignal(page.changed, timeout=60_000) as said:
+        page.add_templates([model, tmp_path / "不存在.docx"], "示范文本")
+    qtbot.waitUntil(lambda: not page.busy)
+    assert said.args is not None and said.args[0].startswith("已存入范本 1 份；无法读取：不存在.docx")
+    assert column(page.sections, 0) == ["示范文本", "去年某标段"]
+    assert column(page.sections, 1) == ["范本", "标段"]
+    with qtbot.waitSignal(page.changed, timeout=60_000) as said:
+        page.remove_section("去年某标段")
+    qtbot.waitUntil(lambda: not page.busy)
+    assert said.args == ["已删除标段 去年某标段"]
+    assert column(page.sections, 0) == ["示范文本"]
+    assert stored_sections(library) == ["示范文本"]
+    page.close()
 
 
 def test_the_library_page_says_when_the_library_cannot_be_used(qtbot: QtBot, tmp_path: Path) -> None:
