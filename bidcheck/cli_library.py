@@ -187,7 +187,8 @@ def _stats(library: Library, _args: argparse.Namespace, _s: Settings, out: TextI
     figures = library.size_figures()
     per_bid = figures["bytes"] / bids if bids else 0
     out.write(
-        f"{library.path}：{sections} 个标段，{bids} 份投标文件，{templates} 组范本；"
+        f"{library.path}：{sections} 个标段，{bids} 份投标文件，{templates} 组范本，"
+        f"{len(library.groups())} 堆整份相同或几乎相同；"
         f"{figures['kgrams']} 个指纹，{figures['bytes'] / 1e6:.1f} MB"
         f"（每份投标文件约 {per_bid / 1e3:.0f} KB）\n"
     )

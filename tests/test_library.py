@@ -178,7 +178,7 @@ def test_recheck_replaces_and_remove_removes(series: dict[str, object]) -> None:
     status, shown, _ = run("library", "--library", str(library), "show", "S5")
     assert "丙公司" in shown and "high" in shown
     status, stats, _ = run("library", "--library", str(library), "stats")
-    assert "6 个标段，48 份投标文件" in stats
+    assert "6 个标段，48 份投标文件，0 组范本，" in stats and " 堆整份相同或几乎相同；" in stats
     copy = tmp / "copy.sqlite"
     assert run("library", "--library", str(library), "export", str(copy))[0] == ExitStatus.SUCCESS
     assert run("library", "--library", str(copy), "remove", "S6")[0] == ExitStatus.SUCCESS
