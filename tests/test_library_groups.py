@@ -150,3 +150,15 @@ def test_the_library_step_shows_only_with_a_library(tmp_path: Path, with_library
             library.close()
     assert ("对照资料库" in messages) is with_library
     assert "判定与分组" in messages
+
+
+def test_a_new_bids_neighbours_are_found_through_the_band_indexes(tmp_path: Path) -> None:
+    import sqlite3
+
+    from bidcheck.library.groups import _NEIGHBOURS_SQL
+
+    open_library(tmp_path / "l.sqlite").close()
+    db = sqlite3.connect(tmp_path / "l.sqlite")
+    plan = " ".join(row[3] for row in db.execute("EXPLAIN QUERY PLAN " + _NEIGHBOURS_SQL, [1, 2, 3, 4]))
+    db.close()
+    assert all(f"USING INDEX files_sim{n}" in plan for n in range(4)), plan  # no scan of every bid

@@ -170,15 +170,21 @@ def regroup(db: sqlite3.Connection, hamming: int | None = None, groups: Sequence
         _write_labels(db, ids, simhash_labels(_unsigned([r[1] for r in rows]), hamming), keep)
 
 
+# the expressions of the library's band indexes (store.py, migration 2), written as there so SQLite uses them
+_BAND_SQL = (
+    "simhash & 65535",
+    "(simhash >> 16) & 65535",
+    "(simhash >> 32) & 65535",
+    "(simhash >> 48) & 65535",
+)
+_NEIGHBOURS_SQL = " UNION ".join(
+    f"SELECT id, simhash, grp FROM files WHERE role = 'bid' AND {band} = ?" for band in _BAND_SQL
+)
+
+
 def _neighbours(db: sqlite3.Connection, simhash: int, hamming: int) -> list[tuple[int, int | None]]:
     """(id, group) of the stored bids at most ``hamming`` bits from ``simhash``, through the band indexes."""
-    query = " UNION ".join(
-        f"SELECT id, simhash, grp FROM files WHERE role = 'bid' AND (simhash >> {16 * n}) & 65535 = ?"
-        if n
-        else "SELECT id, simhash, grp FROM files WHERE role = 'bid' AND simhash & 65535 = ?"
-        for n in range(_INDEXED)
-    )
-    rows = db.execute(query, [(simhash >> (16 * n)) & 65535 for n in range(_INDEXED)]).fetchall()
+    rows = db.execute(_NEIGHBOURS_SQL, [(simhash >> (16 * n)) & 65535 for n in range(_INDEXED)]).fetchall()
     mine = simhash & _MASK64
     return [(fid, grp) for fid, other, grp in rows if (mine ^ (other & _MASK64)).bit_count() <= hamming]
 
