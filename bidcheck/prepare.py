@@ -20,7 +20,7 @@ from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
 
-__all__ = ["CACHE_VERSION", "Prepared", "Ready", "prepare_cached", "prepare_document"]
+__all__ = ["CACHE_VERSION", "Prepared", "Ready", "cached_ready", "prepare_cached", "prepare_document"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,6 +162,14 @@ def _load_cached(key: str) -> Prepared | None:
     except Exception:  # an entry from another version, or damaged: read the file again
         return None
     return value if isinstance(value, Prepared) else None
+
+
+def cached_ready(path: Path, settings: Settings) -> Ready | None:
+    """What a check prepared of this file (clean text, fingerprints), from the on-disk cache; ``None``
+    when it is not there."""
+    key = _cache_key(path, settings)
+    cached = _load_cached(key) if key else None
+    return cached.ready if cached is not None else None
 
 
 def prepare_cached(

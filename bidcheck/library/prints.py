@@ -10,12 +10,13 @@ stretch of ``WINDOW + K - 1`` characters two texts share keeps at least one hash
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from datasketch import MinHashLSH
+from datasketch import LeanMinHash, MinHashLSH
 from numpy.lib.stride_tricks import sliding_window_view
 
 from bidcheck.config import Settings
@@ -23,7 +24,7 @@ from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
 from bidcheck.fingerprint.minhash import window_minhashes, window_starts
 from bidcheck.text.normalize import CleanText
 
-__all__ = ["WINDOW", "BidPrint", "K", "bid_print", "bidder_name", "window_band_keys", "winnow"]
+__all__ = ["WINDOW", "BidPrint", "K", "band_keys", "bid_print", "bidder_name", "window_band_keys", "winnow"]
 
 K = 8  # characters of a library k-gram: rarer than the seeds of one section, which are shorter
 WINDOW = 16  # k-grams per winnowing window: a shared stretch of 23 characters always keeps a hash
@@ -81,12 +82,19 @@ def window_band_keys(norm: str, settings: Settings) -> npt.NDArray[np.uint32]:
     """The LSH band keys of a text's MinHash windows (the check's window sizes, permutations and bands),
     shape (windows, bands): one 32-bit key per band, the band's values mixed into one number."""
     starts = window_starts(len(norm), settings.window_chars, settings.window_stride)
-    bands = _bands(settings.lsh_threshold, settings.num_perm)
     if not starts or len(norm) < settings.shingle_chars:
-        return np.zeros((0, len(bands)), dtype=np.uint32)
+        return band_keys([], settings)
     windows = window_minhashes(
         norm, starts, settings.window_chars, settings.shingle_chars, settings.num_perm, settings.seed
     )
+    return band_keys(windows, settings)
+
+
+def band_keys(windows: Sequence[LeanMinHash], settings: Settings) -> npt.NDArray[np.uint32]:
+    """``window_band_keys`` of window MinHashes already made (a check's fingerprints)."""
+    bands = _bands(settings.lsh_threshold, settings.num_perm)
+    if not windows:
+        return np.zeros((0, len(bands)), dtype=np.uint32)
     values = np.stack([w.hashvalues for w in windows]).astype(np.uint64)
     keys = np.zeros((len(windows), len(bands)), dtype=np.uint64)
     with np.errstate(over="ignore"):

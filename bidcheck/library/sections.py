@@ -11,10 +11,10 @@ import numpy as np
 from bidcheck.cache import file_digest
 from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash
-from bidcheck.library.prints import BidPrint, bid_print, bidder_name, window_band_keys
+from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name, window_band_keys
 from bidcheck.library.store import Library, StoredBid
 from bidcheck.model import CheckResult, Document
-from bidcheck.prepare import prepare_document
+from bidcheck.prepare import cached_ready, prepare_document
 from bidcheck.text import build_clean_text
 
 __all__ = ["add_templates", "store_result", "stored_bid"]
@@ -34,18 +34,29 @@ def stored_bid(doc: Document, settings: Settings) -> StoredBid:
     if doc.role != "bid" or not doc.ok:
         digest, metadata = _digest(doc.path), dict(doc.metadata)
         return StoredBid(doc.name, digest, "", doc.role, doc.chars, 0, metadata, _NO_PRINT)
-    clean = build_clean_text(doc)
+    ready = cached_ready(Path(doc.path), settings)  # the check's own fingerprints, when cached
+    if ready is not None:
+        clean, simhash, bands = (
+            ready.clean,
+            ready.fingerprint.simhash,
+            band_keys(ready.fingerprint.windows, settings),
+        )
+    else:
+        clean = build_clean_text(doc)
+        simhash, bands = build_simhash(clean.norm, settings.seed), window_band_keys(clean.norm, settings)
+    text = clean.norm if settings.library_keep_texts else None
+    metadata = dict(doc.metadata)
     return StoredBid(
         doc.name,
         _digest(doc.path),
         bidder_name(doc.name),
         doc.role,
         doc.chars,
-        build_simhash(clean.norm, settings.seed),
-        dict(doc.metadata),
+        simhash,
+        metadata,
         bid_print(clean),
-        clean.norm if settings.library_keep_texts else None,
-        window_band_keys(clean.norm, settings),
+        text,
+        bands,
     )
 
 
