@@ -16,6 +16,7 @@ from bidcheck.library.groups import brute_force_labels, simhash_labels
 from bidcheck.library.prints import BidPrint, window_band_keys
 from bidcheck.library.store import StoredBid
 from bidcheck.pipeline import CheckInputs, check
+from tests.builders import paragraphs
 from tests.test_library import prose, run, write_bid
 
 _EMPTY = BidPrint(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros((0, 3), np.int32), 0)
@@ -70,11 +71,12 @@ def test_the_library_groups_new_sections_incrementally(tmp_path: Path) -> None:
     library = open_library(tmp_path / "l.sqlite")
     a = 0x7123_4567_89AB_CDEF
     far = 0x0F0F_0F0F_0F0F_0F0F
+    library.store_section("S0", [stored("blank1.txt", 0), stored("blank2.txt", 0)])  # no words: no group
     library.store_section("S1", [stored("a.txt", a), stored("far.txt", far)])
     library.store_section(
         "S2", [stored("c.txt", flip(a, 1, 20, 63)), stored("e.txt", flip(a, 2, 3, 4, 5, 6))]
     )
-    assert library.groups() == [(1, [("S1", "a.txt"), ("S2", "c.txt")])]
+    assert library.groups() == [(1, [("S1", "a.txt"), ("S2", "c.txt")])]  # far and e alone
     e = flip(a, 2, 3, 4, 5, 6)
     library.store_section("S3", [stored("bridge.txt", flip(e, 4, 5, 6))])  # 3 bits from e, 2 from a
     grouped = library.groups()
@@ -162,3 +164,26 @@ def test_a_new_bids_neighbours_are_found_through_the_band_indexes(tmp_path: Path
     plan = " ".join(row[3] for row in db.execute("EXPLAIN QUERY PLAN " + _NEIGHBOURS_SQL, [1, 2, 3, 4]))
     db.close()
     assert all(f"USING INDEX files_sim{n}" in plan for n in range(4)), plan  # no scan of every bid
+
+
+def test_a_checked_bid_is_stored_from_the_checks_own_fingerprints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bidcheck.library.sections import stored_bid
+    from bidcheck.prepare import cached_ready
+
+    for n in range(2):
+        write_bid(tmp_path / "S", f"0{n}-乙{n}", paragraphs(20 + n, 12))  # words SimHash can weigh
+    settings = Settings(workers=1)
+    result = check(CheckInputs((tmp_path / "S",)), settings)
+    doc = result.bids[0]
+    assert cached_ready(Path(doc.path), settings) is not None  # the check left its fingerprints
+    cached = stored_bid(doc, settings)
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path / "empty-cache"))
+    assert cached_ready(Path(doc.path), settings) is None
+    computed = stored_bid(doc, settings)  # no cache: everything computed from the document
+    assert cached.simhash == computed.simhash != 0
+    assert cached.bands is not None and computed.bands is not None
+    assert cached.bands.tolist() == computed.bands.tolist() and len(cached.bands) > 1
+    assert cached.print.hashes.tolist() == computed.print.hashes.tolist()
+    assert cached.print.places.tolist() == computed.print.places.tolist()

@@ -4,8 +4,9 @@ joined into connected groups.
 Pigeonhole: split the 64 bits into ``hamming + 1`` bands; two hashes at most ``hamming`` bits apart agree
 in at least one band. So the candidates are the documents that share a band value (one sort per band),
 and each candidate pair is verified by its exact Hamming distance. The library keeps the group of every
-stored bid and, with the default ``hamming`` of 3 (four 16-bit bands, one SQLite index each), assigns a
-new section's bids to groups without recomputing the others.
+stored bid (but those without a word SimHash could weigh: their SimHash is 0 and says nothing) and, with
+the default ``hamming`` of 3 (four 16-bit bands, one SQLite index each), assigns a new section's bids to
+groups without recomputing the others.
 """
 
 from __future__ import annotations
@@ -156,7 +157,9 @@ def regroup(db: sqlite3.Connection, hamming: int | None = None, groups: Sequence
         hamming = HAMMING if hamming is None else hamming
         db.execute("INSERT OR REPLACE INTO meta VALUES ('group_hamming', ?)", (str(hamming),))
         db.execute("UPDATE files SET grp = NULL")
-        rows = db.execute("SELECT id, simhash FROM files WHERE role = 'bid' ORDER BY id").fetchall()
+        rows = db.execute(
+            "SELECT id, simhash FROM files WHERE role = 'bid' AND simhash != 0 ORDER BY id"
+        ).fetchall()
         keep: list[int] = []
     else:
         hamming = _hamming(db)
@@ -197,7 +200,9 @@ def assign_groups(db: sqlite3.Connection, file_ids: Sequence[int]) -> None:
         regroup(db, hamming)
         return
     for fid in file_ids:
-        row = db.execute("SELECT simhash FROM files WHERE id = ? AND role = 'bid'", (fid,)).fetchone()
+        row = db.execute(
+            "SELECT simhash FROM files WHERE id = ? AND role = 'bid' AND simhash != 0", (fid,)
+        ).fetchone()
         if row is None:
             continue
         found = {grp for _fid, grp in _neighbours(db, int(row[0]), hamming) if grp is not None}
