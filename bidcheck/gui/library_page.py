@@ -155,6 +155,11 @@ class LibraryPage(QDialog):
         """Whether the page is reading or changing the library."""
         return self.task is not None and self.task.is_running()
 
+    def wait(self) -> None:
+        """Block until the library job running now has ended (before the page goes)."""
+        if self.task is not None:
+            self.task.wait(60_000)
+
     def _set_busy(self, busy: bool) -> None:
         for button in (self.add_button, self.remove_button, self.refresh_button):
             button.setEnabled(not busy)

@@ -475,5 +475,7 @@ class MainWindow(QMainWindow):
         if self.task is not None and self.task.is_running():
             self.task.cancel()
             self.task.wait(30_000)
+        if self.library_page is not None and self.library_page.busy:  # its thread ends before the page
+            self.library_page.wait()
         prefs.save_geometry(self.store, self)
         super().closeEvent(event)

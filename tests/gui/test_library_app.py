@@ -212,3 +212,11 @@ def test_the_library_page_says_when_the_library_cannot_be_used(qtbot: QtBot, tmp
         page.refresh()
     assert page.figures.text() == "资料库不可用：资料库文件已损坏"
     assert page.sections.rowCount() == 0
+
+
+def test_closing_the_window_waits_for_the_library_page(app: MainWindow, qtbot: QtBot) -> None:
+    page = app.open_library_page()
+    assert page.busy and page.task is not None
+    app.close()  # the page's job ends before the window (and the page with it) can go
+    assert page.task.wait(0)
+    qtbot.waitUntil(lambda: not page.busy)
