@@ -240,6 +240,8 @@ ENGLISH: dict[str, str] = {
     "正在读取范本文件…": "Reading the model documents…",
     "检查时间": "Checked",
     "所在标段": "Sections",
+    "全部标段": "Sections",
+    "全部投标人": "Bidders",
     "投标人": "Bidder",
     "以往预警": "Past warnings",
     "按投标人名称查找": "Find a bidder by name",
