@@ -99,6 +99,9 @@ def take_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
         outcome["code"] = 0 if window.grab().save(str(path)) else 1
         app.quit()
 
+    window.library_switch.blockSignals(True)  # a screenshot stores nothing in the user's library, and
+    window.library_switch.setChecked(False)  # leaves the remembered switch as it was
+    window.library_switch.blockSignals(False)
     window.resize(*SCREENSHOT_SIZE)
     window.show()
     window.result_shown.connect(lambda: QTimer.singleShot(300, shoot))

@@ -18,7 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_screenshot_run_checks_and_saves_the_window(tmp_path: Path) -> None:
     png = tmp_path / "shot.png"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
     command = [sys.executable, "-m", "bidcheck.cli", "gui", str(SAMPLE / "bids"), "--tender", str(TENDER)]
     done = subprocess.run(
         [*command, "--screenshot", str(png)], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -27,6 +32,7 @@ def test_screenshot_run_checks_and_saves_the_window(tmp_path: Path) -> None:
     image = QImage(str(png))
     assert (image.width(), image.height()) == (1600, 1000)
     assert "Traceback" not in done.stderr
+    assert not (tmp_path / "data" / "bidcheck" / "library.sqlite").exists()  # nothing stored by a screenshot
 
 
 def test_missing_files_are_a_usage_error() -> None:
