@@ -162,10 +162,10 @@ def rapid_runtime() -> str:
     return "onnxruntime"
 
 
-def _runtime_params(threads: int) -> dict[str, Any]:
-    """rapidocr's settings for the runtime (``rapid_runtime``), one recognition using ``threads``."""
+def _runtime_params(threads: int, runtime: str) -> dict[str, Any]:
+    """rapidocr's settings for the runtime, one recognition using ``threads``."""
     models = bundled_models()
-    if rapid_runtime() != "openvino" or models is None:
+    if runtime != "openvino" or models is None:
         return {
             "EngineConfig.onnxruntime.intra_op_num_threads": threads or -1,
             "EngineConfig.onnxruntime.inter_op_num_threads": 1,
@@ -226,12 +226,23 @@ def get_engine(name: str, threads: int = 0) -> OcrEngine:
 
 
 class RapidOcrEngine:
-    """rapidocr with the PP-OCR models of its wheel, on OpenVINO or onnxruntime (``rapid_runtime``)."""
+    """rapidocr with the PP-OCR models of its wheel, on OpenVINO or onnxruntime (``rapid_runtime``).
 
-    def __init__(self, threads: int = 0) -> None:
+    ``runtime``, ``squeeze`` and ``tuning`` (rapidocr's own settings) replace bidcheck's choices: for
+    ``bench/ocr_levers.py``, which measures the alternatives.
+    """
+
+    def __init__(
+        self,
+        threads: int = 0,
+        runtime: str | None = None,
+        squeeze: float | None = None,
+        tuning: dict[str, Any] | None = None,
+    ) -> None:
         from rapidocr import RapidOCR
 
-        self._squeeze = _SQUEEZE[rapid_runtime()]
+        runtime = runtime or rapid_runtime()
+        self._squeeze = squeeze or _SQUEEZE[runtime]
         self._ocr = RapidOCR(
             params={
                 "Global.log_level": "critical",
@@ -241,7 +252,8 @@ class RapidOcrEngine:
                 "Global.max_side_len": _MAX_SIDE,
                 "Det.limit_type": "max",
                 "Det.limit_side_len": _DET_SIDE,
-                **_runtime_params(threads),
+                **_runtime_params(threads, runtime),
+                **(tuning or {}),
             }
         )
 

@@ -1,0 +1,136 @@
+"""OCR levers: CPU seconds a page and error rate of each way of running rapidocr, on bench/ocr.py's pages.
+
+Usage: .venv/bin/python -m bench.ocr_levers [--pages N] [--levers NAME ...]
+
+Each lever is bidcheck's engine (``RapidOcrEngine``) with one choice changed: the runtime (onnxruntime or
+OpenVINO; OpenVINO in float32, or in its default precision, bfloat16 on a CPU with AMX), the page width
+factor before OCR, the detector's image side, the recognition batch. The engine runs with one thread,
+as in an OCR worker, on the same dense scanned A4 pages; the figures are CPU seconds a page (detection
+and recognition apart; start-up excluded: one page is read first), the character error rate of compared
+text as bench/ocr.py counts it, and what the CPU time means on idle cores (cores / CPU seconds a page).
+CPU time is used, not wall time, so that a loaded machine moves the figures less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bench.ocr import dense_pdf, error_rates, page_texts, scan
+from bidcheck.ingest import read_document
+from bidcheck.ingest.ocr import RapidOcrEngine
+from bidcheck.ingest.scan import OcrTask, blocks_from_lines, load_task_image
+from bidcheck.model import Block, Document
+
+
+@dataclass(frozen=True)
+class Lever:
+    """One way of running the engine (``None``: bidcheck's choice)."""
+
+    runtime: str
+    squeeze: float | None = None
+    precision: str | None = None  # OpenVINO's inference precision hint ("f32"), else its default
+    tuning: dict[str, Any] = field(default_factory=dict)
+
+
+LEVERS = {
+    "onnxruntime (before)": Lever("onnxruntime"),
+    "onnxruntime, rec batch 1": Lever("onnxruntime", tuning={"Rec.rec_batch_num": 1}),
+    "onnxruntime, rec batch 24": Lever("onnxruntime", tuning={"Rec.rec_batch_num": 24}),
+    "onnxruntime, det side 736": Lever("onnxruntime", tuning={"Det.limit_side_len": 736}),
+    "onnxruntime, squeeze 0.4": Lever("onnxruntime", squeeze=0.4),
+    "openvino f32, squeeze 0.5": Lever("openvino", 0.5, "f32"),
+    "openvino default, squeeze 0.5": Lever("openvino", 0.5),
+    "openvino default, squeeze 0.6 (bidcheck)": Lever("openvino", 0.6),
+    "openvino default, squeeze 0.6, rec batch 24": Lever("openvino", 0.6, tuning={"Rec.rec_batch_num": 24}),
+}
+
+_SPENT: dict[str, float] = {}
+
+
+def _timed(cls: type, key: str) -> None:
+    """Add the CPU time of every call of ``cls`` (rapidocr's detector or recogniser) to ``_SPENT[key]``."""
+    call: Callable[..., Any] = cls.__call__  # type: ignore[operator]
+
+    def timed(self: object, *args: object, **kwargs: object) -> object:
+        started = time.process_time()
+        try:
+            return call(self, *args, **kwargs)
+        finally:
+            _SPENT[key] = _SPENT.get(key, 0.0) + time.process_time() - started
+
+    cls.__call__ = timed  # type: ignore[operator]
+
+
+def _precision(hint: str | None) -> None:
+    """Give OpenVINO's CPU plugin an inference precision (``None``: its own default)."""
+    from rapidocr.inference_engine.openvino import device_config
+
+    original = getattr(device_config.CPUConfig, "_bidcheck_original", device_config.CPUConfig.get_config)
+    device_config.CPUConfig._bidcheck_original = original
+
+    def config(self: object) -> dict[str, Any]:
+        settings: dict[str, Any] = original(self)
+        if hint:
+            settings["INFERENCE_PRECISION_HINT"] = hint
+        return settings
+
+    device_config.CPUConfig.get_config = config
+
+
+def measure(lever: Lever, images: list[Image.Image], template: Document, truth: dict[int, str]) -> str:
+    """One lever's line: CPU seconds a page (detection, recognition), error rate, pages/s on idle cores."""
+    _precision(lever.precision)
+    engine = RapidOcrEngine(1, lever.runtime, lever.squeeze, dict(lever.tuning))
+    engine.recognize(images[0])  # models loaded, runtime warmed up
+    _SPENT.clear()
+    started = time.process_time()
+    blocks: list[Block] = []
+    for number, image in enumerate(images, start=1):
+        blocks += blocks_from_lines(engine.recognize(image), number)
+    per_page = (time.process_time() - started) / len(images)
+    cer, raw, _ = error_rates(truth, page_texts(replace(template, blocks=tuple(blocks))))
+    det, rec = (_SPENT.get(k, 0.0) / len(images) for k in ("det", "rec"))
+    idle = (os.cpu_count() or 1) / per_page
+    return f"{per_page:7.2f} {det:6.2f} {rec:6.2f} {cer:8.2%} {raw:8.2%} {idle:9.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=8)
+    parser.add_argument("--levers", nargs="+", choices=sorted(LEVERS), default=list(LEVERS))
+    args = parser.parse_args()
+    from rapidocr.ch_ppocr_det import TextDetector
+    from rapidocr.ch_ppocr_rec import TextRecognizer
+
+    _timed(TextDetector, "det")
+    _timed(TextRecognizer, "rec")
+    with tempfile.TemporaryDirectory() as temp:
+        os.environ["BIDCHECK_CACHE_DIR"] = str(Path(temp) / "cache")
+        text_pdf, scan_pdf = Path(temp) / "text.pdf", Path(temp) / "scan.pdf"
+        indexes = dense_pdf(text_pdf, args.pages)
+        scan(text_pdf, scan_pdf, indexes, 200, 10.0)
+        template = read_document(text_pdf, "d1")
+        truth_by_index = page_texts(template)
+        truth = {n: truth_by_index[i + 1] for n, i in enumerate(indexes, start=1)}
+        tasks = [OcrTask(str(scan_pdf), "pdf", i, len(indexes)) for i in range(len(indexes))]
+        images = [load_task_image(task) for task in tasks]
+    print(f"command: .venv/bin/python -m bench.ocr_levers {' '.join(sys.argv[1:])}")
+    print(f"{args.pages} dense A4 pages, 200 dpi, one thread; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'lever':46} {'cpu s/p':>7} {'det':>6} {'rec':>6} {'CER':>8} {'raw CER':>8} {'idle p/s':>9}")
+    for name in args.levers:
+        print(f"{name:46} {measure(LEVERS[name], images, template, truth)}", flush=True)
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
