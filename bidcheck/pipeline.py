@@ -34,7 +34,7 @@ from bidcheck.library.history import Consulted, LibraryReader, consult, historie
 from bidcheck.library.prints import bidder_name
 from bidcheck.library.store import LibraryError
 from bidcheck.model import CheckResult, Document, Group, HistoryMatch, LibraryInfo, PairResult, Role, Signal
-from bidcheck.prepare import Prepared, Ready, prepare_cached
+from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.signals import SectionInfo, find_signals
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
@@ -136,26 +136,41 @@ def _prepare_jobs(
     unread: Unread | None = None,
 ) -> list[Prepared]:
     """Read the files in worker processes, never in this one: a file that kills its process (out of
-    memory, a crash in a library) becomes an error document, and the other files are read."""
-    done = 0
+    memory, a crash in a library) becomes an error document, and the other files are read. Files already
+    in the cache are taken from it here (nothing to send between processes)."""
+    known = _cached_jobs(jobs, settings, cancel)
+    todo = [job for job in jobs if job.doc_id not in known]
+    done = len(known)
+    if known:
+        progress(done / len(jobs), f"从缓存读取 {done} 个文件")
 
     def finished(index: int, _outcome: object) -> None:
         nonlocal done
         done += 1
-        progress(done / len(jobs), f"读取 {jobs[index].path.name}")
+        progress(done / len(jobs), f"读取 {todo[index].path.name}")
 
     outcomes = run_tasks(
         _read_job,
-        [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in jobs],
+        [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in todo],
         settings.worker_count,
         finished,
         cancel=cancel,
         memory_mb=_memory_mb(settings),
     )
-    return [
-        _lost(job, outcome) if isinstance(outcome, Lost) else outcome
-        for job, outcome in zip(jobs, outcomes, strict=True)
-    ]
+    for job, outcome in zip(todo, outcomes, strict=True):
+        known[job.doc_id] = _lost(job, outcome) if isinstance(outcome, Lost) else outcome
+    return [known[job.doc_id] for job in jobs]
+
+
+def _cached_jobs(jobs: list[_Job], settings: Settings, cancel: CancelFlag | None) -> dict[str, Prepared]:
+    """By document id: the files whose outcome the cache holds (``load_prepared``)."""
+    known: dict[str, Prepared] = {}
+    for job in jobs:
+        check_cancel(cancel)
+        found = load_prepared(job.path, job.doc_id, job.role, settings)
+        if found is not None:
+            known[job.doc_id] = found
+    return known
 
 
 def _lost(job: _Job, lost: Lost) -> Prepared:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import pickle
+import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,7 +21,15 @@ from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
 
-__all__ = ["CACHE_VERSION", "Prepared", "Ready", "cached_ready", "prepare_cached", "prepare_document"]
+__all__ = [
+    "CACHE_VERSION",
+    "Prepared",
+    "Ready",
+    "cached_ready",
+    "load_prepared",
+    "prepare_cached",
+    "prepare_document",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,6 +179,19 @@ def cached_ready(path: Path, settings: Settings) -> Ready | None:
     key = _cache_key(path, settings)
     cached = _load_cached(key) if key else None
     return cached.ready if cached is not None else None
+
+
+def load_prepared(path: Path, doc_id: str, role: Role, settings: Settings) -> Prepared | None:
+    """What ``prepare_cached`` would find in the cache for a regular file, or ``None``. Safe to call in
+    the checking process itself: it only hashes the file's bytes (a pipe or device is never opened)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+    except OSError:
+        return None
+    key = _cache_key(path, settings)
+    cached = _load_cached(key) if key else None
+    return _rebound(cached, path, doc_id, role) if cached is not None else None
 
 
 def prepare_cached(
