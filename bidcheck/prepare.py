@@ -173,11 +173,15 @@ def _load_cached(key: str) -> Prepared | None:
     return value if isinstance(value, Prepared) else None
 
 
+def _lookup(path: Path, settings: Settings) -> Prepared | None:
+    key = _cache_key(path, settings)
+    return _load_cached(key) if key else None
+
+
 def cached_ready(path: Path, settings: Settings) -> Ready | None:
     """What a check prepared of this file (clean text, fingerprints), from the on-disk cache; ``None``
     when it is not there."""
-    key = _cache_key(path, settings)
-    cached = _load_cached(key) if key else None
+    cached = _lookup(path, settings)
     return cached.ready if cached is not None else None
 
 
@@ -189,8 +193,7 @@ def load_prepared(path: Path, doc_id: str, role: Role, settings: Settings) -> Pr
             return None
     except OSError:
         return None
-    key = _cache_key(path, settings)
-    cached = _load_cached(key) if key else None
+    cached = _lookup(path, settings)
     return _rebound(cached, path, doc_id, role) if cached is not None else None
 
 
