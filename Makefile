@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck unit run clean qt-libs office-deps mutants
+.PHONY: demo test lint typecheck unit run clean qt-libs office-deps java-deps mutants
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +47,15 @@ office-deps:
 		echo "bidcheck's tests need LibreOffice Writer and CJK fonts: install$$missing (e.g. sudo apt-get install$$missing)"; \
 	fi
 
-unit: $(STAMP) qt-libs office-deps
+# bidcheck archive (a Spark job, tested in local mode) runs on Java 17: installed when missing.
+java-deps:
+	@java -version >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				openjdk-17-jre-headless; \
+		else echo "bidcheck archive's tests need Java 17 (e.g. sudo apt-get install openjdk-17-jre-headless)"; fi; }
+
+unit: $(STAMP) qt-libs office-deps java-deps
 	$(PY) -m pytest
 
 run: $(STAMP) qt-libs

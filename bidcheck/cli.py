@@ -1,4 +1,5 @@
-"""The ``bidcheck`` command line: ``check``, ``selfcheck``, ``demo``, ``gui``, ``library`` and ``near``."""
+"""The ``bidcheck`` command line: ``check``, ``selfcheck``, ``demo``, ``gui``, ``library``, ``near`` and
+``archive``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TextIO
 
-from bidcheck import cli_library, cli_near, cli_selfcheck
+from bidcheck import cli_archive, cli_library, cli_near, cli_selfcheck
 from bidcheck.config import Settings, SettingsError, load_settings
 from bidcheck.library import LibraryError
 from bidcheck.model import CheckResult
@@ -37,6 +38,7 @@ class ExitStatus(IntEnum):
     GUI_FAILED = 3
     WRITE_FAILED = 4
     LIBRARY_FAILED = 5
+    ARCHIVE_FAILED = 6
     INTERRUPTED = 130
 
 
@@ -68,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     _gui_options(commands.add_parser("gui", help="打开桌面程序"))
     cli_library.add_library_commands(commands)
     cli_near.add_near_command(commands)
+    cli_archive.add_archive_command(commands)
     return parser
 
 
@@ -252,6 +255,8 @@ def main(
             return ExitStatus(cli_library.library_command(args, _library_settings(args), stdout))
         if args.command == "near":
             return ExitStatus(cli_near.near_command(args, _library_settings(args), stdout, stderr))
+        if args.command == "archive":
+            return ExitStatus(cli_archive.archive_command(args, _library_settings(args), stdout, stderr))
         return _demo_command(args, stdout, stderr)
     except LibraryError as exc:
         stderr.write(f"bidcheck: {exc}\n")

@@ -22,7 +22,9 @@ __all__ = [
     "HAMMING",
     "assign_groups",
     "band_edges",
+    "band_masks",
     "brute_force_labels",
+    "components",
     "regroup",
     "simhash_labels",
     "stored_groups",
@@ -35,7 +37,7 @@ _INDEXED = 4  # 16-bit bands with an index in the library (store.py, migration 2
 Ints = npt.NDArray[np.int64]
 
 
-def _band_masks(hamming: int) -> list[tuple[int, int]]:
+def band_masks(hamming: int) -> list[tuple[int, int]]:
     """(shift, mask) of each of ``hamming + 1`` bands that together cover the 64 bits."""
     count = hamming + 1
     edges = [round(64 * n / count) for n in range(count + 1)]
@@ -68,12 +70,12 @@ def band_edges(hashes: npt.NDArray[np.uint64], hamming: int = HAMMING) -> tuple[
     """Pairs (i, j) of distinct hashes at most ``hamming`` bits apart (``hashes`` without repeats)."""
     found = [
         _near_in_band(hashes, (hashes >> _U64(shift)) & _U64(mask), hamming)
-        for shift, mask in _band_masks(hamming)
+        for shift, mask in band_masks(hamming)
     ]
     return np.concatenate([a for a, _ in found]), np.concatenate([b for _, b in found])
 
 
-def _components(count: int, a: Ints, b: Ints) -> Ints:
+def components(count: int, a: Ints, b: Ints) -> Ints:
     """Connected components of ``count`` nodes joined by edges (a[i], b[i]), each node labelled by the
     smallest node of its component: roots hooked onto the smaller root of every edge, then every path
     compressed, until each edge's two ends carry one label."""
@@ -94,7 +96,7 @@ def simhash_labels(hashes: npt.NDArray[np.uint64], hamming: int = HAMMING) -> In
     labels (the index of one member of the group)."""
     unique, inverse = np.unique(hashes.astype(_U64), return_inverse=True)
     a, b = band_edges(unique, hamming)
-    labels = _components(len(unique), a, b)
+    labels = components(len(unique), a, b)
     first = np.full(len(unique), len(hashes), dtype=np.int64)
     np.minimum.at(first, inverse.ravel(), np.arange(len(hashes)))
     return first[labels][inverse.ravel()]
@@ -112,7 +114,7 @@ def brute_force_labels(hashes: npt.NDArray[np.uint64], hamming: int = HAMMING) -
         found_b.append(columns)
     a = np.concatenate(found_a) if found_a else np.zeros(0, np.int64)
     b = np.concatenate(found_b) if found_b else np.zeros(0, np.int64)
-    return _components(len(hashes), a.astype(np.int64), b.astype(np.int64))
+    return components(len(hashes), a.astype(np.int64), b.astype(np.int64))
 
 
 # -- in the library --------------------------------------------------------------------------------------
