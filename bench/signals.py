@@ -21,7 +21,6 @@ import itertools
 import random
 import tempfile
 import time
-import zipfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +39,7 @@ from bench.corpus import (
     write_pdf,
 )
 from bench.grammar import paragraph
+from bench.writers import add_rsids
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
@@ -157,20 +157,6 @@ def _xmp(path: Path, document_id: str) -> None:
         out.write(packet.encode("ascii"))
 
 
-def _rsids(path: Path, rsids: list[str]) -> None:
-    """Editing-session ids in ``settings.xml``, where Word keeps them."""
-    temp = path.with_suffix(".tmp")
-    path.rename(temp)
-    with zipfile.ZipFile(temp) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
-        for item in src.infolist():
-            data = src.read(item.filename)
-            if item.filename == "word/settings.xml":
-                ids = "".join(f'<w:rsid w:val="{r}"/>' for r in rsids)
-                data = data.replace(b"<w:rsids>", b"<w:rsids>" + ids.encode(), 1)
-            dst.writestr(item, data)
-    temp.unlink()
-
-
 def _docx_props(path: Path, author: str | None, created: datetime | None) -> None:
     document = open_docx(str(path))
     core = document.core_properties
@@ -243,7 +229,7 @@ def write_section(
         else:
             write_docx(path, bid, header)
             _docx_props(path, authors.get(i), created.get(i))
-            _rsids(path, sessions[i])
+            add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]
     return tender_path, paths, plants

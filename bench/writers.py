@@ -146,6 +146,22 @@ def _normalize_zip(path: Path) -> None:
             target.writestr(zipfile.ZipInfo(name, _ZIP_DATE), data, zipfile.ZIP_DEFLATED)
 
 
+def add_rsids(path: Path, rsids: list[str], *, mark_first_paragraph: bool = False) -> Path:
+    """The .docx with these editing-session ids added to ``settings.xml``, as Word keeps them; with
+    ``mark_first_paragraph``, its first paragraph marked as made in the last of them (``w:rsidR``)."""
+    with zipfile.ZipFile(path) as source:
+        members = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for info, data in members:
+            if info.filename == "word/settings.xml":
+                ids = "".join(f'<w:rsid w:val="{r}"/>' for r in rsids)
+                data = data.replace(b"<w:rsids>", b"<w:rsids>" + ids.encode(), 1)
+            elif info.filename == "word/document.xml" and mark_first_paragraph:
+                data = data.replace(b"<w:p>", f'<w:p w:rsidR="{rsids[-1]}">'.encode(), 1)
+            target.writestr(info, data)
+    return path
+
+
 _W, _H = A4
 _MARGIN = 72.0
 _TOP, _BOTTOM = _H - 84.0, 66.0

@@ -10,6 +10,7 @@ import pytest
 from docx import Document as new_docx
 from openpyxl import load_workbook
 
+from bench.writers import add_rsids
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
@@ -253,24 +254,9 @@ def test_identifiers_broken_by_a_pdf_line_are_whole_and_an_id_number_is_no_certi
 
 
 def _with_rsids(path: Path, rsids: list[str]) -> Path:
-    """The .docx with these editing-session ids in settings.xml, as Word keeps them (plus the blank
-    template's own, which every python-docx file holds)."""
-    import re
-    import zipfile
-
-    temp = path.with_suffix(".tmp")
-    path.rename(temp)
-    with zipfile.ZipFile(temp) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
-        for item in src.infolist():
-            data = src.read(item.filename)
-            if item.filename == "word/settings.xml":
-                extra = "".join(f'<w:rsid w:val="{r}"/>' for r in rsids)
-                data = re.sub(rb"(<w:rsids>)", rb"\1" + extra.encode(), data)
-            elif item.filename == "word/document.xml":  # the first paragraph made in the last session
-                data = data.replace(b"<w:p>", f'<w:p w:rsidR="{rsids[-1]}">'.encode(), 1)
-            dst.writestr(item, data)
-    temp.unlink()
-    return path
+    """The .docx with these editing-session ids (plus the blank template's own, which every python-docx
+    file holds), its first paragraph made in the last session."""
+    return add_rsids(path, rsids, mark_first_paragraph=True)
 
 
 def test_editing_sessions_shared_beyond_the_tender_are_a_sign(tmp_path: Path) -> None:
