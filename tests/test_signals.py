@@ -106,6 +106,11 @@ def test_shared_author_and_creation_minute_make_the_pair_high(property_section: 
         ("metadata", "created", "2024-06-10 09:12", "strong"),
     }
     assert all(s.a is None and s.b is None for s in pair.signals)
+    details = sorted(s.detail for s in pair.signals)  # one sentence a field, the times to the second
+    assert details == [
+        "两份文件的作者均为“刘建国”",
+        "两份文件的创建时间同为 2024-06-10 09:12（同一分钟：09:12:11 与 09:12:12）",
+    ]
     quiet = [p for key, p in pairs.items() if key != ("d1", "d2")]
     assert all(not p.signals and p.level == "none" for p in quiet), [(p.a, p.b, p.reason) for p in quiet]
 

@@ -109,6 +109,29 @@ def _linked(
     ]
 
 
+def _second_of(meta: dict[str, str], key: str) -> str:
+    """The seconds of a property time (``:07``), or nothing when it has none."""
+    match = re.search(r"T\d{2}:\d{2}:(\d{2})|D:\d{12}(\d{2})", meta.get(key, ""))
+    return f":{match.group(1) or match.group(2)}" if match else ""
+
+
+def _linked_times(
+    bids: Sequence[Ready], held: dict[str, list[int]], time: tuple[str, str, Strength, str]
+) -> list[Linked]:
+    """A signal for each pair of bids saved in the same minute, the detail giving both times."""
+    key, field, strength, word = time
+    out = []
+    for value, docs in held.items():
+        for i, j in itertools.combinations(docs, 2):
+            seconds = [_second_of(bids[k].doc.metadata, key) for k in (i, j)]
+            clock = value[-5:]
+            both = f"：{clock}{seconds[0]} 与 {clock}{seconds[1]}" if all(seconds) else ""
+            detail = f"两份文件的{word}同为 {value}（同一分钟{both}）"
+            signal = Signal("metadata", strength, field, value, detail)
+            out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
+    return out
+
+
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """Pairs of bids whose files share a non-generic author, last editor, company or XMP identifier,
     were created (or saved, or printed) in the same minute, or came from the same unusual programs."""
@@ -123,7 +146,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     for key, field, strength, word in _TIMES:
         excluded = {v for m in tender for v in _time_values(m, key)}
         held = held_by_few([_time_values(m, key) for m in timed], excluded, section.settings)
-        out += _linked(bids, held, field, strength, f"两份文件的{word}同为 {{}}（同一分钟）")
+        out += _linked_times(bids, held, (key, field, strength, word))
     excluded = {v for m in tender for v in _tool_values(m)}
     held = held_by_few([_tool_values(m) for m in metas], excluded, section.settings)
     out += _linked(bids, held, "producer", "supporting", "两份文件由同一组不常见的程序生成：{}")
