@@ -5,7 +5,9 @@ own wording (``bench.corpus``'s skeletons: no copied text), then plants, each in
 the same author (a docx and a PDF), the same creation minute (two docx), the same XMP DocumentID (two
 PDFs), four editing sessions (rsids in settings.xml) of one docx in another's, one bidder's name in
 another's bid, the same mobile, e-mail, ID number, credit code, bank account, certificate number and
-project manager, and two rare misspellings (钢筯, 水泥砂桨). Distractors: every docx saved by
+project manager, two rare misspellings (钢筯, 水泥砂桨), one bid's paragraph hidden (``w:vanish``) in
+another's docx, and one bid's paragraph copied into another disguised with Kangxi radicals, Cyrillic
+letters and zero-width spaces. Distractors: every docx saved by
 Administrator, the agency's phone, e-mail and account copied from the tender into every bid, and every
 bidder's own distinct staff table (numbers with right check characters), author, editing sessions and
 XMP ID. It reports planted signs found and missed, and the clean pairs' levels and signals (target:
@@ -44,6 +46,7 @@ from bidcheck.config import Settings
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.signals.identifier import _ID_CHECK, _ID_WEIGHTS, _USCC_CHARS, _USCC_WEIGHTS
+from bidcheck.text.concealed import LOOKALIKES
 
 AGENCY = (
     "招标代理机构：临江工程咨询有限公司，联系电话：0571-88886666，电子邮箱：zb@ljzx.cn，"
@@ -66,6 +69,8 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("identifier", "certificate", "any", "any"),
     ("identifier", "person", "any", "any"),
     ("shared_error", "misspelling", "any", "any"),
+    ("concealed", "hidden", "any", "docx"),
+    ("concealed", "homoglyph", "any", "any"),
 )
 
 
@@ -157,8 +162,30 @@ def _xmp(path: Path, document_id: str) -> None:
         out.write(packet.encode("ascii"))
 
 
-def _docx_props(path: Path, author: str | None, created: datetime | None) -> None:
+def _own_paragraph(bid: Bid) -> str:
+    """A paragraph of the bid's own wording (what a plant copies into another bid)."""
+    return next(p.text for chapter in bid.chapters for p in chapter if p.kind == "own" and len(p.text) >= 80)
+
+
+def _disguised(text: str) -> str:
+    """The text with a look-alike for every fourth character that has one (a Kangxi radical for 工, a
+    Cyrillic letter for a Latin one) and a zero-width space inside a word every ninth character."""
+    twins = {chr(v): chr(k) for k, v in sorted(LOOKALIKES.items(), reverse=True)}  # the lowest code wins
+    out, eligible = [], 0
+    for n, char in enumerate(text):
+        if char in twins:
+            eligible += 1
+            char = twins[char] if eligible % 4 == 1 else char
+        gap = n % 9 == 4 and text[n : n + 2].isalnum() and len(text[n : n + 2]) == 2
+        out.append(char + ("\u200b" if gap else ""))
+    return "".join(out)
+
+
+def _docx_props(path: Path, author: str | None, created: datetime | None, hidden: str | None) -> None:
+    """Properties as Word writes them (and a paragraph of hidden text, when a plant hides one)."""
     document = open_docx(str(path))
+    if hidden:
+        document.add_paragraph("施工部署详见下文。").add_run(hidden).font.hidden = True
     core = document.core_properties
     core.last_modified_by = "Administrator"
     core.created = created or core.created
@@ -185,6 +212,7 @@ def write_section(
     document_ids = {i: f"uuid:{rng.getrandbits(64):016x}-{i}" for i in range(size)}
     sessions = {i: [f"{rng.getrandbits(32):08X}" for _ in range(rng.randint(3, 9))] for i in range(size)}
     extra: dict[int, list[Para]] = {i: [] for i in range(size)}
+    hidden: dict[int, str] = {}
     for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True):
         if field == "author":
             authors[a] = authors[b] = "刘建国经营部"
@@ -199,6 +227,10 @@ def write_section(
                 extra[k].append(
                     Para(f"底板钢筯绑扎验收后，用水泥砂桨找平{rng.choice('，。')}随后浇筑。", "own")
                 )
+        elif field == "hidden":
+            hidden[b] = _own_paragraph(plans[a])
+        elif field == "homoglyph":
+            extra[b].append(Para(_disguised(_own_paragraph(plans[a])), "own"))
         elif kind == "cross_name":
             extra[b].append(Para(f"本项目的施工机械由{plans[a].company}有限公司统一调配，随时进场。", "own"))
         else:
@@ -228,7 +260,7 @@ def write_section(
             _xmp(path, document_ids[i])
         else:
             write_docx(path, bid, header)
-            _docx_props(path, authors.get(i), created.get(i))
+            _docx_props(path, authors.get(i), created.get(i), hidden.get(i))
             add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]

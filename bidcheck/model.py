@@ -12,6 +12,7 @@ __all__ = [
     "Block",
     "BlockKind",
     "CheckResult",
+    "Concealed",
     "Document",
     "Group",
     "HistoryMatch",
@@ -62,6 +63,23 @@ class Block:
 
 
 @dataclass(frozen=True)
+class Concealed:
+    """Text a reader of the printed bid would not see, or characters disguised to beat a checker.
+
+    ``kind``: ``hidden`` (Word's hidden text), ``white`` (white or near-white on a white page), ``tiny``
+    (2 pt or less), ``invisible`` (a PDF's invisible render mode, not over a scan), ``off_page`` (PDF text
+    outside the page), ``zero_width`` (zero-width characters inside words), ``homoglyph`` (look-alike
+    letters of another script inside words). ``block``: the index in the document's blocks while it is
+    read (``-1`` when none), resolved into ``paragraph`` when the document is cleaned."""
+
+    kind: str
+    page: int
+    paragraph: int
+    text: str
+    block: int = -1
+
+
+@dataclass(frozen=True)
 class Document:
     """A file of the section as read: its blocks, metadata and whether it could be read."""
 
@@ -80,6 +98,7 @@ class Document:
     role: Role = "bid"
     rsids: tuple[str, ...] = ()  # Word's editing-session ids (settings.xml); not in the result JSON
     rsid_texts: tuple[tuple[str, str], ...] = ()  # (rsid, the start of the first paragraph it marks)
+    concealed: tuple[Concealed, ...] = ()  # see ``bidcheck.text.concealed``
 
     @property
     def ok(self) -> bool:
@@ -254,6 +273,9 @@ def document_to_dict(doc: Document) -> dict[str, Any]:
         "status": doc.status,
         "error": doc.error,
         "metadata": dict(doc.metadata),
+        "concealed": [
+            {"kind": c.kind, "page": c.page, "paragraph": c.paragraph, "text": c.text} for c in doc.concealed
+        ],
     }
 
 
@@ -413,6 +435,10 @@ def _document_from_dict(data: dict[str, Any]) -> Document:
         error=data.get("error"),
         ocr_pages=int(data.get("ocr_pages", 0)),
         role=data.get("role", "bid"),
+        concealed=tuple(
+            Concealed(str(c["kind"]), int(c["page"]), int(c["paragraph"]), str(c["text"]))
+            for c in data.get("concealed", ())
+        ),
     )
 
 

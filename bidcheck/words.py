@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from bidcheck.model import Passage, Place, Signal
+from bidcheck.model import Concealed, Passage, Place, Signal
 
 __all__ = [
+    "CONCEALED_KINDS",
     "LEVEL_BADGES",
     "LEVEL_FILLS",
     "LEVEL_NAMES",
@@ -13,6 +14,7 @@ __all__ = [
     "SIGNAL_KINDS",
     "SIGN_PHRASES",
     "STRENGTH_NAMES",
+    "concealed_summary",
     "heat_rgb",
     "passage_kind",
     "sign_phrases",
@@ -54,6 +56,17 @@ SIGN_PHRASES: dict[str, str] = {
     "identifier": "不同投标人的文件中出现相同的{fields}",
     "shared_error": "不同投标人的文件有相同的罕见错别字（{fields}）",
     "table_fill": "不同投标人对招标文件表格的填写大量相同（价格、品牌或应答逐行一致）",
+    "concealed": "一家文件中隐藏或伪装的文字与另一家的文字相同（{fields}）",
+}
+# What the readers find hidden or disguised in a file (``Document.concealed``), as the panel reads it.
+CONCEALED_KINDS: dict[str, str] = {
+    "hidden": "隐藏文字",
+    "white": "白色文字",
+    "tiny": "极小字号文字",
+    "invisible": "不可见文字",
+    "off_page": "页面外文字",
+    "zero_width": "零宽字符",
+    "homoglyph": "形近字符替换",
 }
 SIGNAL_KINDS: dict[str, str] = {
     "metadata": "文档属性",
@@ -62,6 +75,7 @@ SIGNAL_KINDS: dict[str, str] = {
     "identifier": "相同标识",
     "shared_error": "相同错字",
     "table_fill": "表格填写",
+    "concealed": "隐藏文字",
 }
 SIGNAL_FIELDS: dict[str, str] = {
     "author": "作者",
@@ -84,6 +98,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "rsid": "编辑会话标识",
     "misspelling": "错别字",
     "rows": "相同的填写行",
+    **CONCEALED_KINDS,
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
 
@@ -116,3 +131,9 @@ def signal_line(signal: Signal) -> str:
         else f"A {_where(signal.a)} / B {_where(signal.b)}"
     )
     return f"【{STRENGTH_NAMES[signal.strength]}】{kind} · {field}：{signal.value}（{where}）"
+
+
+def concealed_summary(found: tuple[Concealed, ...] | list[Concealed]) -> str:
+    """A file's concealed text in a line: each finding's kind, place and the start of its text."""
+    words = [f"{CONCEALED_KINDS.get(c.kind, c.kind)} 第 {c.page} 页第 {c.paragraph} 段" for c in found]
+    return "；".join(f"{word}“{c.text[:30]}”" for word, c in zip(words, found, strict=True))

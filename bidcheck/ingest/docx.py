@@ -13,9 +13,10 @@ from pathlib import Path
 
 from lxml import etree
 
+from bidcheck.ingest.docx_look import RunLooks
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
-from bidcheck.model import Block, BlockKind, Document
+from bidcheck.model import Block, BlockKind, Concealed, Document
 
 __all__ = ["read_docx"]
 
@@ -38,12 +39,16 @@ class _Walk:
     """State while walking the body: the current page and the blocks found so far."""
 
     budget: TextBudget
+    looks: RunLooks
     page: int = 1
     fresh_page: bool = True  # a page break was just counted and no text followed yet
     blocks: list[Block] = field(default_factory=list)
     rsid_texts: dict[str, str] = field(default_factory=dict)  # rsid -> the first paragraph it marks
     rows: int = 0  # table rows met so far
     place: tuple[int, int] = (0, 0)  # (row, column) of the table cell being walked
+    para_style: str = ""  # the style of the paragraph being walked
+    unseen: dict[str, list[str]] = field(default_factory=dict)  # concealed text of the block being gathered
+    concealed: list[Concealed] = field(default_factory=list)
 
     def new_page(self) -> None:
         self.page += 1
@@ -60,6 +65,11 @@ class _Walk:
             row, cell = self.place if kind == "table" else (0, 0)
             self.blocks.append(Block(text, kind, self.page, 0, row, cell))
             self.fresh_page = False
+            for how, pieces in self.unseen.items():
+                unseen = "".join(pieces).strip()
+                if unseen:
+                    self.concealed.append(Concealed(how, self.page, 0, unseen, len(self.blocks) - 1))
+        self.unseen.clear()
 
 
 def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = None) -> Document:
@@ -76,13 +86,13 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
                 n: package.parse(n)
                 for n in package.names()
                 if (n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml"))
-                or n in ("word/settings.xml", _SETTINGS_RELS)
+                or n in ("word/settings.xml", "word/styles.xml", _SETTINGS_RELS)
             }
     except zipfile.BadZipFile as exc:
         raise ReadError("Word 文件已损坏（不是有效的 docx 压缩包）") from exc
     except KeyError as exc:
         raise ReadError("Word 文件已损坏（缺少正文 document.xml）") from exc
-    walk = _Walk(TextBudget(limits.chars))
+    walk = _Walk(TextBudget(limits.chars), RunLooks(parts.get("word/styles.xml"), root))
     body = root.find(_q("body"))
     if body is None:
         raise ReadError("Word 文件已损坏（缺少正文）")
@@ -98,6 +108,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         metadata=_properties(parts) | _attached_template(parts.get(_SETTINGS_RELS)),
         rsids=_rsids(parts.get("word/settings.xml")),
         rsid_texts=tuple(sorted(walk.rsid_texts.items())),
+        concealed=tuple(walk.concealed),
     )
 
 
@@ -149,6 +160,8 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
     pieces: list[str] = []
     boxes: list[etree._Element] = []
     before = len(walk.blocks)
+    style = para.find("w:pPr/w:pStyle", _NS)
+    walk.para_style = (style.get(_q("val")) or "") if style is not None else ""
     _walk_runs(para, pieces, boxes, walk, kind)
     _flush(pieces, walk, kind)
     if len(walk.blocks) > before:
@@ -179,7 +192,16 @@ def _walk_runs(
         elif tag == _q("txbxContent"):
             boxes.append(child)
         elif tag != f"{{{MC}}}Fallback" and isinstance(tag, str):
+            if tag == _q("r"):
+                _note_unseen(child, walk)
             _walk_runs(child, pieces, boxes, walk, kind)
+
+
+def _note_unseen(run: etree._Element, walk: _Walk) -> None:
+    """Set aside the text of a run a printed page would not show (hidden, white, tiny)."""
+    how = walk.looks.concealment(run, walk.para_style)
+    if how:
+        walk.unseen.setdefault(how, []).append("".join(t.text or "" for t in run.iterfind("w:t", _NS)))
 
 
 def _walk_break(node: etree._Element, pieces: list[str], walk: _Walk, kind: BlockKind) -> None:

@@ -17,7 +17,7 @@ from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.limits import ReadLimits, TextBudget
 from bidcheck.ingest.scan import OcrOptions, PageOcr, render_scale, unread_message
-from bidcheck.model import Block, Document
+from bidcheck.model import Block, Concealed, Document
 
 __all__ = ["Line", "read_pdf"]
 
@@ -62,14 +62,16 @@ def read_pdf(
         scanner = PageOcr(path, "pdf", pages, ocr) if ocr is not None else None
         blocks: list[Block] = []
         empty_pages: list[int] = []
+        concealed: list[Concealed] = []
         for index in range(pages):
-            page_blocks, scanned, size = _page_blocks(pdf, index)
+            page_blocks, scanned, size, unseen = _page_blocks(pdf, index)
             if scanned and scanner is not None:
                 page_blocks = _scanned_blocks(scanner, index, size)
             if not page_blocks:
                 empty_pages.append(index + 1)
             for block in page_blocks:
                 budget.take(block.text)
+            concealed += _placed(unseen, page_blocks, index + 1, len(blocks))
             blocks.extend(page_blocks)
         meta = _metadata(pdf) | _xmp_ids(path)
     finally:
@@ -87,6 +89,7 @@ def read_pdf(
         metadata=meta,
         ocr_pages=scanner.done if scanner is not None else 0,
         pages_without_text=tuple(empty_pages),
+        concealed=tuple(concealed),
     )
 
 
@@ -107,15 +110,18 @@ def _scanned_blocks(scanner: PageOcr, index: int, size: tuple[float, float]) -> 
     return scanner.blocks(index)
 
 
-def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool, tuple[float, float]]:
-    """The page's text-layer paragraphs, whether the page looks scanned (to be read by OCR), and its size
-    in points."""
+def _page_blocks(
+    pdf: pdfium.PdfDocument, index: int
+) -> tuple[list[Block], bool, tuple[float, float], list[tuple[str, str]]]:
+    """The page's text-layer paragraphs, whether the page looks scanned (to be read by OCR), its size
+    in points, and the text on it a reader does not see (kind, text)."""
     page = pdf[index]
     try:
         size = page.get_size()
         textpage = page.get_textpage()
         try:
             lines = _page_lines(textpage)
+            unseen = _unseen_text(page, textpage, size) if lines else []
         finally:
             textpage.close()
         chars = sum(len(ln.text) for ln in lines)
@@ -124,7 +130,40 @@ def _page_blocks(pdf: pdfium.PdfDocument, index: int) -> tuple[list[Block], bool
         )
     finally:
         page.close()
-    return page_blocks(lines, index + 1), scanned, size
+    return page_blocks(lines, index + 1), scanned, size, unseen
+
+
+def _unseen_text(
+    page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, size: tuple[float, float]
+) -> list[tuple[str, str]]:
+    """Text drawn invisibly (render mode 3) or wholly outside the page: (``invisible`` or ``off_page``,
+    text). Invisible text over a page-sized image is a scan's recognised text layer, and no sign."""
+    found: list[tuple[str, str]] = []
+    width, height = size
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_TEXT,), max_depth=3, textpage=textpage):
+        left, bottom, right, top = obj.get_bounds()
+        if right < 0 or left > width or top < 0 or bottom > height:
+            found.append(("off_page", obj.extract().strip()))
+        elif pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+            found.append(("invisible", obj.extract().strip()))
+    if any(kind == "invisible" for kind, _ in found) and _image_share(page) >= _LARGE_IMAGE:
+        found = [f for f in found if f[0] != "invisible"]
+    return [f for f in found if f[1]]
+
+
+def _placed(unseen: list[tuple[str, str]], blocks: list[Block], page: int, first: int) -> list[Concealed]:
+    """Unseen text of a page as findings, each marked with the block holding it (``first`` is the page's
+    first block's index in the document), or the page's first block."""
+    out: list[Concealed] = []
+    for kind, text in unseen:
+        probe = "".join(text.split())[:12]
+        at = next((n for n, b in enumerate(blocks) if probe in "".join(b.text.split())), 0)
+        block = first + at if blocks else -1
+        if out and (out[-1].kind, out[-1].block) == (kind, block):  # a paragraph's lines, one finding
+            out[-1] = Concealed(kind, page, 0, out[-1].text + text, block)
+        else:
+            out.append(Concealed(kind, page, 0, text, block))
+    return out
 
 
 def _image_share(page: pdfium.PdfPage) -> float:

@@ -28,6 +28,7 @@ from bidcheck.words import (
     SIGNAL_FIELDS,
     SIGNAL_KINDS,
     STRENGTH_NAMES,
+    concealed_summary,
     heat_rgb,
     passage_kind,
 )
@@ -416,8 +417,9 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
             "生成程序",
             "路径",
             "文档标识（XMP）",
+            "隐藏或伪装的文字",
         ),
-        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24),
+        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 50),
     )
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
     for doc in documents:
@@ -442,6 +444,7 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 meta.get("application", meta.get("producer", "")),
                 doc.path,
                 meta.get("xmp_document_id", ""),
+                concealed_summary(doc.concealed),
             ],
         )
         if not doc.ok:

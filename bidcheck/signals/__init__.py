@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, check_cancel
-from bidcheck.signals import cross_name, edit_session, identifier, metadata, shared_error, table_fill
+from bidcheck.signals import concealed, cross_name, edit_session, identifier, metadata, shared_error, table_fill
 from bidcheck.signals.base import Linked, SectionInfo
 from bidcheck.signals.bidders import bidder_of
 
@@ -26,6 +26,7 @@ _FINDERS: dict[str, Finder] = {
     "edit_session": edit_session.find,
     "shared_error": shared_error.find,
     "table_fill": table_fill.find,
+    "concealed": concealed.find,
 }
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 from bidcheck.model import COMPARED_KINDS, Block, BlockKind, Document
+from bidcheck.text.concealed import resolve_concealed
 
 __all__ = ["clean_document", "is_page_number"]
 
@@ -29,12 +30,13 @@ def is_page_number(text: str) -> bool:
 
 
 def clean_document(doc: Document) -> Document:
-    """Mark running headers/footers and page numbers, then number the compared paragraphs."""
+    """Mark running headers/footers and page numbers, then number the compared paragraphs and place
+    the document's concealed text in them (``bidcheck.text.concealed``)."""
     if not doc.ok:
         return doc
     blocks = _mark_page_numbers(list(doc.blocks))
     blocks = _mark_running_lines(blocks, doc.pages)
-    return replace(doc, blocks=tuple(_number_rows(_number_paragraphs(blocks))))
+    return resolve_concealed(replace(doc, blocks=tuple(_number_rows(_number_paragraphs(blocks)))))
 
 
 def _mark_page_numbers(blocks: list[Block]) -> list[Block]:

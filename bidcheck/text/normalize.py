@@ -2,8 +2,10 @@
 
 The *clean text* of a document is its compared blocks joined by newlines, in the document's own
 wording: passages are reported as offsets into it. The *comparable text* keeps only letters, digits
-and CJK characters, full-width folded to half-width and lower-cased, so punctuation, spacing and width
-changes cannot hide a copy. ``norm_map[i]`` is the clean-text offset of comparable character ``i``.
+and CJK characters, full-width folded to half-width, look-alikes of other scripts folded onto what they
+imitate (``bidcheck.text.concealed``) and lower-cased, so punctuation, spacing, width, zero-width
+characters and homoglyphs cannot hide a copy. ``norm_map[i]`` is the clean-text offset of comparable
+character ``i``.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.model import Document
+from bidcheck.text.concealed import LOOKALIKES
 
 __all__ = ["CleanText", "build_clean_text", "normalize"]
 
 _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FOLD.update({0x3000: 0x20, **{code: code + 32 for code in range(ord("A"), ord("Z") + 1)}})
+_FOLD.update(LOOKALIKES)  # look-alike letters fold onto what they imitate: a disguise cannot break a match
 _KEEP = re.compile(r"[^\W_]+")
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]")
 
