@@ -5,7 +5,8 @@ own wording (``bench.corpus``'s skeletons: no copied text), then plants, each in
 the same author (a docx and a PDF), the same creation minute (two docx), the same XMP DocumentID (two
 PDFs), four editing sessions (rsids in settings.xml) of one docx in another's, one bidder's name in
 another's bid, the same mobile, e-mail, ID number, credit code, bank account, certificate number and
-project manager, two rare misspellings (钢筯, 水泥砂桨), one bid's paragraph hidden (``w:vanish``) in
+project manager, two listed misspellings (钢筯, 水泥砂桨), two input-method slips no list holds (验受,
+质亮), one bid's paragraph hidden (``w:vanish``) in
 another's docx, and one bid's paragraph copied into another disguised with Kangxi radicals, Cyrillic
 letters and zero-width spaces. Distractors: every docx saved by
 Administrator, the agency's phone, e-mail and account copied from the tender into every bid, and every
@@ -69,6 +70,7 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("identifier", "certificate", "any", "any"),
     ("identifier", "person", "any", "any"),
     ("shared_error", "misspelling", "any", "any"),
+    ("shared_error", "homophone", "any", "any"),
     ("concealed", "hidden", "any", "docx"),
     ("concealed", "homoglyph", "any", "any"),
 )
@@ -162,9 +164,10 @@ def _xmp(path: Path, document_id: str) -> None:
         out.write(packet.encode("ascii"))
 
 
-def _own_paragraph(bid: Bid) -> str:
-    """A paragraph of the bid's own wording (what a plant copies into another bid)."""
-    return next(p.text for chapter in bid.chapters for p in chapter if p.kind == "own" and len(p.text) >= 80)
+def _own_paragraph(bid: Bid, nth: int) -> str:
+    """The ``nth`` long paragraph of the bid's own wording (what a plant copies into another bid; two
+    plants copy two different ones, so that no third pair shares them)."""
+    return [p.text for chapter in bid.chapters for p in chapter if p.kind == "own" and len(p.text) >= 80][nth]
 
 
 def _disguised(text: str) -> str:
@@ -222,15 +225,18 @@ def write_section(
             document_ids[b] = document_ids[a]
         elif field == "rsid":
             sessions[b] = sessions[b] + sessions[a][:4]
+        elif field == "homophone":
+            for k in (a, b):
+                extra[k].append(Para("隐蔽工程验受合格后方可进入下道工序，确保工程质亮达到合格标准。", "own"))
         elif kind == "shared_error":
             for k in (a, b):
                 extra[k].append(
                     Para(f"底板钢筯绑扎验收后，用水泥砂桨找平{rng.choice('，。')}随后浇筑。", "own")
                 )
         elif field == "hidden":
-            hidden[b] = _own_paragraph(plans[a])
+            hidden[b] = _own_paragraph(plans[a], 0)
         elif field == "homoglyph":
-            extra[b].append(Para(_disguised(_own_paragraph(plans[a])), "own"))
+            extra[b].append(Para(_disguised(_own_paragraph(plans[a], 1)), "own"))
         elif kind == "cross_name":
             extra[b].append(Para(f"本项目的施工机械由{plans[a].company}有限公司统一调配，随时进场。", "own"))
         else:

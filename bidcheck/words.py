@@ -98,6 +98,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "rsid": "编辑会话标识",
     "misspelling": "错别字",
     "rows": "相同的填写行",
+    "homophone": "同音错字",
     **CONCEALED_KINDS,
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}

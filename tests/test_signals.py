@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from datetime import datetime
 from pathlib import Path
 
@@ -10,9 +11,12 @@ import pytest
 from docx import Document as new_docx
 from openpyxl import load_workbook
 
+from bench.grammar import paragraph as grammar_paragraph
 from bench.writers import add_rsids
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
+from bidcheck.fingerprint.oddwords import odd_words
+from bidcheck.fingerprint.tokens import cut
 from bidcheck.ingest import read_document
 from bidcheck.judge import verdict
 from bidcheck.model import Block, CheckResult, Document, Signal, result_from_dict
@@ -23,7 +27,22 @@ from bidcheck.signals.base import held_by_few
 from bidcheck.signals.bidders import core_name
 from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
+from bidcheck.signals.shared_error import right_form, sound_table
+from bidcheck.text import normalize
 from tests.builders import make_pdf, paragraphs
+
+_BIDDERS = (
+    "恒信市政",
+    "华东建设",
+    "中联路桥",
+    "宏远建工",
+    "东方路桥",
+    "临江水利",
+    "百川园林",
+    "正泰安装",
+    "远大交通",
+    "明珠装饰",
+)
 
 
 def _docx(path: Path, texts: list[str], **props: object) -> Path:
@@ -333,3 +352,39 @@ def test_a_name_most_bids_cite_is_no_sign(tmp_path: Path) -> None:
         )
     result = check(CheckInputs(tuple(bids)), Settings(workers=1))
     assert not any(s.kind == "cross_name" for p in result.pairs for s in p.signals)
+
+
+def test_input_method_slips_two_bids_alone_share_are_found_and_ten_unrelated_bids_stay_silent(
+    tmp_path: Path,
+) -> None:
+    """Ten bids of their own construction prose (bench.grammar): ordinary wording that jieba cuts
+    apart raises nothing; 03 and 07 share two slips no list holds (验受 for 验收, 质亮 for 质量)."""
+    slips = "隐蔽工程验受合格后方可进入下道工序，确保工程质亮达到合格标准。"
+    tender = _docx(tmp_path / "tender.docx", [grammar_paragraph(random.Random(900 + n)) for n in range(6)])
+    bids = []
+    for n in range(1, 11):
+        rng = random.Random(n)
+        texts = [
+            f"投标人：{_BIDDERS[n - 1]}有限公司（盖单位章）",
+            *(grammar_paragraph(rng) for _ in range(10)),
+        ]
+        bids.append(_docx(tmp_path / f"{n:02d}-bid.docx", texts + ([slips] if n in (3, 7) else [])))
+    result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1))
+    errors = {(p.a, p.b): [s for s in p.signals if s.kind == "shared_error"] for p in result.pairs}
+    found = [(s.field, s.value, s.strength) for s in errors.pop(("d3", "d7"))]
+    assert found == [("homophone", "质亮", "strong"), ("homophone", "验受", "strong")]
+    assert not any(errors.values()), {k: [s.value for s in v] for k, v in errors.items() if v}
+    detail = next(s.detail for p in result.pairs for s in p.signals if s.value == "验受")
+    assert "应为“验收”" in detail
+
+
+def test_the_right_form_of_a_slip_sounds_alike_and_the_section_uses_it() -> None:
+    texts = [normalize(t)[0] for t in ("钢筋混凝土水泥砂浆养护", "水泥砂浆养护找平层", "砂浆养护，水平")]
+    alike = sound_table("".join(texts))
+    assert "浆" in alike["jiang"] and right_form("砂桨", texts, alike) == "砂浆"
+    assert right_form("养户", texts, alike) == "养护"
+    assert right_form("找平", texts, alike) is None  # 水平 does not sound like 找平: a term, not a slip
+    assert right_form("钢筯", texts, alike) is None  # a slip of the pen, not of sound: the list's job
+    assert right_form("砂桨", texts[:2], alike) is None  # three texts at least must spell it right
+    words = cut("底板钢筯绑扎后用水泥砂桨找平")
+    assert dict(odd_words(words)).keys() >= {"钢筯", "砂桨"}

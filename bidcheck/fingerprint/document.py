@@ -11,7 +11,9 @@ from datasketch import LeanMinHash
 from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import window_minhashes, window_starts
+from bidcheck.fingerprint.oddwords import odd_words
 from bidcheck.fingerprint.simhash import build_simhash
+from bidcheck.fingerprint.tokens import cut
 
 __all__ = ["Fingerprint", "fingerprint_text"]
 
@@ -24,6 +26,7 @@ class Fingerprint:
     window_starts: tuple[int, ...]
     windows: tuple[LeanMinHash, ...]
     kgrams: npt.NDArray[np.uint64]
+    odd_words: tuple[tuple[str, int], ...] = ()  # out-of-dictionary candidates, see ``oddwords``
 
 
 def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
@@ -32,9 +35,11 @@ def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
     windows = window_minhashes(
         norm, starts, settings.window_chars, settings.shingle_chars, settings.num_perm, settings.seed
     )
+    words = cut(norm)
     return Fingerprint(
-        build_simhash(norm, settings.seed),
+        build_simhash(norm, settings.seed, words),
         tuple(starts),
         tuple(windows),
         kgram_hashes(norm, settings.seed_chars),
+        odd_words(words),
     )

@@ -25,10 +25,11 @@ def simhash_from_weights(weights: dict[str, float], seed: int = 0) -> int:
     return int(np.sum(np.uint64(1) << _BITS[votes > 0]))
 
 
-def build_simhash(text: str, seed: int = 0) -> int:
-    """SimHash of a comparable text, words weighted by term frequency times jieba's IDF."""
+def build_simhash(text: str, seed: int = 0, words: list[str] | None = None) -> int:
+    """SimHash of a comparable text, words weighted by term frequency times jieba's IDF (``words``: the
+    text already cut, see ``tokens.cut``)."""
     idf, median = idf_weights()
-    counts = Counter(tokenize(text))
+    counts = Counter(tokenize(text, words))
     return simhash_from_weights({w: n * idf.get(w, median) for w, n in counts.items()}, seed)
 
 

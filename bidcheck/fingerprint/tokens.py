@@ -13,7 +13,7 @@ from pathlib import Path
 
 import rjieba
 
-__all__ = ["DICTS", "idf_weights", "tokenize", "user_words"]
+__all__ = ["DICTS", "cut", "idf_weights", "is_word", "tokenize", "user_words"]
 
 DICTS = Path(__file__).resolve().parents[2] / "dicts"
 
@@ -62,7 +62,20 @@ def idf_weights() -> tuple[dict[str, float], float]:
     return table, values[len(values) // 2] if values else 1.0
 
 
-def tokenize(text: str) -> list[str]:
-    """Words of a comparable text (HMM off, so the result depends only on the dictionaries)."""
+def cut(text: str) -> list[str]:
+    """A text cut into the dictionaries' words, single characters where none fits (HMM off)."""
+    return list(_tokenizer().cut(text, False))
+
+
+def is_word(text: str) -> bool:
+    """Whether jieba's dictionary or the bid vocabulary holds ``text`` as a word."""
+    return bool(_tokenizer().has_word(text))
+
+
+def tokenize(text: str, words: list[str] | None = None) -> list[str]:
+    """Words of a comparable text (HMM off, so the result depends only on the dictionaries), less
+    stopwords, single characters and numbers; ``words``: the text already ``cut``."""
     stop = _stopwords()
-    return [w for w in _tokenizer().cut(text, False) if len(w) > 1 and w not in stop and not w.isdigit()]
+    return [
+        w for w in (cut(text) if words is None else words) if len(w) > 1 and w not in stop and not w.isdigit()
+    ]

@@ -1,22 +1,33 @@
 """Rare errors two bids share: the same wrong characters (混泥土 for 混凝土, 钢筯 for 钢筋) in two
 bidders' bids and in no other bid and not in the tender — a text typed once and passed on.
 
-The errors are a list of wrong forms of the trade's words that spell-checkers miss because each
-character is a real one (``MISSPELLINGS``: wrong form to right form; slips anyone makes, such as 部份 or
-做为, are left out: two writers make them apart); each bid is searched once with one expression of them
-all. Two or more errors shared by the same two bids are a strong signal, one is supporting.
+Two kinds of error are looked for. The listed ones (``MISSPELLINGS``: wrong form to right form of the
+trade's words, which spell-checkers miss because each character is a real one; slips anyone makes, such
+as 部份 or 做为, are left out: two writers make them apart), each bid searched once with one expression
+of them all. And any word out of the dictionary (``bidcheck.fingerprint.oddwords``: where the cut text
+falls into single characters) that two bids alone hold, that no other bid's text and not the tender's
+holds, and that is one character off a dictionary word at least half the section's texts use, the two
+characters sounding alike (砂桨 beside 砂浆, 验受 beside 验收: the slip of an input method, not a phrase
+jieba happens to cut apart nor a term of the trade the dictionary lacks). Two or more errors shared by
+the same two bids are strong, one supporting.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import json
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+from bidcheck.fingerprint.tokens import is_word
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, place_of
 
-__all__ = ["MISSPELLINGS", "find"]
+__all__ = ["MISSPELLINGS", "find", "right_form"]
 
 MISSPELLINGS: dict[str, str] = {
     "混泥土": "混凝土",
@@ -44,7 +55,14 @@ MISSPELLINGS: dict[str, str] = {
 _PATTERN = re.compile("|".join(re.escape(w) for w in sorted(MISSPELLINGS, key=lambda w: (-len(w), w))))
 
 
-def _errors(bid: Ready) -> dict[str, tuple[int, int]]:
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)  # 张工, 李总: a person, not a wrong character
+_NUMERALS = frozenset("一二三四五六七八九十百千万亿零两〇")  # 三级 for 二级 is another quantity, not a slip
+
+
+def _listed(bid: Ready) -> dict[str, tuple[int, int]]:
     """The listed errors in a bid, each with the span where it first stands."""
     found: dict[str, tuple[int, int]] = {}
     for match in _PATTERN.finditer(bid.clean.text):
@@ -52,26 +70,123 @@ def _errors(bid: Ready) -> dict[str, tuple[int, int]]:
     return found
 
 
-def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
-    """Pairs of bids sharing listed errors that no other bid and no tender holds: one signal an error."""
-    errors = [_errors(b) for b in bids]
-    tender = {e for t in section.tenders for e in _errors(t)}
+def _odd(bid: Ready) -> dict[str, tuple[int, int]]:
+    """A bid's out-of-dictionary words, each with the clean-text span where it first stands."""
+    return {w: bid.clean.clean_span(at, at + len(w)) for w, at in bid.fingerprint.odd_words}
+
+
+def right_form(word: str, texts: Sequence[str], alike: dict[str, str]) -> str | None:
+    """The dictionary word one character off ``word``, the two characters sounding alike, that at least
+    half of ``texts`` (comparable texts, three at least) use — the section's own spelling of it; else
+    ``None``. ``alike``: for each reading, the section's characters that have it (``sound_table``)."""
+    needed = max(3, (len(texts) + 1) // 2)
+    for n, char in enumerate(word):
+        if char in _NUMERALS or (n == 0 and len(word) == 2 and char in _SURNAMES):
+            continue
+        head, tail = word[:n], word[n + 1 :]
+        others = {c for reading in _readings(char) for c in alike.get(reading, "")} - {char}
+        for other in sorted(others):
+            right = head + other + tail
+            if is_word(right) and _used_by(right, texts, needed):
+                return right
+    return None
+
+
+def _used_by(word: str, texts: Sequence[str], needed: int) -> bool:
+    """Whether at least ``needed`` of the texts hold ``word``."""
+    count = 0
+    for text in texts:
+        count += word in text
+        if count >= needed:
+            return True
+    return False
+
+
+@functools.cache
+def _reading_table() -> dict[int, str]:
+    """pypinyin's readings of each character (``"zhù,zhú"``), read from its data file without loading
+    its phrase tables (a second's work that only whole-phrase readings need)."""
+    spec = importlib.util.find_spec("pypinyin")
+    folder = Path(next(iter(spec.submodule_search_locations or ()))) if spec else None
+    if folder is None or not (folder / "pinyin_dict.json").is_file():
+        from pypinyin.pinyin_dict import pinyin_dict  # the same table, through the package
+
+        return dict(pinyin_dict)
+    data = json.loads((folder / "pinyin_dict.json").read_text("utf-8"))
+    return {int(code): readings for code, readings in data.items()}
+
+
+@functools.cache
+def _readings(char: str) -> frozenset[str]:
+    """The readings of a character, without tones."""
+    readings = _reading_table().get(ord(char), "")
+    plain = "".join(c for c in unicodedata.normalize("NFD", readings) if not unicodedata.combining(c))
+    return frozenset(r for r in plain.split(",") if r)
+
+
+def sound_table(chars: Iterable[str]) -> dict[str, str]:
+    """For each reading, the characters among ``chars`` (Chinese ones) that have it."""
+    table: dict[str, list[str]] = {}
+    for char in sorted(set(chars)):
+        if "\u4e00" <= char <= "\u9fff":
+            for reading in _readings(char):
+                table.setdefault(reading, []).append(char)
+    return {reading: "".join(found) for reading, found in table.items()}
+
+
+def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[str, tuple[list[int], str]]:
+    """The out-of-dictionary words exactly two bids hold that are wrong characters: the two bids and
+    the right form. ``texts``: the comparable texts of the bids, then the tenders."""
     holders: dict[str, list[int]] = {}
-    for index, held in enumerate(errors):
+    for index, bid in enumerate(bids):
+        for word, _ in bid.fingerprint.odd_words:
+            holders.setdefault(word, []).append(index)
+    out: dict[str, tuple[list[int], str]] = {}
+    alike: dict[str, str] | None = None
+    for word, docs in sorted(holders.items()):
+        if len(docs) != 2 or word in tender or any(word in listed for listed in MISSPELLINGS):
+            continue
+        alike = alike if alike is not None else sound_table(set().union(*texts))
+        right = right_form(word, texts, alike)
+        if right and not any(word in t for n, t in enumerate(texts) if n not in docs):
+            out[word] = (docs, right)
+    return out
+
+
+def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int], list[tuple[str, str, str]]]:
+    """For each pair of bids, the errors the two alone hold: wrong form, right form, ``misspelling`` (a
+    listed one) or ``homophone`` (found out of the dictionary)."""
+    listed = [_listed(b) for b in bids]
+    tender = {e for t in section.tenders for e in _listed(t)}
+    holders: dict[str, list[int]] = {}
+    for index, held in enumerate(listed):
         for error in held:
             if error not in tender:
                 holders.setdefault(error, []).append(index)
-    pairs: dict[tuple[int, int], list[str]] = {}
+    pairs: dict[tuple[int, int], list[tuple[str, str, str]]] = {}
     for error, docs in sorted(holders.items()):
         if len(docs) == 2:
-            pairs.setdefault((docs[0], docs[1]), []).append(error)
+            pairs.setdefault((docs[0], docs[1]), []).append((error, MISSPELLINGS[error], "misspelling"))
+    texts = [b.clean.norm for b in (*bids, *section.tenders)]
+    tender_odd = {w for t in section.tenders for w, _ in t.fingerprint.odd_words}
+    for error, (docs, right) in _generic(bids, tender_odd, texts).items():
+        pairs.setdefault((docs[0], docs[1]), []).append((error, right, "homophone"))
+    return pairs
+
+
+def _span(bid: Ready, error: str) -> tuple[int, int]:
+    listed = _listed(bid)
+    return listed[error] if error in listed else _odd(bid)[error]
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+    """Pairs of bids sharing errors that no other bid and no tender holds: one signal an error."""
     out = []
-    for (i, j), shared in sorted(pairs.items()):
+    for (i, j), shared in sorted(_shared(bids, section).items()):
         strength: Strength = "strong" if len(shared) >= 2 else "supporting"
-        for error in shared:
-            here, there = (place_of(bids[k].clean, *errors[k][error]) for k in (i, j))
-            right = MISSPELLINGS[error]
+        for error, right, field in sorted(shared):
+            here, there = (place_of(bids[k].clean, *_span(bids[k], error)) for k in (i, j))
             detail = f"两份文件有相同的错别字“{error}”（应为“{right}”），其他投标文件和招标文件均没有"
-            signal = Signal("shared_error", strength, "misspelling", error, detail, here, there)
+            signal = Signal("shared_error", strength, field, error, detail, here, there)
             out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out

@@ -1,0 +1,48 @@
+"""Words out of the dictionary: where a cut text falls into single characters next to words.
+
+A wrong character in a word (钢筯 for 钢筋, 混泥土 for 混凝土) leaves the dictionary no word to cut it
+into: the cut falls into single characters there. Each single character (not a function word) with its
+neighbour word on either side, or both, is a candidate when the dictionary does not hold the whole. Most
+candidates are innocent (a phrase jieba cuts apart); ``bidcheck.signals.shared_error`` keeps those two
+bids alone share that are one character off a word of the section.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from bidcheck.fingerprint.tokens import is_word
+
+__all__ = ["odd_words"]
+
+# single characters that are words of their own (particles, prepositions, pronouns, measure words)
+_FUNCTION = frozenset(
+    "的了和与及在是对将把被为以于而或并也就都又从向到由等之其所这那个中上下不有无各每该此已均应可须需按如若则即至"
+)
+_SPANS = ((-1, 1), (0, 2))  # a single character with the word before it, or after it
+
+
+def _cjk(text: str) -> bool:
+    return all("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
+    """The out-of-dictionary candidates of a cut text (``tokens.cut``), each with its offset in the text
+    (first occurrence), in order: a single character with a neighbour of one or two characters."""
+    singles = [
+        n for n, w in enumerate(words) if len(w) == 1 and "\u4e00" <= w <= "\u9fff" and w not in _FUNCTION
+    ]
+    if not singles:
+        return ()
+    starts = list(itertools.accumulate(map(len, words), initial=0))
+    found: dict[str, int] = {}
+    last = len(words)
+    for index in singles:
+        for before, after in _SPANS:
+            lo, hi = index + before, index + after
+            if lo < 0 or hi > last:
+                continue
+            span = words[lo] + words[lo + 1]
+            if len(span) <= 3 and span not in found and _cjk(span) and not is_word(span):
+                found[span] = starts[lo]
+    return tuple(found.items())
