@@ -27,7 +27,7 @@ from bidcheck.signals.base import held_by_few
 from bidcheck.signals.bidders import core_name
 from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
-from bidcheck.signals.shared_error import right_form, sound_table
+from bidcheck.signals.shared_error import _same_context, right_form, sound_table
 from bidcheck.text import normalize
 from tests.builders import make_pdf, paragraphs
 
@@ -388,3 +388,13 @@ def test_the_right_form_of_a_slip_sounds_alike_and_the_section_uses_it() -> None
     assert right_form("砂桨", texts[:2], alike) is None  # three texts at least must spell it right
     words = cut("底板钢筯绑扎后用水泥砂桨找平")
     assert dict(odd_words(words)).keys() >= {"钢筯", "砂桨"}
+    assert "各项应" not in dict(odd_words(cut("第3项应满足各项应急要求"))) and "项应" not in dict(
+        odd_words(cut("第3项应满足"))
+    )
+
+
+def test_a_shared_slip_counts_where_it_came_with_its_sentence() -> None:
+    copied, apart = "隐蔽工程验受合格后方可", "材料进场验受由监理负责"
+    assert _same_context("验受", copied, "本工程隐蔽工程验受合格后") and not _same_context(
+        "验受", copied, apart
+    )

@@ -15,9 +15,11 @@ from bidcheck.fingerprint.tokens import is_word
 
 __all__ = ["odd_words"]
 
-# single characters that are words of their own (particles, prepositions, pronouns, measure words)
+# single characters that are words of their own (particles, prepositions, pronouns, measure words,
+# places and times): a span holding one is a phrase (各项应, 验收后), not a misspelt word
 _FUNCTION = frozenset(
     "的了和与及在是对将把被为以于而或并也就都又从向到由等之其所这那个中上下不有无各每该此已均应可须需按如若则即至"
+    "前后时内外里间第项条款次"
 )
 _SPANS = ((-1, 1), (0, 2))  # a single character with the word before it, or after it
 
@@ -43,6 +45,8 @@ def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
             if lo < 0 or hi > last:
                 continue
             span = words[lo] + words[lo + 1]
-            if len(span) <= 3 and span not in found and _cjk(span) and not is_word(span):
+            if len(span) > 3 or span in found or not _cjk(span) or not _FUNCTION.isdisjoint(span):
+                continue
+            if not is_word(span):
                 found[span] = starts[lo]
     return tuple(found.items())

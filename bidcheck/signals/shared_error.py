@@ -6,7 +6,8 @@ trade's words, which spell-checkers miss because each character is a real one; s
 as 部份 or 做为, are left out: two writers make them apart), each bid searched once with one expression
 of them all. And any word out of the dictionary (``bidcheck.fingerprint.oddwords``: where the cut text
 falls into single characters) that two bids alone hold, that no other bid's text and not the tender's
-holds, and that is one character off a dictionary word at least half the section's texts use, the two
+holds, that stands between the same characters on one side in both (copied with its sentence), and
+that is one character off a dictionary word at least half the section's texts use, the two
 characters sounding alike (砂桨 beside 砂浆, 验受 beside 验收: the slip of an input method, not a phrase
 jieba happens to cut apart nor a term of the trade the dictionary lacks). Two or more errors shared by
 the same two bids are strong, one supporting.
@@ -16,13 +17,14 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import itertools
 import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from bidcheck.fingerprint.tokens import is_word
+from bidcheck.fingerprint.tokens import cut, is_word
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, place_of
@@ -59,6 +61,8 @@ _SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
     "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 )  # 张工, 李总: a person, not a wrong character
+_CONTEXT = 6  # characters either side of a word cut again to see whether it stands as a word
+_CONTEXT_CHARS = 2  # characters beside a shared error that the two bids must share on one side
 _NUMERALS = frozenset("一二三四五六七八九十百千万亿零两〇")  # 三级 for 二级 is another quantity, not a slip
 
 
@@ -84,7 +88,7 @@ def right_form(word: str, texts: Sequence[str], alike: dict[str, str]) -> str | 
         if char in _NUMERALS or (n == 0 and len(word) == 2 and char in _SURNAMES):
             continue
         head, tail = word[:n], word[n + 1 :]
-        others = {c for reading in _readings(char) for c in alike.get(reading, "")} - {char}
+        others = {c for reading in _readings(char) for c in alike.get(reading, "")} - {char} - _NUMERALS
         for other in sorted(others):
             right = head + other + tail
             if is_word(right) and _used_by(right, texts, needed):
@@ -93,12 +97,29 @@ def right_form(word: str, texts: Sequence[str], alike: dict[str, str]) -> str | 
 
 
 def _used_by(word: str, texts: Sequence[str], needed: int) -> bool:
-    """Whether at least ``needed`` of the texts hold ``word``."""
+    """Whether at least ``needed`` of the texts use ``word`` as a word (cut so where it stands, not two
+    words' ends side by side: 利水 in 顺利水泥 is no use of 利水)."""
     count = 0
     for text in texts:
-        count += word in text
+        count += _as_word(word, text)
         if count >= needed:
             return True
+    return False
+
+
+def _as_word(word: str, text: str, tries: int = 3) -> bool:
+    """Whether, at one of the first ``tries`` places ``word`` stands in ``text``, the cut keeps it
+    within one word (砂浆 in 水泥砂浆 is 砂浆; 利水 in 顺利水泥 falls across two words)."""
+    at = text.find(word)
+    for _ in range(tries):
+        if at < 0:
+            return False
+        lo = max(0, at - _CONTEXT)
+        words = cut(text[lo : at + len(word) + _CONTEXT])
+        ends = list(itertools.accumulate(map(len, words), initial=lo))
+        if any(ends[n] <= at and at + len(word) <= ends[n + 1] for n in range(len(words))):
+            return True
+        at = text.find(word, at + 1)
     return False
 
 
@@ -146,11 +167,32 @@ def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[
     for word, docs in sorted(holders.items()):
         if len(docs) != 2 or word in tender or any(word in listed for listed in MISSPELLINGS):
             continue
+        if not _same_context(word, texts[docs[0]], texts[docs[1]]):
+            continue
         alike = alike if alike is not None else sound_table(set().union(*texts))
         right = right_form(word, texts, alike)
         if right and not any(word in t for n, t in enumerate(texts) if n not in docs):
             out[word] = (docs, right)
     return out
+
+
+def _contexts(word: str, text: str) -> tuple[set[str], set[str]]:
+    """The ``_CONTEXT_CHARS`` characters before and after the first few places ``word`` stands in."""
+    before, after, at = set(), set(), text.find(word)
+    for _ in range(5):
+        if at < 0:
+            break
+        before.add(text[max(0, at - _CONTEXT_CHARS) : at])
+        after.add(text[at + len(word) : at + len(word) + _CONTEXT_CHARS])
+        at = text.find(word, at + 1)
+    return before, after
+
+
+def _same_context(word: str, text: str, other: str) -> bool:
+    """Whether the word stands between the same characters on one side in both texts, as a copied
+    error does (its sentence came with it); the same slip made twice apart seldom does."""
+    (before, after), (before_2, after_2) = _contexts(word, text), _contexts(word, other)
+    return bool(before & before_2 or after & after_2)
 
 
 def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int], list[tuple[str, str, str]]]:
