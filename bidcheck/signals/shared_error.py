@@ -7,10 +7,12 @@ as 部份 or 做为, are left out: two writers make them apart), each bid search
 of them all. And any word out of the dictionary (``bidcheck.fingerprint.oddwords``: where the cut text
 falls into single characters) that two bids alone hold, that no other bid's text and not the tender's
 holds, that stands between the same characters on one side in both (copied with its sentence), and
-that is one character off a dictionary word at least half the section's texts use, the two
-characters sounding alike (砂桨 beside 砂浆, 验受 beside 验收: the slip of an input method, not a phrase
-jieba happens to cut apart nor a term of the trade the dictionary lacks). Two or more errors shared by
-the same two bids are strong, one supporting.
+that is one character off a dictionary word at least half the section's texts and both bids use (its
+writer knows the word), the two characters sounding alike (砂桨 beside 砂浆, 验受 beside 验收: the slip
+of an input method, not a phrase jieba happens to cut apart nor a term of the trade the dictionary
+lacks). A slip is rare: two bids sharing more than ``_MAX_SLIPS`` such words share a text of odd words
+copied whole (its passages weigh it), and none of them is reported. Two or more errors shared by the
+same two bids are strong, one supporting.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ _SURNAMES = frozenset(
 )  # 张工, 李总: a person, not a wrong character
 _CONTEXT = 6  # characters either side of a word cut again to see whether it stands as a word
 _CONTEXT_CHARS = 2  # characters beside a shared error that the two bids must share on one side
+_MAX_SLIPS = 3  # slips of sound two bids share beyond which they are words of a text copied whole
 _NUMERALS = frozenset("一二三四五六七八九十百千万亿零两〇")  # 三级 for 二级 is another quantity, not a slip
 
 
@@ -79,9 +82,12 @@ def _odd(bid: Ready) -> dict[str, tuple[int, int]]:
     return {w: bid.clean.clean_span(at, at + len(w)) for w, at in bid.fingerprint.odd_words}
 
 
-def right_form(word: str, texts: Sequence[str], alike: dict[str, str]) -> str | None:
+def right_form(
+    word: str, texts: Sequence[str], alike: dict[str, str], writers: Sequence[str] = ()
+) -> str | None:
     """The dictionary word one character off ``word``, the two characters sounding alike, that at least
-    half of ``texts`` (comparable texts, three at least) use — the section's own spelling of it; else
+    half of ``texts`` (comparable texts, three at least) use — the section's own spelling of it — and
+    each of ``writers`` (the texts holding the slip: their writer knows the word) uses too; else
     ``None``. ``alike``: for each reading, the section's characters that have it (``sound_table``)."""
     needed = max(3, (len(texts) + 1) // 2)
     for n, char in enumerate(word):
@@ -91,7 +97,7 @@ def right_form(word: str, texts: Sequence[str], alike: dict[str, str]) -> str | 
         others = {c for reading in _readings(char) for c in alike.get(reading, "")} - {char} - _NUMERALS
         for other in sorted(others):
             right = head + other + tail
-            if is_word(right) and _used_by(right, texts, needed):
+            if is_word(right) and _used_by(right, writers, len(writers)) and _used_by(right, texts, needed):
                 return right
     return None
 
@@ -100,6 +106,8 @@ def _used_by(word: str, texts: Sequence[str], needed: int) -> bool:
     """Whether at least ``needed`` of the texts use ``word`` as a word (cut so where it stands, not two
     words' ends side by side: 利水 in 顺利水泥 is no use of 利水)."""
     count = 0
+    if needed <= 0:
+        return True
     for text in texts:
         count += _as_word(word, text)
         if count >= needed:
@@ -170,7 +178,7 @@ def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[
         if not _same_context(word, texts[docs[0]], texts[docs[1]]):
             continue
         alike = alike if alike is not None else sound_table(set().union(*texts))
-        right = right_form(word, texts, alike)
+        right = right_form(word, texts, alike, [texts[d] for d in docs])
         if right and not any(word in t for n, t in enumerate(texts) if n not in docs):
             out[word] = (docs, right)
     return out
@@ -211,8 +219,12 @@ def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int]
             pairs.setdefault((docs[0], docs[1]), []).append((error, MISSPELLINGS[error], "misspelling"))
     texts = [b.clean.norm for b in (*bids, *section.tenders)]
     tender_odd = {w for t in section.tenders for w, _ in t.fingerprint.odd_words}
+    slips: dict[tuple[int, int], list[tuple[str, str, str]]] = {}
     for error, (docs, right) in _generic(bids, tender_odd, texts).items():
-        pairs.setdefault((docs[0], docs[1]), []).append((error, right, "homophone"))
+        slips.setdefault((docs[0], docs[1]), []).append((error, right, "homophone"))
+    for pair, found in slips.items():
+        if len(found) <= _MAX_SLIPS:  # more is no slip but text of odd words the two copied whole
+            pairs.setdefault(pair, []).extend(found)
     return pairs
 
 
