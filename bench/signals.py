@@ -6,13 +6,14 @@ the same author (a docx and a PDF), the same creation minute (two docx), the sam
 PDFs), four editing sessions (rsids in settings.xml) of one docx in another's, one bidder's name in
 another's bid, the same mobile, e-mail, ID number, credit code, bank account, certificate number and
 project manager, two listed misspellings (钢筯, 水泥砂桨), two input-method slips no list holds (验受,
-质亮), one bid's paragraph hidden (``w:vanish``) in
-another's docx, and one bid's paragraph copied into another disguised with Kangxi radicals, Cyrillic
-letters and zero-width spaces. Distractors: every docx saved by
-Administrator, the agency's phone, e-mail and account copied from the tender into every bid, and every
-bidder's own distinct staff table (numbers with right check characters), author, editing sessions and
-XMP ID. It reports planted signs found and missed, and the clean pairs' levels and signals (target:
-all found; no strong signal and no ``high`` on clean pairs).
+质亮), one bid's paragraph hidden (``w:vanish``) in another's docx, one bid's paragraph copied into
+another disguised with Kangxi radicals, Cyrillic letters and zero-width spaces, and one docx bid's site
+photo in another's re-encoded as JPEG 70 at half the size. Distractors: every docx saved by
+Administrator and carrying the agency's logo (the tender's) and a photo of its own, the agency's
+phone, e-mail and account copied from the tender into every bid, and every bidder's own distinct staff
+table (numbers with right check characters), author, editing sessions and XMP ID. It reports planted
+signs found and missed, and the clean pairs' levels and signals (target: all found; no strong signal
+and no ``high`` on clean pairs).
 
 Usage: .venv/bin/python -m bench.signals [--sizes 5 12 20] [--seed 1] [--folder DIR]
 """
@@ -20,6 +21,7 @@ Usage: .venv/bin/python -m bench.signals [--sizes 5 12 20] [--seed 1] [--folder 
 from __future__ import annotations
 
 import argparse
+import io
 import itertools
 import random
 import tempfile
@@ -29,6 +31,7 @@ from datetime import datetime
 from pathlib import Path
 
 from docx import Document as open_docx
+from docx.shared import Inches
 
 from bench.corpus import (
     PROJECT,
@@ -42,6 +45,7 @@ from bench.corpus import (
     write_pdf,
 )
 from bench.grammar import paragraph
+from bench.pictures import add_pictures, encoded, photo
 from bench.writers import add_rsids
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult
@@ -73,6 +77,7 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("shared_error", "homophone", "any", "any"),
     ("concealed", "hidden", "any", "docx"),
     ("concealed", "homoglyph", "any", "any"),
+    ("image", "similar", "docx", "docx"),
 )
 
 
@@ -184,11 +189,16 @@ def _disguised(text: str) -> str:
     return "".join(out)
 
 
-def _docx_props(path: Path, author: str | None, created: datetime | None, hidden: str | None) -> None:
-    """Properties as Word writes them (and a paragraph of hidden text, when a plant hides one)."""
+def _docx_props(
+    path: Path, author: str | None, created: datetime | None, hidden: str | None, pictures: list[bytes]
+) -> None:
+    """Properties as Word writes them (and a paragraph of hidden text, when a plant hides one), and
+    the bid's pictures."""
     document = open_docx(str(path))
     if hidden:
         document.add_paragraph("施工部署详见下文。").add_run(hidden).font.hidden = True
+    for data in pictures:
+        document.add_picture(io.BytesIO(data), width=Inches(3))
     core = document.core_properties
     core.last_modified_by = "Administrator"
     core.created = created or core.created
@@ -216,6 +226,8 @@ def write_section(
     sessions = {i: [f"{rng.getrandbits(32):08X}" for _ in range(rng.randint(3, 9))] for i in range(size)}
     extra: dict[int, list[Para]] = {i: [] for i in range(size)}
     hidden: dict[int, str] = {}
+    logo = encoded(photo(seed, (300, 120)))  # the agency's, in the tender and every bid
+    pictures = {i: [logo, encoded(photo(seed * 100 + 50 + i, (640, 480)))] for i in range(size)}
     for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True):
         if field == "author":
             authors[a] = authors[b] = "刘建国经营部"
@@ -225,6 +237,10 @@ def write_section(
             document_ids[b] = document_ids[a]
         elif field == "rsid":
             sessions[b] = sessions[b] + sessions[a][:4]
+        elif kind == "image":  # b's copy of a's site photo: re-encoded as JPEG 70 at half the size
+            site = photo(seed * 100 + a)
+            pictures[a].append(encoded(site, "JPEG", quality=92))
+            pictures[b].append(encoded(site.resize((450, 300)), "JPEG", quality=70))
         elif field == "homophone":
             for k in (a, b):
                 extra[k].append(Para("隐蔽工程验受合格后方可进入下道工序，确保工程质亮达到合格标准。", "own"))
@@ -251,6 +267,7 @@ def write_section(
     (folder / "bids").mkdir(exist_ok=True)
     tender_path = folder / "tender" / tender.name
     write_docx(tender_path, tender, PROJECT)
+    add_pictures(tender_path, [logo])
     paths = []
     for i, bid in enumerate(plans):
         bid.chapters.append(
@@ -266,7 +283,7 @@ def write_section(
             _xmp(path, document_ids[i])
         else:
             write_docx(path, bid, header)
-            _docx_props(path, authors.get(i), created.get(i), hidden.get(i))
+            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i])
             add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]

@@ -55,6 +55,7 @@ SETTING_LABELS = {
     "signals_enabled": "查找串标迹象（文档属性、互见名称、相同联系方式等）",
     "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
+    "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
 _READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
@@ -118,6 +119,7 @@ class Settings:
     signals_enabled: bool = True
     signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
+    image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
 
     def __post_init__(self) -> None:
         self.validate()
@@ -160,6 +162,7 @@ class Settings:
         _require(self.watch_similarity <= self.high_similarity, "watch_similarity", "must not exceed high")
         _require(self.watch_chars <= self.high_chars, "watch_chars", "must not exceed high_chars")
         _require(self.workers >= 0, "workers", "must be >= 0")
+        _require(0 <= self.image_hash_distance <= 24, "image_hash_distance", "must be in 0..24")
         for name in _READ_LIMITS:
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         _require(self.worker_memory_mb >= 0, "worker_memory_mb", "must be >= 0")

@@ -21,6 +21,7 @@ __all__ = [
     "LibraryInfo",
     "PairResult",
     "Passage",
+    "Picture",
     "Place",
     "Role",
     "Side",
@@ -80,6 +81,19 @@ class Concealed:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A picture of a document (see ``bidcheck.ingest.pictures``): its page, a digest of its stored
+    bytes, its perceptual hash (64-bit pHash), its size in pixels and a small PNG of it."""
+
+    page: int
+    digest: str
+    phash: int
+    width: int
+    height: int
+    thumbnail: bytes = b""
+
+
+@dataclass(frozen=True)
 class Document:
     """A file of the section as read: its blocks, metadata and whether it could be read."""
 
@@ -99,6 +113,7 @@ class Document:
     rsids: tuple[str, ...] = ()  # Word's editing-session ids (settings.xml); not in the result JSON
     rsid_texts: tuple[tuple[str, str], ...] = ()  # (rsid, the start of the first paragraph it marks)
     concealed: tuple[Concealed, ...] = ()  # see ``bidcheck.text.concealed``
+    pictures: tuple[Picture, ...] = ()  # not in the result JSON (their thumbnails go to the workbook)
 
     @property
     def ok(self) -> bool:

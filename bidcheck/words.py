@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bidcheck.model import Concealed, Passage, Place, Signal
+from bidcheck.model import CheckResult, Concealed, Passage, Place, Signal
 
 __all__ = [
     "CONCEALED_KINDS",
@@ -17,6 +17,7 @@ __all__ = [
     "concealed_summary",
     "heat_rgb",
     "passage_kind",
+    "picture_thumbnails",
     "sign_phrases",
     "signal_line",
 ]
@@ -57,6 +58,7 @@ SIGN_PHRASES: dict[str, str] = {
     "shared_error": "不同投标人的文件有相同的罕见错别字（{fields}）",
     "table_fill": "不同投标人对招标文件表格的填写大量相同（价格、品牌或应答逐行一致）",
     "concealed": "一家文件中隐藏或伪装的文字与另一家的文字相同（{fields}）",
+    "image": "不同投标人的文件中有相同的图片",
 }
 # What the readers find hidden or disguised in a file (``Document.concealed``), as the panel reads it.
 CONCEALED_KINDS: dict[str, str] = {
@@ -76,6 +78,7 @@ SIGNAL_KINDS: dict[str, str] = {
     "shared_error": "相同错字",
     "table_fill": "表格填写",
     "concealed": "隐藏文字",
+    "image": "相同图片",
 }
 SIGNAL_FIELDS: dict[str, str] = {
     "author": "作者",
@@ -99,6 +102,8 @@ SIGNAL_FIELDS: dict[str, str] = {
     "misspelling": "错别字",
     "rows": "相同的填写行",
     "homophone": "同音错字",
+    "exact": "同一图片",
+    "similar": "近似图片",
     **CONCEALED_KINDS,
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
@@ -118,7 +123,9 @@ def sign_phrases(signals: list[Signal] | tuple[Signal, ...]) -> list[str]:
 
 
 def _where(place: Place | None) -> str:
-    return "文件属性" if place is None else f"第 {place.page} 页第 {place.paragraph} 段"
+    if place is None:
+        return "文件属性"
+    return f"第 {place.page} 页" + (f"第 {place.paragraph} 段" if place.paragraph else "")  # a picture: page
 
 
 def signal_line(signal: Signal) -> str:
@@ -131,10 +138,22 @@ def signal_line(signal: Signal) -> str:
         if signal.a is None and signal.b is None
         else f"A {_where(signal.a)} / B {_where(signal.b)}"
     )
-    return f"【{STRENGTH_NAMES[signal.strength]}】{kind} · {field}：{signal.value}（{where}）"
+    value = signal.a.text if signal.kind == "image" and signal.a else signal.value  # not the digests
+    return f"【{STRENGTH_NAMES[signal.strength]}】{kind} · {field}：{value}（{where}）"
 
 
 def concealed_summary(found: tuple[Concealed, ...] | list[Concealed]) -> str:
     """A file's concealed text in a line: each finding's kind, place and the start of its text."""
     words = [f"{CONCEALED_KINDS.get(c.kind, c.kind)} 第 {c.page} 页第 {c.paragraph} 段" for c in found]
     return "；".join(f"{word}“{c.text[:30]}”" for word, c in zip(words, found, strict=True))
+
+
+def picture_thumbnails(result: CheckResult, signal: Signal) -> tuple[bytes, bytes] | None:
+    """The thumbnails (PNG) of a picture signal's two pictures, from the result's documents; ``None``
+    for another signal, or when the documents no longer hold them (a result read back from JSON)."""
+    if signal.kind != "image":
+        return None
+    first, _, second = signal.value.partition("/")
+    thumbnails = {p.digest: p.thumbnail for d in result.documents for p in d.pictures}
+    pair = (thumbnails.get(first), thumbnails.get(second or first))
+    return (pair[0], pair[1]) if pair[0] and pair[1] else None

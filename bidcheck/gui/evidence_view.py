@@ -11,8 +11,10 @@ own (Python characters of the text shown); each ``DocPane`` turns them into Qt's
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -35,7 +37,7 @@ from .style import FLAGGED_FG, LEVEL_COLOURS, level_name
 from .tables import list_table
 from .texts import DocText
 
-__all__ = ["EvidenceView", "passage_kind"]
+__all__ = ["EvidenceView", "SharedPicture", "passage_kind"]
 
 
 def passage_kind(passage: Passage) -> str:
@@ -50,6 +52,29 @@ def _signal_html(index: int, signal: ModelSignal) -> str:
     """A signal's line, a link to its place when it has one (facts of the file have none)."""
     line = html.escape(words.signal_line(signal))
     return line if signal.a is None and signal.b is None else f'<a href="{index}">{line}</a>'
+
+
+SharedPicture = tuple[bytes, bytes, str]  # both thumbnails (PNG) and a caption
+_PICTURES_SHOWN = 4
+
+
+def _picture_pair(first: bytes, second: bytes, caption: str) -> QWidget:
+    """Two thumbnails side by side over their caption."""
+    box = QWidget()
+    column = QVBoxLayout(box)
+    column.setContentsMargins(0, 0, 12, 0)
+    row = QHBoxLayout()
+    for data in (first, second):
+        image = QLabel()
+        pixmap = QPixmap()
+        pixmap.loadFromData(data, "PNG")
+        image.setPixmap(pixmap.scaled(96, 96, Qt.AspectRatioMode.KeepAspectRatio))
+        row.addWidget(image)
+    column.addLayout(row)
+    label = QLabel(caption)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    column.addWidget(label)
+    return box
 
 
 class EvidenceView(QWidget):
@@ -86,6 +111,10 @@ class EvidenceView(QWidget):
         self.signals.linkActivated.connect(lambda href: self.show_signal(int(href)))
         self.signals.hide()
         self.history = HistoryView()  # the bids' text in earlier sections (with a library)
+        self.pictures = QWidget()  # the pictures two bids share, thumbnails side by side
+        self._picture_row = QHBoxLayout(self.pictures)
+        self._picture_row.setContentsMargins(0, 0, 0, 0)
+        self.pictures.hide()
         self.counter = QLabel()
         self.previous_button = QPushButton(tr("◀ 上一段"))
         self.next_button = QPushButton(tr("下一段 ▶"))
@@ -101,6 +130,7 @@ class EvidenceView(QWidget):
         layout.addWidget(self.reason)
         layout.addWidget(self.signals)
         layout.addWidget(self.history)
+        layout.addWidget(self.pictures)
         layout.addWidget(self._body(), 1)
         self._update_buttons()
 
@@ -136,9 +166,15 @@ class EvidenceView(QWidget):
     # -- what is shown --------------------------------------------------------------------------------
 
     def show_pair(
-        self, pair: PairResult, names: tuple[str, str], texts: tuple[DocText | None, DocText | None]
+        self,
+        pair: PairResult,
+        names: tuple[str, str],
+        texts: tuple[DocText | None, DocText | None],
+        pictures: Sequence[SharedPicture] = (),
     ) -> None:
-        """Show a pair: both documents, its passages, and the first evidence passage in focus."""
+        """Show a pair: both documents, its passages, and the first evidence passage in focus;
+        ``pictures``: the thumbnails of the pictures the two share, shown side by side."""
+        self._show_pictures(pictures)
         self._pair = pair
         sides_a = tuple(p.a for p in pair.passages)
         sides_b = tuple(p.b for p in pair.passages)
@@ -160,8 +196,21 @@ class EvidenceView(QWidget):
         else:
             self._paint()
 
+    def _show_pictures(self, pictures: Sequence[SharedPicture]) -> None:
+        row = self._picture_row
+        while row.count():
+            item = row.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for first, second, caption in pictures[:_PICTURES_SHOWN]:
+            row.addWidget(_picture_pair(first, second, caption))
+        row.addStretch(1)
+        self.pictures.setVisible(bool(pictures))
+
     def clear(self) -> None:
         """Show no pair."""
+        self._show_pictures(())
         self._pair, self._texts, self._current, self._visible = None, None, None, []
         self.heading.setText(tr("选择一对文件，查看共同段落"))
         self.badge.clear()

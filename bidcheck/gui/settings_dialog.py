@@ -65,7 +65,7 @@ GROUPS = (
         ),
     ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
-    ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids")),
+    ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids", "image_hash_distance")),
 )
 _PROBLEMS = {
     "must be at least 1": "不能小于 1",
@@ -75,6 +75,7 @@ _PROBLEMS = {
     "must be >= 0": "不能为负数",
     "must not exceed high": "不能高于一级预警相似度",
     "must not exceed high_chars": "不能多于一级预警共同字数",
+    "must be in 0..24": "必须在 0 到 24 之间",
 }
 
 

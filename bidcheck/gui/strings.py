@@ -186,6 +186,8 @@ ENGLISH: dict[str, str] = {
     "查找串标迹象（文档属性、互见名称、相同联系方式等）": "Look for signs (properties, names, contacts)",
     "多数投标文件都有的值不算迹象（占比）": "No sign: a value this share of the bids hold",
     "共有编辑会话标识达此数为强迹象": "Shared editing sessions (rsids) for a strong sign",
+    "两张图片的感知哈希相差不超过此位数即视为同一图片": "Bits two pictures' hashes may differ by",
+    "必须在 0 到 24 之间": "must be between 0 and 24",
     "是": "yes",
     "否": "no",
     # the self-check (自查)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bidcheck import words
 from bidcheck.cli_library import check_with_library
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
@@ -347,7 +348,12 @@ class MainWindow(QMainWindow):
             return
         pair = self.result.pairs[index]
         names = (self.result.document(pair.a).name, self.result.document(pair.b).name)
-        self.evidence.show_pair(pair, names, (self.texts.get(pair.a), self.texts.get(pair.b)))
+        pictures = [
+            (*thumbnails, f"A 第 {s.a.page} 页 / B 第 {s.b.page} 页" if s.a and s.b else "")
+            for s in pair.signals
+            if (thumbnails := words.picture_thumbnails(self.result, s))
+        ]
+        self.evidence.show_pair(pair, names, (self.texts.get(pair.a), self.texts.get(pair.b)), pictures)
         history = self.result.history
         self.evidence.history.show_history(names, (history.get(pair.a, ()), history.get(pair.b, ())))
         self._mark_matrix(pair.a, pair.b)

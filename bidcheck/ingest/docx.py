@@ -16,7 +16,8 @@ from lxml import etree
 from bidcheck.ingest.docx_look import RunLooks
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
-from bidcheck.model import Block, BlockKind, Concealed, Document
+from bidcheck.ingest.pictures import MAX_PICTURES, picture_from_bytes
+from bidcheck.model import Block, BlockKind, Concealed, Document, Picture
 
 __all__ = ["read_docx"]
 
@@ -30,6 +31,13 @@ def _q(tag: str) -> str:
 
 
 _SETTINGS_RELS = "word/_rels/settings.xml.rels"  # where Word names the template a document is attached to
+_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PICTURE_REFS = {  # an element that places a picture, and the attribute naming its part
+    "{http://schemas.openxmlformats.org/drawingml/2006/main}blip": f"{{{_R}}}embed",
+    "{urn:schemas-microsoft-com:vml}imagedata": f"{{{_R}}}id",
+}
+
+
 _PARAGRAPH_RSIDS = (_q("rsidR"), _q("rsidRPr"), _q("rsidRDefault"))  # the sessions that made a paragraph
 _RSID_TEXT = 60  # enough of a paragraph's text to find it again
 
@@ -49,6 +57,7 @@ class _Walk:
     para_style: str = ""  # the style of the paragraph being walked
     unseen: dict[str, list[str]] = field(default_factory=dict)  # concealed text of the block being gathered
     concealed: list[Concealed] = field(default_factory=list)
+    pictures: list[tuple[str, int]] = field(default_factory=list)  # (relationship id, page) in order
 
     def new_page(self) -> None:
         self.page += 1
@@ -109,6 +118,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         rsids=_rsids(parts.get("word/settings.xml")),
         rsid_texts=tuple(sorted(walk.rsid_texts.items())),
         concealed=tuple(walk.concealed),
+        pictures=_pictures(path, limits, walk.pictures),
     )
 
 
@@ -191,6 +201,8 @@ def _walk_runs(
             walk.rendered_break()
         elif tag == _q("txbxContent"):
             boxes.append(child)
+        elif tag in _PICTURE_REFS:
+            walk.pictures.append((child.get(_PICTURE_REFS[tag]) or "", walk.page))
         elif tag != f"{{{MC}}}Fallback" and isinstance(tag, str):
             if tag == _q("r"):
                 _note_unseen(child, walk)
@@ -216,6 +228,30 @@ def _flush(pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
     """Emit the text gathered so far as a block (a page break splits a paragraph in two)."""
     walk.add("".join(pieces), kind)
     pieces.clear()
+
+
+def _pictures(path: Path, limits: ReadLimits, placed: list[tuple[str, int]]) -> tuple[Picture, ...]:
+    """The body's pictures (each part once, at its first page), hashed; a picture that cannot be read
+    within the limits, or decoded, is left out."""
+    found: list[Picture] = []
+    if not placed:
+        return ()
+    try:
+        with open_package(path, limits) as package:
+            rels = package.parse("word/_rels/document.xml.rels")
+            targets = {r.get("Id"): r.get("Target") or "" for r in rels}
+            seen: set[str] = set()
+            for ref, page in placed:
+                target = targets.get(ref, "")
+                part = target.removeprefix("/") if target.startswith("/") else f"word/{target}"
+                if not target or part in seen or len(found) >= MAX_PICTURES:
+                    continue
+                seen.add(part)
+                picture = picture_from_bytes(package.read(part), page)
+                found += [picture] if picture else []
+    except (ReadError, KeyError, OSError, zipfile.BadZipFile, etree.XMLSyntaxError):
+        pass  # the pictures read so far stand; a picture is never worth failing a file for
+    return tuple(found)
 
 
 def _header_footer_blocks(parts: dict[str, etree._Element]) -> list[Block]:

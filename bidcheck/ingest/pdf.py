@@ -8,6 +8,7 @@ page that gives no text even then is recorded in ``pages_without_text``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -16,8 +17,9 @@ import pypdfium2.raw as pdfium_c
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.limits import ReadLimits, TextBudget
+from bidcheck.ingest.pictures import MAX_PICTURES, pdf_page_pictures
 from bidcheck.ingest.scan import OcrOptions, PageOcr, render_scale, unread_message
-from bidcheck.model import Block, Concealed, Document
+from bidcheck.model import Block, Concealed, Document, Picture
 
 __all__ = ["Line", "read_pdf"]
 
@@ -63,16 +65,19 @@ def read_pdf(
         blocks: list[Block] = []
         empty_pages: list[int] = []
         concealed: list[Concealed] = []
+        pictures: list[Picture] = []
         for index in range(pages):
-            page_blocks, scanned, size, unseen = _page_blocks(pdf, index)
-            if scanned and scanner is not None:
-                page_blocks = _scanned_blocks(scanner, index, size)
-            if not page_blocks:
+            read = _read_page(pdf, index, MAX_PICTURES - len(pictures))
+            on_page = read.blocks
+            if read.scanned and scanner is not None:
+                on_page = _scanned_blocks(scanner, index, read.size)
+            if not on_page:
                 empty_pages.append(index + 1)
-            for block in page_blocks:
+            for block in on_page:
                 budget.take(block.text)
-            concealed += _placed(unseen, page_blocks, index + 1, len(blocks))
-            blocks.extend(page_blocks)
+            concealed += _placed(read.unseen, on_page, index + 1, len(blocks))
+            pictures += read.pictures
+            blocks.extend(on_page)
         meta = _metadata(pdf) | _xmp_ids(path)
     finally:
         pdf.close()
@@ -90,6 +95,7 @@ def read_pdf(
         ocr_pages=scanner.done if scanner is not None else 0,
         pages_without_text=tuple(empty_pages),
         concealed=tuple(concealed),
+        pictures=tuple(pictures),
     )
 
 
@@ -110,11 +116,20 @@ def _scanned_blocks(scanner: PageOcr, index: int, size: tuple[float, float]) -> 
     return scanner.blocks(index)
 
 
-def _page_blocks(
-    pdf: pdfium.PdfDocument, index: int
-) -> tuple[list[Block], bool, tuple[float, float], list[tuple[str, str]]]:
-    """The page's text-layer paragraphs, whether the page looks scanned (to be read by OCR), its size
-    in points, and the text on it a reader does not see (kind, text)."""
+@dataclass(frozen=True)
+class _Page:
+    """What one page gives: its text-layer paragraphs, whether it looks scanned (to be read by OCR), its
+    size in points, the text on it a reader does not see (kind, text), and its pictures."""
+
+    blocks: list[Block]
+    scanned: bool
+    size: tuple[float, float]
+    unseen: list[tuple[str, str]]
+    pictures: list[Picture]
+
+
+def _read_page(pdf: pdfium.PdfDocument, index: int, pictures: int) -> _Page:
+    """Read one page (and at most ``pictures`` of its pictures)."""
     page = pdf[index]
     try:
         size = page.get_size()
@@ -128,9 +143,10 @@ def _page_blocks(
         scanned = chars < _FEW_CHARS and (
             _image_share(page) >= _LARGE_IMAGE or (not lines and _has_marks(page))
         )
+        found = pdf_page_pictures(page, index + 1, pictures)
     finally:
         page.close()
-    return page_blocks(lines, index + 1), scanned, size, unseen
+    return _Page(page_blocks(lines, index + 1), scanned, size, unseen, found)
 
 
 def _unseen_text(

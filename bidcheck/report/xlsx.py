@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections import Counter
 from collections.abc import Callable, Sequence
 from copy import copy
@@ -13,6 +14,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
+from openpyxl.drawing.image import Image as XlImage
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -31,6 +33,7 @@ from bidcheck.words import (
     concealed_summary,
     heat_rgb,
     passage_kind,
+    picture_thumbnails,
 )
 
 __all__ = ["NO_TENDER_WARNING", "write_xlsx"]
@@ -43,6 +46,7 @@ _MARK = InlineFont(color="C00000", b=True)
 _PLAIN = InlineFont()
 _GREY_INLINE = InlineFont(color="808080")
 _WRAP = Alignment(wrap_text=True, vertical="top")
+_THUMB_PX = 120  # the longer side of a picture's thumbnail in the workbook
 _WARNING_FONT = Font(color="C00000", bold=True)
 _CELL_LIMIT = 32000
 
@@ -61,7 +65,7 @@ def _write_xlsx(result: CheckResult, path: Path, section: str) -> None:
     _matrix(book.create_sheet("相似度矩阵"), result)
     _pairs(book.create_sheet("文件对排名"), result.pairs, names)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
-    _signals(book.create_sheet("串标迹象"), result.pairs, names)
+    _signals(book.create_sheet("串标迹象"), result, names)
     _groups(book.create_sheet("疑似串标组"), result, names)
     _documents(book.create_sheet("文件清单"), result.documents)
     for sheet in book.worksheets:
@@ -267,11 +271,14 @@ def _sign_summary(pair: PairResult) -> str:
 def _place(place: Place | None) -> tuple[str, str]:
     if place is None:
         return "文件属性", ""
-    return f"第 {place.page} 页 第 {place.paragraph} 段", place.text
+    paragraph = f" 第 {place.paragraph} 段" if place.paragraph else ""  # a picture stands on a page
+    return f"第 {place.page} 页{paragraph}", place.text
 
 
-def _signals(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
-    """One row a signal: the pair, the sign, its value and where it stands on both sides."""
+def _signals(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
+    """One row a signal: the pair, the sign, its value and where it stands on both sides (a picture
+    signal with both pictures' thumbnails in the wording columns)."""
+    pairs = result.pairs
     _header(
         sheet,
         ("文件A", "文件B", "等级", "迹象", "强度", "项目", "值", "说明", "A位置", "A原文", "B位置", "B原文"),
@@ -299,7 +306,22 @@ def _signals(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str
             styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
             for column in (8, 10, 12):
                 sheet.cell(row=sheet.max_row, column=column).alignment = _WRAP
+            thumbnails = picture_thumbnails(result, signal)
+            if thumbnails:
+                _thumbnails(sheet, sheet.max_row, thumbnails)
     _finish_table(sheet)
+
+
+def _thumbnails(sheet: Worksheet, row: int, thumbnails: tuple[bytes, bytes]) -> None:
+    """Both pictures of a signal, small, in its row's wording columns (A原文 and B原文)."""
+    tallest = 0
+    for column, data in zip(("J", "L"), thumbnails, strict=True):
+        picture = XlImage(io.BytesIO(data))
+        scale = min(1.0, _THUMB_PX / max(picture.width, picture.height))
+        picture.width, picture.height = int(picture.width * scale), int(picture.height * scale)
+        tallest = max(tallest, picture.height)
+        sheet.add_image(picture, f"{column}{row}")
+    sheet.row_dimensions[row].height = tallest * 0.75 + 6  # points from pixels, and a margin
 
 
 def _rich(side: Side, grey: bool) -> CellRichText | str:

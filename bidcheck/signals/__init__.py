@@ -12,7 +12,16 @@ from collections.abc import Callable, Sequence
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, check_cancel
-from bidcheck.signals import concealed, cross_name, edit_session, identifier, metadata, shared_error, table_fill
+from bidcheck.signals import (
+    concealed,
+    cross_name,
+    edit_session,
+    identifier,
+    image,
+    metadata,
+    shared_error,
+    table_fill,
+)
 from bidcheck.signals.base import Linked, SectionInfo
 from bidcheck.signals.bidders import bidder_of
 
@@ -27,6 +36,7 @@ _FINDERS: dict[str, Finder] = {
     "shared_error": shared_error.find,
     "table_fill": table_fill.find,
     "concealed": concealed.find,
+    "image": image.find,
 }
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from bidcheck.gui.window import MainWindow
 from bidcheck.model import Place, Signal
@@ -70,3 +72,47 @@ def test_a_click_on_a_located_signal_shows_its_place_on_both_sides(phone_shown: 
     for pane, n in ((evidence.left, 1), (evidence.right, 2)):
         block = pane.view.textCursor().block().text()
         assert f"13912345678，随时联系（{n}）" in block, block
+
+
+@pytest.fixture(scope="module")
+def picture_shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """Three bids of their own wording; 01 and 02 carry one site photo (02's re-encoded, smaller)."""
+    from docx import Document as new_docx
+    from docx.shared import Inches
+
+    from bench.pictures import encoded, photo
+
+    root = tmp_path_factory.mktemp("pictures")
+    site = photo(101)
+    pictures = {
+        1: encoded(site),
+        2: encoded(site.resize((450, 300)), "JPEG", quality=70),
+        3: encoded(photo(7)),
+    }
+    paths = []
+    for n, data in pictures.items():
+        document = new_docx()
+        for text in paragraphs(360 + n, 6):
+            document.add_paragraph(text)
+        document.add_picture(io.BytesIO(data), width=Inches(2))
+        document.save(str(root / f"0{n}-投标人{n}.docx"))
+        paths.append(root / f"0{n}-投标人{n}.docx")
+    yield from checked_window(root / "bidcheck.ini", paths)
+
+
+def test_a_pair_sharing_a_picture_shows_both_thumbnails(picture_shown: MainWindow, tmp_path: Path) -> None:
+    evidence = picture_shown.evidence
+    assert evidence.pictures.isVisible() and "相同图片" in evidence.signals.text()
+    shown = [
+        label.pixmap() for label in evidence.pictures.findChildren(QLabel) if not label.pixmap().isNull()
+    ]
+    assert len(shown) == 2 and all(p.width() == 96 for p in shown)
+    picture_shown.resize(1400, 800)
+    settle()
+    assert picture_shown.grab().save(str(tmp_path / "pictures.png"))
+    result = picture_shown.result
+    assert result is not None
+    quiet = next(p for p in result.pairs if not p.signals)
+    evidence.show_pair(quiet, ("a", "b"), (None, None))
+    settle()
+    assert not evidence.pictures.isVisible()

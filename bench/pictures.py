@@ -1,0 +1,112 @@
+"""Pictures benchmark: what hashing every picture of a section adds to its check.
+
+It writes a section of bids (``bench.corpus``: docx and PDF) twice — once as they are, once with
+``--pictures`` photo-like pictures in each docx bid (JPEG, 900 × 600, a fifth of them PNG charts; one
+logo in every bid and the tender) — checks both in fresh processes with an empty cache, and prints the
+two times, the pictures read and their difference. Target: at most 5 s for 100 bids of 20 pictures.
+
+Usage: .venv/bin/python -m bench.pictures [--bids 100] [--pictures 20] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from docx import Document as open_docx
+from docx.shared import Inches
+from PIL import Image, ImageDraw, ImageFilter
+
+from bench.corpus import generate_section
+
+__all__ = ["add_pictures", "encoded", "photo"]
+
+
+def photo(seed: int, size: tuple[int, int] = (900, 600)) -> Image.Image:
+    """A photo-like picture: soft coloured blobs on a ground, different for each seed."""
+    rng = random.Random(seed)
+    image = Image.new("RGB", size, (rng.randint(0, 255),) * 3)
+    draw = ImageDraw.Draw(image)
+    for _ in range(25):
+        x, y, r = rng.randint(0, size[0]), rng.randint(0, size[1]), rng.randint(20, 200)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=tuple(rng.randint(0, 255) for _ in range(3)))
+    return image.filter(ImageFilter.GaussianBlur(3))
+
+
+def encoded(image: Image.Image, fmt: str = "PNG", **options: object) -> bytes:
+    """A picture as the bytes of an image file."""
+    out = io.BytesIO()
+    image.save(out, fmt, **options)
+    return out.getvalue()
+
+
+def add_pictures(path: Path, pictures: list[bytes]) -> None:
+    """Append pictures to a .docx, one a paragraph (python-docx's inline pictures)."""
+    document = open_docx(str(path))
+    for data in pictures:
+        document.add_picture(io.BytesIO(data), width=Inches(3))
+    document.save(str(path))
+
+
+def _pictures(bid: int, count: int) -> list[bytes]:
+    logo = encoded(photo(0, (300, 120)))
+    own = [
+        encoded(photo(bid * 1000 + n, (700, 500))) if n % 5 == 0 else encoded(photo(bid * 1000 + n), "JPEG")
+        for n in range(1, count)
+    ]
+    return [logo, *own]
+
+
+def _timed_check(folder: Path) -> float:
+    """Seconds of one check of the section in a fresh process with an empty cache."""
+    code = (
+        "import sys, time; from pathlib import Path; from bidcheck.pipeline import CheckInputs, check; "
+        "from bidcheck.config import Settings; f = Path(sys.argv[1]); t = time.perf_counter(); "
+        "r = check(CheckInputs((f / 'bids',), tuple((f / 'tender').iterdir())), Settings()); "
+        "print(time.perf_counter() - t, sum(len(d.pictures) for d in r.documents))"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "BIDCHECK_CACHE_DIR": cache}
+        command = [sys.executable, "-c", code, str(folder)]
+        out = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    seconds, pictures = out.stdout.split()
+    print(f"  {folder.name}: {float(seconds):.1f} s, {pictures} pictures read")
+    return float(seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bids", type=int, default=100)
+    parser.add_argument("--pictures", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp:
+        plain, pictured = Path(temp) / "plain", Path(temp) / "pictured"
+        for folder in (plain, pictured):
+            generate_section(folder, args.bids, args.seed)
+        started = time.perf_counter()
+        docx = sorted((pictured / "bids").glob("*.docx"))
+        for n, bid in enumerate(docx):
+            add_pictures(bid, _pictures(n, args.pictures))
+        for tender in (pictured / "tender").iterdir():
+            add_pictures(tender, _pictures(-1, 1))
+        print(
+            f"{len(docx)} docx bids of {args.bids}: pictures written in {time.perf_counter() - started:.0f} s"
+        )
+        without, with_ = _timed_check(plain), _timed_check(pictured)
+    print(f"bids {args.bids}, pictures a docx bid {args.pictures}: check {without:.1f} s without pictures,")
+    print(f"{with_:.1f} s with them: +{with_ - without:.1f} s")
+    print(f"command: .venv/bin/python -m bench.pictures --bids {args.bids} --pictures {args.pictures}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Pictures two bids share: the same site photo, organisation chart or scanned certificate in two bidders'
+bids — the stored image itself (``exact``), or the same picture re-encoded, resized or recompressed
+(``similar``: perceptual hashes at most ``image_hash_distance`` bits apart).
+
+A picture the tender holds (its forms, the agency's logo), or one that at least ``signal_common_share``
+of the bids hold, is no sign. Every picture's hash is compared with every other's in numpy blocks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.model import Picture, Place, Signal
+from bidcheck.prepare import Ready
+from bidcheck.signals.base import Linked, SectionInfo
+
+__all__ = ["find", "near_pairs"]
+
+_BLOCK = 256  # rows of the distance matrix computed at once
+_BITS = np.array([bin(n).count("1") for n in range(256)], dtype=np.uint8)
+
+
+def _distances(rows: npt.NDArray[np.uint64], columns: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
+    """The Hamming distances between each of ``rows`` and each of ``columns`` (64-bit hashes)."""
+    xor = rows[:, None] ^ columns[None, :]
+    counts: npt.NDArray[np.uint8] = _BITS[xor.view(np.uint8).reshape(*xor.shape, 8)].sum(
+        axis=-1, dtype=np.uint8
+    )
+    return counts
+
+
+def near_pairs(hashes: Sequence[int], others: Sequence[int], distance: int) -> Iterator[tuple[int, int]]:
+    """The (index in ``hashes``, index in ``others``) of every two hashes at most ``distance`` bits apart."""
+    if not hashes or not others:
+        return
+    left = np.array(hashes, dtype=np.uint64)
+    right = np.array(others, dtype=np.uint64)
+    for start in range(0, len(left), _BLOCK):
+        near = np.argwhere(_distances(left[start : start + _BLOCK], right) <= distance)
+        for row, column in near.tolist():
+            yield start + row, column
+
+
+def _place(picture: Picture) -> Place:
+    return Place(picture.page, 0, f"图片（{picture.width}×{picture.height} 像素）")
+
+
+def _signal(mine: Picture, theirs: Picture) -> Signal:
+    exact = mine.digest == theirs.digest
+    bits = (mine.phash ^ theirs.phash).bit_count()
+    how = "相同的图片" if exact else f"看来相同的图片（重新压缩或缩放过，感知哈希相差 {bits} 位）"
+    detail = f"两份文件有{how}：第 {mine.page} 页 / 第 {theirs.page} 页"
+    value = mine.digest if exact else f"{mine.digest}/{theirs.digest}"
+    return Signal(
+        "image", "strong", "exact" if exact else "similar", value, detail, _place(mine), _place(theirs)
+    )
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+    """Pairs of bids holding the same picture (or a near copy), one strong signal a picture of the
+    first bid, located by page on both sides."""
+    owned = [(n, p) for n, b in enumerate(bids) for p in b.doc.pictures]
+    distance = section.settings.image_hash_distance
+    hashes = [p.phash for _, p in owned]
+    tender = [p.phash for t in section.tenders for p in t.doc.pictures]
+    public = {i for i, _ in near_pairs(hashes, tender, distance)}
+    near: dict[int, set[int]] = {}
+    for i, j in near_pairs(hashes, hashes, distance):
+        if owned[i][0] != owned[j][0]:
+            near.setdefault(i, set()).add(j)
+    most = max(3, math.ceil(section.settings.signal_common_share * len(bids)))
+    best: dict[tuple[int, int], dict[int, int]] = {}  # (bid, bid) -> picture of the first -> its copy
+    for i, copies in sorted(near.items()):
+        holders = {owned[i][0]} | {owned[j][0] for j in copies}
+        if i in public or len(holders) >= most:
+            continue
+        for j in sorted(copies, key=lambda j: (owned[j][1].phash ^ owned[i][1].phash).bit_count()):
+            if owned[i][0] < owned[j][0]:
+                best.setdefault((owned[i][0], owned[j][0]), {}).setdefault(i, j)
+    return [
+        Linked(bids[a].doc.id, bids[b].doc.id, _signal(owned[i][1], owned[j][1]))
+        for (a, b), matches in sorted(best.items())
+        for i, j in sorted(matches.items())
+    ]

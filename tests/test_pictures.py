@@ -1,0 +1,120 @@
+"""Pictures: read from docx and PDF, hashed exactly and by look, and shared by two bids as a signal."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from docx import Document as new_docx
+from docx.shared import Inches
+from openpyxl import load_workbook
+from PIL import Image
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from bench.pictures import encoded, photo
+from bidcheck.config import Settings
+from bidcheck.ingest import read_document
+from bidcheck.ingest.pictures import picture_from_bytes
+from bidcheck.model import CheckResult
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report.xlsx import write_xlsx
+from bidcheck.signals.image import near_pairs
+from bidcheck.words import picture_thumbnails, signal_line
+from tests.builders import paragraphs, pdf_font
+
+
+def _docx(path: Path, seed: int, pictures: list[bytes]) -> Path:
+    document = new_docx()
+    for text in paragraphs(seed, 3):
+        document.add_paragraph(text)
+    for data in pictures:
+        document.add_paragraph("附图：")
+        document.add_picture(io.BytesIO(data), width=Inches(3))
+        document.add_page_break()
+    document.save(str(path))
+    return path
+
+
+def _pdf(path: Path, seed: int, pictures: list[bytes]) -> Path:
+    """A text PDF with one picture (an image XObject) a page."""
+    canvas = Canvas(str(path))
+    for n, data in enumerate(pictures):
+        canvas.setFont(pdf_font(), 11)
+        for row, text in enumerate(paragraphs(seed + n, 2)):
+            canvas.drawString(60, 780 - 20 * row, text[:40])
+        canvas.drawImage(ImageReader(io.BytesIO(data)), 72, 300, 300, 200)
+        canvas.showPage()
+    canvas.save()
+    return path
+
+
+def test_a_docx_and_a_pdf_give_their_pictures_with_pages_and_leave_out_icons(tmp_path: Path) -> None:
+    icon = encoded(photo(9, (40, 40)))
+    doc = read_document(_docx(tmp_path / "a.docx", 1, [encoded(photo(1)), icon, encoded(photo(2))]), "d1")
+    assert [(p.page, p.width, p.height) for p in doc.pictures] == [(1, 900, 600), (3, 900, 600)]
+    copy = encoded(photo(1).resize((450, 300)), "JPEG", quality=70)
+    pdf = read_document(_pdf(tmp_path / "b.pdf", 2, [encoded(photo(3)), copy]), "d2")
+    assert [(p.page, p.width, p.height) for p in pdf.pictures] == [(1, 900, 600), (2, 450, 300)]
+    first, resized = doc.pictures[0], pdf.pictures[1]
+    assert first.digest != resized.digest and (first.phash ^ resized.phash).bit_count() <= 8
+    assert (first.phash ^ doc.pictures[1].phash).bit_count() > 16  # another photo looks apart
+    assert Image.open(io.BytesIO(first.thumbnail)).size == (160, 107)
+
+
+def test_undecodable_pictures_are_skipped_quietly() -> None:
+    assert picture_from_bytes(b"not a picture at all", 1) is None
+    assert picture_from_bytes(encoded(photo(1))[:300], 1) is None  # cut short
+    assert picture_from_bytes(encoded(photo(1, (63, 200))), 1) is None  # narrower than 64 px
+
+
+def test_near_hashes_are_found_in_blocks() -> None:
+    hashes = [0, 0b111, 2**64 - 1, 0b1]
+    assert sorted(near_pairs(hashes, [0b11], 2)) == [(0, 0), (1, 0), (3, 0)]
+    many = list(range(600))
+    assert sum(1 for i, j in near_pairs(many, many, 0) if i == j) == 600
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """A tender with the agency's logo, which every bid carries; 01 (docx) and 02 (PDF) hold one site
+    photo, 02's re-encoded as JPEG 70 at half the size; 03 and 04 hold one organisation chart, byte for
+    byte; 05 only pictures of its own."""
+    root = tmp_path_factory.mktemp("pictures")
+    logo = encoded(photo(100, (300, 120)))
+    site, chart = photo(101), encoded(photo(102, (700, 500)))
+    tender = _docx(root / "tender.docx", 50, [logo])
+    bids = [
+        _docx(root / "01.docx", 51, [logo, encoded(photo(201)), encoded(site)]),
+        _pdf(root / "02.pdf", 52, [logo, encoded(site.resize((450, 300)), "JPEG", quality=70)]),
+        _docx(root / "03.docx", 53, [logo, chart]),
+        _docx(root / "04.docx", 54, [logo, encoded(photo(204)), chart]),
+        _docx(root / "05.docx", 55, [logo, encoded(photo(205))]),
+    ]
+    return check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1))
+
+
+def test_a_shared_photo_and_a_shared_chart_are_strong_signals_and_the_logo_none(section: CheckResult) -> None:
+    pairs = {(p.a, p.b): p for p in section.pairs}
+    (photo_signal,) = pairs[("d1", "d2")].signals
+    assert (photo_signal.kind, photo_signal.field, photo_signal.strength) == ("image", "similar", "strong")
+    assert photo_signal.a is not None and photo_signal.b is not None
+    assert (photo_signal.a.page, photo_signal.b.page) == (3, 2)
+    assert pairs[("d1", "d2")].level == "high" and "相同的图片" in pairs[("d1", "d2")].reason
+    (chart_signal,) = pairs[("d3", "d4")].signals
+    assert (chart_signal.field, chart_signal.a.page if chart_signal.a else 0) == ("exact", 2)
+    line = signal_line(chart_signal)
+    assert line == "【强】相同图片 · 同一图片：图片（700×500 像素）（A 第 2 页 / B 第 3 页）"
+    quiet = {key for key, p in pairs.items() if p.signals}
+    assert quiet == {("d1", "d2"), ("d3", "d4")}
+    assert picture_thumbnails(section, photo_signal) is not None
+
+
+def test_the_workbook_shows_both_pictures_of_a_picture_signal(section: CheckResult, tmp_path: Path) -> None:
+    write_xlsx(section, tmp_path / "report.xlsx")
+    sheet = load_workbook(tmp_path / "report.xlsx")["串标迹象"]
+    rows = list(sheet.iter_rows(min_row=2, values_only=True))
+    assert [row[5] for row in rows] == ["近似图片", "同一图片"]
+    anchors = sorted((image.anchor._from.row, image.anchor._from.col) for image in sheet._images)
+    assert anchors == [(1, 9), (1, 11), (2, 9), (2, 11)]  # rows 2 and 3, columns J and L (0-based)
