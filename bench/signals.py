@@ -8,7 +8,8 @@ another's bid, the same mobile, e-mail, ID number, credit code, bank account, ce
 project manager, two listed misspellings (钢筯, 水泥砂桨), two input-method slips no list holds (验受,
 质亮), one bid's paragraph hidden (``w:vanish``) in another's docx, one bid's paragraph copied into
 another disguised with Kangxi radicals, Cyrillic letters and zero-width spaces, and one docx bid's site
-photo in another's re-encoded as JPEG 70 at half the size. Distractors: every docx saved by
+photo in another's re-encoded as JPEG 70 at half the size, and three bids' total prices in equal steps
+among the others' irregular ones (no other total between them). Distractors: every docx saved by
 Administrator and carrying the agency's logo (the tender's) and a photo of its own, the agency's
 phone, e-mail and account copied from the tender into every bid, and every bidder's own distinct staff
 table (numbers with right check characters), author, editing sessions and XMP ID. It reports planted
@@ -24,6 +25,7 @@ import argparse
 import io
 import itertools
 import random
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -78,7 +80,9 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("concealed", "hidden", "any", "docx"),
     ("concealed", "homoglyph", "any", "any"),
     ("image", "similar", "docx", "docx"),
+    ("price", "arithmetic", "any", "any"),
 )
+_LETTER_PRICE = re.compile(r"(\d+)万(\d+)元(?=的投标总报价)")
 
 
 def _id_number(rng: random.Random) -> str:
@@ -189,6 +193,34 @@ def _disguised(text: str) -> str:
     return "".join(out)
 
 
+def _total(bid: Bid) -> int:
+    """The bid's total price as its letter gives it, in yuan."""
+    text = next(p.text for chapter in bid.chapters for p in chapter if _LETTER_PRICE.search(p.text))
+    match = _LETTER_PRICE.search(text)
+    assert match is not None
+    return int(match.group(1)) * 10_000 + int(match.group(2))
+
+
+def _set_total(bid: Bid, total: int) -> None:
+    for chapter in bid.chapters:
+        for n, para in enumerate(chapter):
+            if _LETTER_PRICE.search(para.text):
+                price = f"{total // 10_000}万{total % 10_000}元"
+                chapter[n] = Para(
+                    _LETTER_PRICE.sub(price, para.text), para.kind, para.page, para.first_in_chapter
+                )
+
+
+def _progression(plans: list[Bid], members: tuple[int, int, int]) -> None:
+    """Price three bids in equal steps inside the widest gap between the other bids' totals (among them,
+    and with none between its own three: a progression the others do not interrupt)."""
+    others = sorted(_total(b) for n, b in enumerate(plans) if n not in members)
+    low, high = max(itertools.pairwise([20_000_000, *others, 60_000_000]), key=lambda g: g[1] - g[0])
+    step = (high - low) // 4
+    for n, member in enumerate(members, 1):
+        _set_total(plans[member], low + n * step)
+
+
 def _docx_props(
     path: Path, author: str | None, created: datetime | None, hidden: str | None, pictures: list[bytes]
 ) -> None:
@@ -226,6 +258,7 @@ def write_section(
     sessions = {i: [f"{rng.getrandbits(32):08X}" for _ in range(rng.randint(3, 9))] for i in range(size)}
     extra: dict[int, list[Para]] = {i: [] for i in range(size)}
     hidden: dict[int, str] = {}
+    added: list[tuple[str, str, int, int]] = []  # plants of more than one pair (a price progression)
     logo = encoded(photo(seed, (300, 120)))  # the agency's, in the tender and every bid
     pictures = {i: [logo, encoded(photo(seed * 100 + 50 + i, (640, 480)))] for i in range(size)}
     for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True):
@@ -237,6 +270,10 @@ def write_section(
             document_ids[b] = document_ids[a]
         elif field == "rsid":
             sessions[b] = sessions[b] + sessions[a][:4]
+        elif kind == "price":
+            third = next(n for n in range(size) if n not in (a, b))
+            _progression(plans, (a, b, third))
+            added += [(kind, field, a, third), (kind, field, b, third)]
         elif kind == "image":  # b's copy of a's site photo: re-encoded as JPEG 70 at half the size
             site = photo(seed * 100 + a)
             pictures[a].append(encoded(site, "JPEG", quality=92))
@@ -287,7 +324,7 @@ def write_section(
             add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]
-    return tender_path, paths, plants
+    return tender_path, paths, plants + added
 
 
 def _score(

@@ -23,6 +23,8 @@ __all__ = [
     "Passage",
     "Picture",
     "Place",
+    "Price",
+    "PricePattern",
     "Role",
     "Side",
     "Signal",
@@ -94,6 +96,26 @@ class Picture:
 
 
 @dataclass(frozen=True)
+class Price:
+    """A bid's total price in yuan (see ``bidcheck.text.prices``) and where it stands."""
+
+    total: float
+    page: int
+    paragraph: int
+
+
+@dataclass(frozen=True)
+class PricePattern:
+    """Totals of three or more bids in a pattern (``arithmetic``: equal steps; ``ratio``: equal
+    ratios; ``close``: within a hair of each other): its members (bid ids) and the panel's sentence."""
+
+    kind: str
+    members: tuple[str, ...]
+    detail: str
+    strength: Strength = "strong"
+
+
+@dataclass(frozen=True)
 class Document:
     """A file of the section as read: its blocks, metadata and whether it could be read."""
 
@@ -114,6 +136,8 @@ class Document:
     rsid_texts: tuple[tuple[str, str], ...] = ()  # (rsid, the start of the first paragraph it marks)
     concealed: tuple[Concealed, ...] = ()  # see ``bidcheck.text.concealed``
     pictures: tuple[Picture, ...] = ()  # not in the result JSON (their thumbnails go to the workbook)
+    price: Price | None = None  # a bid's total price, when it could be read
+    price_error: str | None = None  # why a bid's total price could not be read
 
     @property
     def ok(self) -> bool:
@@ -257,6 +281,7 @@ class CheckResult:
     timings: dict[str, float] = field(default_factory=dict)  # wall seconds of each stage
     library: LibraryInfo | None = None  # set when the check was compared against a library
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)  # by bid id
+    price_patterns: tuple[PricePattern, ...] = ()
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -291,6 +316,8 @@ def document_to_dict(doc: Document) -> dict[str, Any]:
         "concealed": [
             {"kind": c.kind, "page": c.page, "paragraph": c.paragraph, "text": c.text} for c in doc.concealed
         ],
+        "price": asdict(doc.price) if doc.price else None,
+        "price_error": doc.price_error,
     }
 
 
@@ -378,6 +405,7 @@ def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, An
         "groups": [
             {"members": list(g.members), "passages": g.passages, "chars": g.chars} for g in result.groups
         ],
+        "price_patterns": [{**asdict(p), "members": list(p.members)} for p in result.price_patterns],
     }
 
 
@@ -454,6 +482,8 @@ def _document_from_dict(data: dict[str, Any]) -> Document:
             Concealed(str(c["kind"]), int(c["page"]), int(c["paragraph"]), str(c["text"]))
             for c in data.get("concealed", ())
         ),
+        price=Price(**data["price"]) if data.get("price") else None,
+        price_error=data.get("price_error"),
     )
 
 
@@ -486,6 +516,10 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
         groups,
         {str(k): float(v) for k, v in (data.get("timings") or {}).items()},
         *_library_from_dict(data),
+        tuple(
+            PricePattern(p["kind"], tuple(p["members"]), p["detail"], p.get("strength", "strong"))
+            for p in data.get("price_patterns", ())
+        ),
     )
 
 

@@ -33,10 +33,20 @@ from bidcheck.judge import judge_all
 from bidcheck.library.history import Consulted, LibraryReader, consult, histories
 from bidcheck.library.prints import bidder_name
 from bidcheck.library.store import LibraryError
-from bidcheck.model import CheckResult, Document, Group, HistoryMatch, LibraryInfo, PairResult, Role, Signal
+from bidcheck.model import (
+    CheckResult,
+    Document,
+    Group,
+    HistoryMatch,
+    LibraryInfo,
+    PairResult,
+    PricePattern,
+    Role,
+    Signal,
+)
 from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.signals import SectionInfo, find_signals
+from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
 __all__ = ["CheckInputs", "check"]
@@ -210,6 +220,7 @@ class _Run:
     library_error: str | None = None
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
     key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
+    price_patterns: tuple[PricePattern, ...] = ()
 
 
 _T = TypeVar("_T")
@@ -331,6 +342,8 @@ def _signals(run: _Run, _progress: ProgressFn) -> None:
     run.signals = _remembered(
         run, "signals", lambda: find_signals(run.bids, SectionInfo(tenders, run.settings), run.cancel)
     )
+    if run.settings.signals_enabled:
+        run.price_patterns = price_patterns([b.doc for b in run.bids])
 
 
 def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
@@ -424,4 +437,5 @@ def check(
         timings,
         _library_info(run),
         run.history,
+        run.price_patterns,
     )

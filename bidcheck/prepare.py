@@ -20,6 +20,7 @@ from bidcheck.ingest.registry import document_name, error_document
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
+from bidcheck.text.prices import read_price
 
 __all__ = [
     "CACHE_VERSION",
@@ -103,6 +104,9 @@ def prepare_document(
     try:
         doc = clean_document(doc)
         doc = replace(doc, chars=sum(len(b.text) for b in doc.compared_blocks()))
+        if role == "bid":
+            price, why = read_price(list(doc.blocks))
+            doc = replace(doc, price=price, price_error=why)
         clean = build_clean_text(doc)
         if len(clean.norm) < settings.seed_chars:
             return Prepared(replace(doc, status="error", error="文件中没有可比较的文字", blocks=()))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bidcheck.model import CheckResult, Concealed, Passage, Place, Signal
+from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Signal
 
 __all__ = [
     "CONCEALED_KINDS",
@@ -18,6 +18,7 @@ __all__ = [
     "heat_rgb",
     "passage_kind",
     "picture_thumbnails",
+    "price_words",
     "sign_phrases",
     "signal_line",
 ]
@@ -59,6 +60,7 @@ SIGN_PHRASES: dict[str, str] = {
     "table_fill": "不同投标人对招标文件表格的填写大量相同（价格、品牌或应答逐行一致）",
     "concealed": "一家文件中隐藏或伪装的文字与另一家的文字相同（{fields}）",
     "image": "不同投标人的文件中有相同的图片",
+    "price": "投标报价呈规律性（{fields}）",
 }
 # What the readers find hidden or disguised in a file (``Document.concealed``), as the panel reads it.
 CONCEALED_KINDS: dict[str, str] = {
@@ -79,6 +81,7 @@ SIGNAL_KINDS: dict[str, str] = {
     "table_fill": "表格填写",
     "concealed": "隐藏文字",
     "image": "相同图片",
+    "price": "报价规律",
 }
 SIGNAL_FIELDS: dict[str, str] = {
     "author": "作者",
@@ -104,6 +107,9 @@ SIGNAL_FIELDS: dict[str, str] = {
     "homophone": "同音错字",
     "exact": "同一图片",
     "similar": "近似图片",
+    "arithmetic": "等差报价",
+    "ratio": "等比报价",
+    "close": "报价过于接近",
     **CONCEALED_KINDS,
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
@@ -157,3 +163,11 @@ def picture_thumbnails(result: CheckResult, signal: Signal) -> tuple[bytes, byte
     thumbnails = {p.digest: p.thumbnail for d in result.documents for p in d.pictures}
     pair = (thumbnails.get(first), thumbnails.get(second or first))
     return (pair[0], pair[1]) if pair[0] and pair[1] else None
+
+
+def price_words(doc: Document) -> str:
+    """A bid's total price as the file list shows it, or why it could not be read (nothing for the
+    tender and templates, whose prices are not read)."""
+    if doc.price is not None:
+        return f"{doc.price.total:,.2f} 元（第 {doc.price.page} 页）"
+    return f"未能读出：{doc.price_error}" if doc.price_error else ""

@@ -34,6 +34,7 @@ from bidcheck.words import (
     heat_rgb,
     passage_kind,
     picture_thumbnails,
+    price_words,
 )
 
 __all__ = ["NO_TENDER_WARNING", "write_xlsx"]
@@ -440,8 +441,9 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
             "路径",
             "文档标识（XMP）",
             "隐藏或伪装的文字",
+            "投标总价",
         ),
-        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 50),
+        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 50, 30),
     )
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
     for doc in documents:
@@ -467,6 +469,7 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 doc.path,
                 meta.get("xmp_document_id", ""),
                 concealed_summary(doc.concealed),
+                price_words(doc),
             ],
         )
         if not doc.ok:

@@ -19,13 +19,15 @@ from bidcheck.signals import (
     identifier,
     image,
     metadata,
+    prices,
     shared_error,
     table_fill,
 )
 from bidcheck.signals.base import Linked, SectionInfo
 from bidcheck.signals.bidders import bidder_of
+from bidcheck.signals.prices import price_patterns
 
-__all__ = ["Linked", "SectionInfo", "find_signals"]
+__all__ = ["Linked", "SectionInfo", "find_signals", "price_patterns"]
 
 Finder = Callable[[Sequence[Ready], SectionInfo], list[Linked]]
 _FINDERS: dict[str, Finder] = {
@@ -37,6 +39,7 @@ _FINDERS: dict[str, Finder] = {
     "table_fill": table_fill.find,
     "concealed": concealed.find,
     "image": image.find,
+    "price": prices.find,
 }
 
 

@@ -1,0 +1,128 @@
+"""A bid's total price, read from its 投标函 or 开标一览表: the amount in capital numerals (大写) and in
+figures (¥, 元, 万元), which must agree where both are given.
+
+The price stands after a label (投标总价, 投标报价, 总报价…) in the same paragraph or in the next one
+(a table's next cell). A bid whose price cannot be read says why; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bidcheck.model import COMPARED_KINDS, Block, Price
+
+__all__ = ["capital_amount", "figure_amount", "read_price"]
+
+_LABEL = re.compile(r"投标总报价|投标总价|投标报价|总报价|报价总额|投标总金额|投标价格|投标金额|总价")
+_STOP = re.compile(r"保证金|工期|质量|有效期|控制价|最高限价|暂列金额|安全文明")  # another figure begins
+_CAPITAL = re.compile(
+    r"[零壹贰叁肆伍陆柒捌玖拾佰仟万亿〇一二三四五六七八九十百千两]+[元圆][零壹贰叁肆伍陆柒捌玖一二三四五六七八九角分整正]*"
+)
+_MIXED = re.compile(r"(\d+(?:\.\d+)?)\s*万\s*(\d+(?:\.\d+)?)\s*元")  # 4123万456元
+_FIGURE = re.compile(r"([¥￥]\s*)?(\d{1,3}(?:[,，]\d{3})+|\d+)(\.\d+)?\s*(万元|元)?")
+_DIGITS = {
+    c: n
+    for n, cs in enumerate(("零〇", "壹一", "贰二两", "叁三", "肆四", "伍五", "陆六", "柒七", "捌八", "玖九"))
+    for c in cs
+}
+_SMALL = {"拾": 10, "十": 10, "佰": 100, "百": 100, "仟": 1000, "千": 1000}
+_WINDOW = 120  # characters after a label where its amount may stand
+_AGREE = 0.005  # yuan: the capital and the figures agree to the fen
+
+
+@dataclass(frozen=True)
+class _Found:
+    """The amounts after one label: in capitals and in figures (``None`` where absent)."""
+
+    capital: float | None
+    figure: float | None
+
+
+def _integer(text: str) -> int:
+    total = section = number = 0
+    for char in text:
+        if char in _DIGITS:
+            number = _DIGITS[char]
+        elif char in _SMALL:
+            section += (number or 1) * _SMALL[char]
+            number = 0
+        elif char == "万":
+            total += (section + number) * 10_000
+            section = number = 0
+        elif char == "亿":
+            total = (total + section + number) * 100_000_000
+            section = number = 0
+    return total + section + number
+
+
+def capital_amount(text: str) -> float | None:
+    """The amount in yuan of capital numerals (``壹仟贰佰叁拾肆万伍仟陆佰柒拾捌元玖角整``), or ``None``."""
+    match = _CAPITAL.search(text)
+    if not match or not any(c in _DIGITS and _DIGITS[c] for c in match.group()):
+        return None
+    whole, _, cents = re.split("([元圆])", match.group(), maxsplit=1)
+    amount = float(_integer(whole))
+    for digit, unit in re.findall(r"(.)([角分])", cents):
+        amount += _DIGITS.get(digit, 0) * (0.1 if unit == "角" else 0.01)
+    return round(amount, 2)
+
+
+def figure_amount(text: str) -> float | None:
+    """The amount in yuan written in figures (``¥12,345,678.90``, ``1234.5678万元``, ``4123万456元``):
+    the first figure marked by ¥ or followed by 元 or 万元, or ``None``."""
+    mixed = _MIXED.search(text)
+    for match in _FIGURE.finditer(text):
+        if mixed and mixed.start() <= match.start() < mixed.end():
+            return round(float(mixed.group(1)) * 10_000 + float(mixed.group(2)), 2)
+        sign, whole, fraction, unit = match.groups()
+        if not sign and not unit:
+            continue
+        value = float(re.sub("[,，]", "", whole) + (fraction or ""))
+        return round(value * (10_000 if unit == "万元" else 1), 2)
+    return None
+
+
+def _before_label(block: Block, end: int) -> str:
+    """The text of a label's paragraph before it, from the last sentence break (``愿意以人民币（大写）
+    ……（¥……）的投标总报价``: the standard letter's order)."""
+    text = block.text[max(0, end - _WINDOW) : end]
+    return re.split(r"[。；;]", text)[-1]
+
+
+def _after_label(blocks: list[Block], index: int, start: int) -> str:
+    """The text after a label: the rest of its paragraph, and the next paragraph when that has none of
+    the amount (a table's next cell), up to where another figure's label begins."""
+    text = blocks[index].text[start:]
+    if index + 1 < len(blocks) and not re.search(r"\d|[壹贰叁肆伍陆柒捌玖]", text):
+        text += "\n" + blocks[index + 1].text
+    text = text[:_WINDOW]
+    stop = _STOP.search(text)
+    return text[: stop.start()] if stop else text
+
+
+def _amounts(text: str) -> _Found:
+    return _Found(capital_amount(text), figure_amount(text))
+
+
+def read_price(blocks: list[Block]) -> tuple[Price | None, str | None]:
+    """A bid's total price and where it stands, or why it could not be read (the first label followed
+    by an amount decides)."""
+    compared = [b for b in blocks if b.kind in COMPARED_KINDS]
+    for index, block in enumerate(compared):
+        for label in _LABEL.finditer(block.text):
+            found = _amounts(_after_label(compared, index, label.end()))
+            if found.capital is None and found.figure is None:
+                found = _amounts(_before_label(block, label.start()))
+            if found.capital is None and found.figure is None:
+                continue
+            both = found.capital is not None and found.figure is not None
+            if both and abs((found.capital or 0.0) - (found.figure or 0.0)) > _AGREE:
+                return None, (
+                    f"第 {block.page} 页投标总价大写（{found.capital:,.2f} 元）与小写"
+                    f"（{found.figure:,.2f} 元）不一致"
+                )
+            total = found.capital if found.capital is not None else found.figure
+            assert total is not None
+            return Price(total, block.page, block.paragraph), None
+    return None, "未找到投标总价（投标函或开标一览表中的大写或小写金额）"

@@ -1,0 +1,135 @@
+"""Prices: each bid's total read from its letter (capitals and figures, which must agree), and totals of
+three or more bids in a pattern (equal steps, equal ratios, within a hair) as strong signals."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from docx import Document as new_docx
+from openpyxl import load_workbook
+
+from bidcheck.config import Settings
+from bidcheck.model import Block, CheckResult, Document, Price, result_from_dict
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report.json import result_json
+from bidcheck.report.xlsx import write_xlsx
+from bidcheck.signals.prices import price_patterns
+from bidcheck.text.prices import capital_amount, figure_amount, read_price
+from tests.builders import paragraphs
+
+
+def test_capital_numerals_and_figures_are_read() -> None:
+    assert capital_amount("壹仟贰佰叁拾肆万伍仟陆佰柒拾捌元玖角捌分") == 12_345_678.98
+    assert capital_amount("人民币贰佰万元整") == 2_000_000.0
+    assert capital_amount("壹亿零伍万元整") == 100_050_000.0
+    assert capital_amount("叁拾万零伍佰元") == 300_500.0
+    assert capital_amount("元整") is None
+    assert figure_amount("（小写：¥12,345,678.98元）") == 12_345_678.98
+    assert figure_amount("1234.5678万元") == 12_345_678.0
+    assert figure_amount("4123万456元") == 41_230_456.0
+    assert figure_amount("工期 180 天，3 个月") is None
+
+
+def test_a_letter_gives_its_total_and_place_and_a_disagreement_is_said() -> None:
+    letter = "投标总报价（大写）：壹仟贰佰万元整（小写：¥12,000,000.00元），工期：365日历天。"
+    assert read_price([Block(letter, page=3, paragraph=12)]) == (Price(12_000_000.0, 3, 12), None)
+    standard = "愿意以人民币（大写）壹仟贰佰万元整（¥12,000,000.00）的投标总报价，工期365日历天。"
+    assert read_price([Block(standard, page=2, paragraph=4)])[0] == Price(12_000_000.0, 2, 4)
+    cells = [Block("投标报价", "table", 5, 20), Block("大写：贰佰万元整 小写：2000000.00元", "table", 5, 21)]
+    assert read_price(cells)[0] == Price(2_000_000.0, 5, 20)
+    price, why = read_price([Block("投标总价：大写贰佰万元整，小写：¥2,100,000.00元", page=1, paragraph=1)])
+    assert price is None and why == "第 1 页投标总价大写（2,000,000.00 元）与小写（2,100,000.00 元）不一致"
+    price, why = read_price([Block("投标报价应包括全部费用。投标保证金：贰万元整。", page=1, paragraph=1)])
+    assert price is None and why is not None and why.startswith("未找到投标总价")
+
+
+def _docs(totals: list[float]) -> list[Document]:
+    return [Document(f"d{n}", "", f"{n}", "docx", price=Price(t, 1, 1)) for n, t in enumerate(totals, 1)]
+
+
+def test_patterns_among_three_or_more_bids_and_none_among_irregular_ones() -> None:
+    totals = [9_870_000, 10_000_000, 10_250_000, 10_500_000, 10_750_000, 11_320_000]
+    arithmetic = price_patterns(_docs(totals))  # four in one progression: one pattern
+    assert [(p.kind, p.members) for p in arithmetic] == [("arithmetic", ("d2", "d3", "d4", "d5"))]
+    rounded = price_patterns(_docs([10_000_000, 10_250_100, 10_500_000]))  # steps 0.08% apart
+    assert [p.kind for p in rounded] == ["arithmetic"]
+    ratio = price_patterns(_docs([8_000_000, 8_160_000, 8_323_200, 9_900_000]))  # 2% each
+    assert [(p.kind, p.members) for p in ratio] == [("ratio", ("d1", "d2", "d3"))]
+    close = price_patterns(_docs([10_000_000, 10_003_000, 10_004_000, 12_000_000]))
+    assert [(p.kind, p.members) for p in close] == [("close", ("d1", "d2", "d3"))]
+    assert price_patterns(_docs([10_000_000, 10_250_000, 10_600_000])) == ()  # steps 17% apart
+
+
+def test_chance_progressions_among_twenty_irregular_bids_are_rare() -> None:
+    """Twenty totals drawn at random between 30 and 50 million, a thousand sections: patterns of
+    neighbouring totals arise in 20 of them (seed 7)."""
+    rng = random.Random(7)
+    raised = sum(bool(price_patterns(_docs([rng.uniform(3e7, 5e7) for _ in range(20)]))) for _ in range(1000))
+    assert raised <= 30, raised
+
+
+def _bid(path: Path, name: str, seed: int, letter: str) -> Path:
+    document = new_docx()
+    document.add_paragraph(f"投标人：{name}有限公司（盖单位章）")
+    document.add_paragraph(letter)
+    for text in paragraphs(seed, 4):
+        document.add_paragraph(text)
+    document.save(str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """Three bids priced in equal steps of 250,000 yuan among two irregular ones; one letter whose
+    capitals and figures disagree; one without a price."""
+    root = tmp_path_factory.mktemp("prices")
+    letters = {
+        "恒信市政": "愿意以人民币（大写）壹仟万元整（¥10,000,000.00）的投标总报价，工期365日历天。",
+        "华东建设": "投标总报价（大写）：壹仟零贰拾伍万元整（小写：¥10,250,000.00元）。",
+        "中联路桥": "投标总报价（大写）：壹仟零伍拾万元整（小写：¥10,500,000.00元）。",
+        "宏远建工": "投标总报价（大写）：玖佰叁拾壹万贰仟元整（小写：¥9,312,000.00元）。",
+        "东方路桥": "投标总报价（大写）：壹仟壹佰捌拾万元整（小写：¥11,870,000.00元）。",
+        "百川园林": "我方将按招标文件要求报价。",
+    }
+    bids = [
+        _bid(root / f"0{n}.docx", name, 400 + n, letter)
+        for n, (name, letter) in enumerate(letters.items(), 1)
+    ]
+    return check(CheckInputs(tuple(bids)), Settings(workers=1))
+
+
+def test_bids_in_equal_steps_are_a_strong_pattern_and_unread_prices_are_said(section: CheckResult) -> None:
+    (pattern,) = section.price_patterns
+    assert (pattern.kind, pattern.members) == ("arithmetic", ("d1", "d2", "d3"))
+    assert pattern.detail == "3 家投标总价成等差数列：10,000,000.00 元、10,250,000.00 元、10,500,000.00 元"
+    pairs = {(p.a, p.b): p for p in section.pairs}
+    for key in (("d1", "d2"), ("d1", "d3"), ("d2", "d3")):
+        (signal,) = pairs[key].signals
+        assert (signal.kind, signal.field, signal.strength, pairs[key].level) == (
+            "price",
+            "arithmetic",
+            "strong",
+            "high",
+        )
+    assert "投标报价呈规律性（等差报价）" in pairs[("d1", "d2")].reason
+    assert not any(p.signals for key, p in pairs.items() if not set(key) <= {"d1", "d2", "d3"})
+    documents = {d.id: d for d in section.documents}
+    assert documents["d1"].price == Price(10_000_000.0, 1, 2)
+    assert documents["d5"].price is None and "不一致" in (documents["d5"].price_error or "")
+    assert documents["d6"].price is None and (documents["d6"].price_error or "").startswith("未找到")
+
+
+def test_prices_and_patterns_are_in_the_json_and_the_file_list(section: CheckResult, tmp_path: Path) -> None:
+    data = json.loads(result_json(section))
+    assert data["documents"][0]["price"] == {"total": 10_000_000.0, "page": 1, "paragraph": 2}
+    assert data["price_patterns"][0]["members"] == ["d1", "d2", "d3"]
+    again = result_from_dict(data)
+    assert again.price_patterns == section.price_patterns and again.documents[4].price_error
+    write_xlsx(section, tmp_path / "report.xlsx")
+    rows = list(load_workbook(tmp_path / "report.xlsx")["文件清单"].iter_rows(values_only=True))
+    column = rows[0].index("投标总价")
+    assert rows[1][column] == "10,000,000.00 元（第 1 页）"
+    assert str(rows[5][column]).startswith("未能读出：第 1 页投标总价大写")
