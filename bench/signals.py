@@ -216,9 +216,9 @@ def _progression(plans: list[Bid], members: tuple[int, int, int]) -> None:
     and with none between its own three: a progression the others do not interrupt)."""
     others = sorted(_total(b) for n, b in enumerate(plans) if n not in members)
     low, high = max(itertools.pairwise([20_000_000, *others, 60_000_000]), key=lambda g: g[1] - g[0])
-    step = (high - low) // 4
-    for n, member in enumerate(members, 1):
-        _set_total(plans[member], low + n * step)
+    step = (high - low) * 15 // 100  # at 30%, 45% and 60% of the gap: no step to its ends equals it
+    for n, member in enumerate(members):
+        _set_total(plans[member], low + (high - low) * 30 // 100 + n * step)
 
 
 def _docx_props(
