@@ -9,7 +9,7 @@ import pytest
 from docx import Document as new_docx
 from docx.shared import Inches
 from openpyxl import load_workbook
-from PIL import Image
+from PIL import Image, ImageDraw
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -60,7 +60,17 @@ def test_a_docx_and_a_pdf_give_their_pictures_with_pages_and_leave_out_icons(tmp
     first, resized = doc.pictures[0], pdf.pictures[1]
     assert first.digest != resized.digest and (first.phash ^ resized.phash).bit_count() <= 8
     assert (first.phash ^ doc.pictures[1].phash).bit_count() > 16  # another photo looks apart
-    assert Image.open(io.BytesIO(first.thumbnail)).size == (160, 107)
+    assert Image.open(io.BytesIO(first.thumbnail)).size == (128, 86) and not first.plain
+
+
+def test_a_page_of_text_is_plain_and_matches_only_itself() -> None:
+    """Scanned pages of text hash alike at 9 x 8: they count as pictures only byte for byte."""
+    page = Image.new("L", (620, 877), 255)
+    draw = ImageDraw.Draw(page)
+    for row in range(60, 800, 24):
+        draw.line((60, row, 560, row), fill=40, width=6)
+    picture = picture_from_bytes(encoded(page), 1)
+    assert picture is not None and picture.plain
 
 
 def test_undecodable_pictures_are_skipped_quietly() -> None:

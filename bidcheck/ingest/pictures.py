@@ -25,6 +25,8 @@ __all__ = ["MAX_PICTURES", "MIN_SIDE", "pdf_page_pictures", "picture_from_bytes"
 MIN_SIDE = 64
 MAX_PICTURES = 400  # per document: a file of thousands of pictures is hashed no further
 _THUMBNAIL = 128  # pixels on the longer side
+_LIGHT = 235  # grey level from which a pixel is paper
+_PLAIN = 0.6  # a picture more than this share paper is a page of text or a drawing on white
 _HASHED = 256  # pictures are brought down to this size first (JPEGs decoded so by DCT scaling)
 
 
@@ -40,10 +42,11 @@ def picture_from_image(image: Image.Image, page: int, digest: str, size: tuple[i
     image.thumbnail((_HASHED, _HASHED), Image.Resampling.BILINEAR, reducing_gap=2.0)
     image = image.convert("RGB")
     phash = int(str(imagehash.dhash(image)), 16)
+    light = sum(image.convert("L").histogram()[_LIGHT:]) / (image.width * image.height)
     image.thumbnail((_THUMBNAIL, _THUMBNAIL), Image.Resampling.BILINEAR)
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=1)
-    return Picture(page, digest, phash, size[0], size[1], out.getvalue())
+    return Picture(page, digest, phash, size[0], size[1], out.getvalue(), light > _PLAIN)
 
 
 def picture_from_bytes(data: bytes, page: int) -> Picture | None:

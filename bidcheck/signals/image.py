@@ -3,7 +3,9 @@ bids — the stored image itself (``exact``), or the same picture re-encoded, re
 (``similar``: perceptual hashes at most ``image_hash_distance`` bits apart).
 
 A picture the tender holds (its forms, the agency's logo), or one that at least ``signal_common_share``
-of the bids hold, is no sign. Every picture's hash is compared with every other's in numpy blocks.
+of the bids hold, is no sign. A picture that is mostly paper (a scanned page of text, a drawing on white)
+counts only as the same stored picture: at the hash's 9 × 8 such pictures all look alike. Every
+picture's hash is compared with every other's in numpy blocks.
 """
 
 from __future__ import annotations
@@ -70,7 +72,9 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     public = {i for i, _ in near_pairs(hashes, tender, distance)}
     near: dict[int, set[int]] = {}
     for i, j in near_pairs(hashes, hashes, distance):
-        if owned[i][0] != owned[j][0]:
+        mine, theirs = owned[i][1], owned[j][1]
+        plain = (mine.plain or theirs.plain) and mine.digest != theirs.digest  # pages of text look alike
+        if owned[i][0] != owned[j][0] and not plain:
             near.setdefault(i, set()).add(j)
     most = max(3, math.ceil(section.settings.signal_common_share * len(bids)))
     best: dict[tuple[int, int], dict[int, int]] = {}  # (bid, bid) -> picture of the first -> its copy
