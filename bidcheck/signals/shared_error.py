@@ -17,13 +17,14 @@ same two bids are strong, one supporting.
 
 from __future__ import annotations
 
+import collections
 import functools
 import importlib.util
 import itertools
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from bidcheck.fingerprint.tokens import cut, is_word
@@ -82,20 +83,18 @@ def _odd(bid: Ready) -> dict[str, tuple[int, int]]:
     return {w: bid.clean.clean_span(at, at + len(w)) for w, at in bid.fingerprint.odd_words}
 
 
-def right_form(
-    word: str, texts: Sequence[str], alike: dict[str, str], writers: Sequence[str] = ()
-) -> str | None:
+def right_form(word: str, texts: Sequence[str], writers: Sequence[str] = ()) -> str | None:
     """The dictionary word one character off ``word``, the two characters sounding alike, that at least
     half of ``texts`` (comparable texts, three at least) use — the section's own spelling of it — and
     each of ``writers`` (the texts holding the slip: their writer knows the word) uses too; else
-    ``None``. ``alike``: for each reading, the section's characters that have it (``sound_table``)."""
+    ``None``."""
     needed = max(3, (len(texts) + 1) // 2)
     for n, char in enumerate(word):
         if char in _NUMERALS or (n == 0 and len(word) == 2 and char in _SURNAMES):
             continue
         head, tail = word[:n], word[n + 1 :]
-        others = {c for reading in _readings(char) for c in alike.get(reading, "")} - {char} - _NUMERALS
-        for other in sorted(others):
+        others = {c for reading in _readings(char) for c in _sound_table().get(reading, "")}
+        for other in sorted(others - {char} - _NUMERALS):
             right = head + other + tail
             if is_word(right) and _used_by(right, writers, len(writers)) and _used_by(right, texts, needed):
                 return right
@@ -153,54 +152,54 @@ def _readings(char: str) -> frozenset[str]:
     return frozenset(r for r in plain.split(",") if r)
 
 
-def sound_table(chars: Iterable[str]) -> dict[str, str]:
-    """For each reading, the characters among ``chars`` (Chinese ones) that have it."""
+@functools.cache
+def _sound_table() -> dict[str, str]:
+    """For each reading, the characters of the basic CJK block that have it."""
     table: dict[str, list[str]] = {}
-    for char in sorted(set(chars)):
-        if "\u4e00" <= char <= "\u9fff":
-            for reading in _readings(char):
-                table.setdefault(reading, []).append(char)
-    return {reading: "".join(found) for reading, found in table.items()}
+    for code in _reading_table():
+        if 0x4E00 <= code <= 0x9FFF:
+            for reading in _readings(chr(code)):
+                table.setdefault(reading, []).append(chr(code))
+    return {reading: "".join(chars) for reading, chars in table.items()}
+
+
+def _held_by_two(bids: Sequence[Ready], tender: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """The out-of-dictionary words exactly two bids hold (and the tender does not), with the two and
+    where the word first stands in each, in order: counted in C over every bid's words, the few held
+    twice then placed."""
+    held = [dict(b.fingerprint.odd_words) for b in bids]
+    counts = collections.Counter(itertools.chain.from_iterable(held))
+    twice = {w for w, n in counts.items() if n == 2} - tender
+    docs: dict[str, list[tuple[int, int]]] = {}
+    for index, words in enumerate(held):
+        for word in twice.intersection(words):
+            docs.setdefault(word, []).append((index, words[word]))
+    return dict(sorted(docs.items()))
 
 
 def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[str, tuple[list[int], str]]:
     """The out-of-dictionary words exactly two bids hold that are wrong characters: the two bids and
     the right form. ``texts``: the comparable texts of the bids, then the tenders."""
-    holders: dict[str, list[int]] = {}
-    for index, bid in enumerate(bids):
-        for word, _ in bid.fingerprint.odd_words:
-            holders.setdefault(word, []).append(index)
     out: dict[str, tuple[list[int], str]] = {}
-    alike: dict[str, str] | None = None
-    for word, docs in sorted(holders.items()):
-        if len(docs) != 2 or word in tender or any(word in listed for listed in MISSPELLINGS):
+    for word, places in _held_by_two(bids, tender).items():
+        (first, at), (second, at_2) = places
+        if any(word in listed for listed in MISSPELLINGS):
             continue
-        if not _same_context(word, texts[docs[0]], texts[docs[1]]):
+        if not _same_context(word, (texts[first], at), (texts[second], at_2)):
             continue
-        alike = alike if alike is not None else sound_table(set().union(*texts))
-        right = right_form(word, texts, alike, [texts[d] for d in docs])
-        if right and not any(word in t for n, t in enumerate(texts) if n not in docs):
-            out[word] = (docs, right)
+        right = right_form(word, texts, [texts[first], texts[second]])
+        if right and not any(word in t for n, t in enumerate(texts) if n not in (first, second)):
+            out[word] = ([first, second], right)
     return out
 
 
-def _contexts(word: str, text: str) -> tuple[set[str], set[str]]:
-    """The ``_CONTEXT_CHARS`` characters before and after the first few places ``word`` stands in."""
-    before, after, at = set(), set(), text.find(word)
-    for _ in range(5):
-        if at < 0:
-            break
-        before.add(text[max(0, at - _CONTEXT_CHARS) : at])
-        after.add(text[at + len(word) : at + len(word) + _CONTEXT_CHARS])
-        at = text.find(word, at + 1)
-    return before, after
-
-
-def _same_context(word: str, text: str, other: str) -> bool:
-    """Whether the word stands between the same characters on one side in both texts, as a copied
-    error does (its sentence came with it); the same slip made twice apart seldom does."""
-    (before, after), (before_2, after_2) = _contexts(word, text), _contexts(word, other)
-    return bool(before & before_2 or after & after_2)
+def _same_context(word: str, here: tuple[str, int], there: tuple[str, int]) -> bool:
+    """Whether the word, where it first stands in two texts, has the same characters on one side in
+    both, as a copied error has (its sentence came with it); the same slip made twice apart seldom does."""
+    (text, at), (other, at_2) = here, there
+    end, end_2 = at + len(word), at_2 + len(word)
+    before = text[max(0, at - _CONTEXT_CHARS) : at] == other[max(0, at_2 - _CONTEXT_CHARS) : at_2]
+    return before or text[end : end + _CONTEXT_CHARS] == other[end_2 : end_2 + _CONTEXT_CHARS]
 
 
 def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int], list[tuple[str, str, str]]]:
