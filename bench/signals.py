@@ -9,9 +9,10 @@ project manager, two listed misspellings (钢筯, 水泥砂桨), two input-metho
 质亮), one bid's paragraph hidden (``w:vanish``) in another's docx, one bid's paragraph copied into
 another disguised with Kangxi radicals, Cyrillic letters and zero-width spaces, and one docx bid's site
 photo in another's re-encoded as JPEG 70 at half the size, and three bids' total prices in equal steps
-among the others' irregular ones (no other total between them). Distractors: every docx saved by
-Administrator and carrying the agency's logo (the tender's) and a photo of its own, the agency's
-phone, e-mail and account copied from the tender into every bid, and every bidder's own distinct staff
+among the others' irregular ones (no other total between them), and six unit prices of one docx bid's
+priced bill of quantities in another's. Distractors: every docx saved by Administrator and carrying
+the agency's logo (the tender's), a photo and a priced bill of its own, the agency's phone, e-mail and
+account copied from the tender into every bid, and every bidder's own distinct staff
 table (numbers with right check characters), author, editing sessions and XMP ID. It reports planted
 signs found and missed, and the clean pairs' levels and signals (target: all found; no strong signal
 and no ``high`` on clean pairs).
@@ -33,6 +34,7 @@ from datetime import datetime
 from pathlib import Path
 
 from docx import Document as open_docx
+from docx.document import Document as DocxDocument
 from docx.shared import Inches
 
 from bench.corpus import (
@@ -81,7 +83,9 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("concealed", "homoglyph", "any", "any"),
     ("image", "similar", "docx", "docx"),
     ("price", "arithmetic", "any", "any"),
+    ("price", "unit_price", "docx", "docx"),
 )
+_BILL = ("序号", "项目名称", "单位", "工程量", "综合单价（元）", "合价（元）")
 _LETTER_PRICE = re.compile(r"(\d+)万(\d+)元(?=的投标总报价)")
 
 
@@ -221,12 +225,29 @@ def _progression(plans: list[Bid], members: tuple[int, int, int]) -> None:
         _set_total(plans[member], low + (high - low) * 30 // 100 + n * step)
 
 
+def _bill(document: DocxDocument, prices: list[str]) -> None:
+    """A bill of quantities priced row by row (a Word table)."""
+    table = document.add_table(rows=1, cols=len(_BILL))
+    for cell, head in zip(table.rows[0].cells, _BILL, strict=True):
+        cell.text = head
+    for n, price in enumerate(prices, 1):
+        values = (str(n), f"清单项目{n}", "m3", str(10 * n + 3), price, f"{float(price) * (10 * n + 3):.2f}")
+        for cell, value in zip(table.add_row().cells, values, strict=True):
+            cell.text = value
+
+
 def _docx_props(
-    path: Path, author: str | None, created: datetime | None, hidden: str | None, pictures: list[bytes]
+    path: Path,
+    author: str | None,
+    created: datetime | None,
+    hidden: str | None,
+    pictures: list[bytes],
+    prices: list[str],
 ) -> None:
-    """Properties as Word writes them (and a paragraph of hidden text, when a plant hides one), and
-    the bid's pictures."""
+    """Properties as Word writes them (and a paragraph of hidden text, when a plant hides one), the
+    bid's pictures and its priced bill of quantities."""
     document = open_docx(str(path))
+    _bill(document, prices)
     if hidden:
         document.add_paragraph("施工部署详见下文。").add_run(hidden).font.hidden = True
     for data in pictures:
@@ -258,6 +279,7 @@ def write_section(
     sessions = {i: [f"{rng.getrandbits(32):08X}" for _ in range(rng.randint(3, 9))] for i in range(size)}
     extra: dict[int, list[Para]] = {i: [] for i in range(size)}
     hidden: dict[int, str] = {}
+    bills = {i: [f"{rng.uniform(10, 2000):.2f}" for _ in range(8)] for i in range(size)}  # its own prices
     added: list[tuple[str, str, int, int]] = []  # plants of more than one pair (a price progression)
     logo = encoded(photo(seed, (300, 120)))  # the agency's, in the tender and every bid
     pictures = {i: [logo, encoded(photo(seed * 100 + 50 + i, (640, 480)))] for i in range(size)}
@@ -274,6 +296,8 @@ def write_section(
             third = next(n for n in range(size) if n not in (a, b))
             _progression(plans, (a, b, third))
             added += [(kind, field, a, third), (kind, field, b, third)]
+        elif field == "unit_price":  # b priced six of its items as a did, to the fen
+            bills[b][:6] = bills[a][:6]
         elif kind == "image":  # b's copy of a's site photo: re-encoded as JPEG 70 at half the size
             site = photo(seed * 100 + a)
             pictures[a].append(encoded(site, "JPEG", quality=92))
@@ -320,7 +344,7 @@ def write_section(
             _xmp(path, document_ids[i])
         else:
             write_docx(path, bid, header)
-            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i])
+            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i], bills[i])
             add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]

@@ -110,6 +110,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "arithmetic": "等差报价",
     "ratio": "等比报价",
     "close": "报价过于接近",
+    "unit_price": "相同单价",
     **CONCEALED_KINDS,
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}

@@ -133,3 +133,44 @@ def test_prices_and_patterns_are_in_the_json_and_the_file_list(section: CheckRes
     column = rows[0].index("投标总价")
     assert rows[1][column] == "10,000,000.00 元（第 1 页）"
     assert str(rows[5][column]).startswith("未能读出：第 1 页投标总价大写")
+
+
+def _priced(path: Path, name: str, seed: int, prices: list[str]) -> Path:
+    """A bid with a bill of quantities priced row by row (a Word table)."""
+    document = new_docx()
+    document.add_paragraph(f"投标人：{name}有限公司（盖单位章）")
+    for text in paragraphs(seed, 3):
+        document.add_paragraph(text)
+    table = document.add_table(rows=1, cols=6)
+    heads = ("序号", "项目名称", "单位", "工程量", "综合单价（元）", "合价（元）")
+    for cell, head in zip(table.rows[0].cells, heads, strict=True):
+        cell.text = head
+    for n, price in enumerate(prices, 1):
+        quantity = 10 * n + 3
+        values = (str(n), f"清单项目{n}", "m3", str(quantity), price, f"{float(price) * quantity:.2f}")
+        for cell, value in zip(table.add_row().cells, values, strict=True):
+            cell.text = value
+    document.save(str(path))
+    return path
+
+
+def test_the_same_non_round_unit_prices_in_five_rows_are_a_strong_signal(tmp_path: Path) -> None:
+    """01 and 02 priced six items alike to the fen (and a round 100.00 both); 03 priced its own."""
+    shared = ["312.47", "88.15", "1045.62", "27.33", "564.08", "19.71"]
+    bids = [
+        _priced(tmp_path / "01.docx", "恒信市政", 501, [*shared, "100.00", "45.10"]),
+        _priced(tmp_path / "02.docx", "华东建设", 502, [*shared, "100.00", "47.90"]),
+        _priced(
+            tmp_path / "03.docx", "中联路桥", 503, ["315.20", "86.40", "1032.55", "28.10", "570.00", "20.05"]
+        ),
+    ]
+    result = check(CheckInputs(tuple(bids)), Settings(workers=1))
+    pairs = {(p.a, p.b): p for p in result.pairs}
+    units = [s for s in pairs[("d1", "d2")].signals if s.field == "unit_price"]
+    assert [(s.kind, s.strength, s.value) for s in units] == [("price", "strong", "6 项")]
+    assert units[0].a is not None and units[0].a.text.startswith("1 | 清单项目1 | m3 | 13 | 312.47")
+    assert "19.71、27.33、88.15、312.47、564.08、1045.62" in units[0].detail
+    assert pairs[("d1", "d2")].level == "high"
+    assert not any(
+        s.field == "unit_price" for key, p in pairs.items() if key != ("d1", "d2") for s in p.signals
+    )

@@ -22,6 +22,7 @@ from bidcheck.signals import (
     prices,
     shared_error,
     table_fill,
+    unit_prices,
 )
 from bidcheck.signals.base import Linked, SectionInfo
 from bidcheck.signals.bidders import bidder_of
@@ -40,6 +41,7 @@ _FINDERS: dict[str, Finder] = {
     "concealed": concealed.find,
     "image": image.find,
     "price": prices.find,
+    "unit_price": unit_prices.find,
 }
 
 
