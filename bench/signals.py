@@ -292,7 +292,7 @@ def write_section(
             document_ids[b] = document_ids[a]
         elif field == "rsid":
             sessions[b] = sessions[b] + sessions[a][:4]
-        elif kind == "price":
+        elif field == "arithmetic":
             third = next(n for n in range(size) if n not in (a, b))
             _progression(plans, (a, b, third))
             added += [(kind, field, a, third), (kind, field, b, third)]
