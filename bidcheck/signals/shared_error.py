@@ -182,10 +182,10 @@ def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[
     the right form. ``texts``: the comparable texts of the bids, then the tenders."""
     out: dict[str, tuple[list[int], str]] = {}
     for word, places in _held_by_two(bids, tender).items():
-        (first, at), (second, at_2) = places
+        (first, _), (second, _) = places
         if any(word in listed for listed in MISSPELLINGS):
             continue
-        if not _same_context(word, (texts[first], at), (texts[second], at_2)):
+        if not _same_context(word, texts[first], texts[second]):
             continue
         right = right_form(word, texts, [texts[first], texts[second]])
         if right and not any(word in t for n, t in enumerate(texts) if n not in (first, second)):
@@ -193,13 +193,23 @@ def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[
     return out
 
 
-def _same_context(word: str, here: tuple[str, int], there: tuple[str, int]) -> bool:
-    """Whether the word, where it first stands in two texts, has the same characters on one side in
-    both, as a copied error has (its sentence came with it); the same slip made twice apart seldom does."""
-    (text, at), (other, at_2) = here, there
-    end, end_2 = at + len(word), at_2 + len(word)
-    before = text[max(0, at - _CONTEXT_CHARS) : at] == other[max(0, at_2 - _CONTEXT_CHARS) : at_2]
-    return before or text[end : end + _CONTEXT_CHARS] == other[end_2 : end_2 + _CONTEXT_CHARS]
+def _contexts(word: str, text: str) -> tuple[set[str], set[str]]:
+    """The ``_CONTEXT_CHARS`` characters before and after the first few places ``word`` stands in."""
+    before, after, at = set(), set(), text.find(word)
+    for _ in range(5):
+        if at < 0:
+            break
+        before.add(text[max(0, at - _CONTEXT_CHARS) : at])
+        after.add(text[at + len(word) : at + len(word) + _CONTEXT_CHARS])
+        at = text.find(word, at + 1)
+    return before, after
+
+
+def _same_context(word: str, text: str, other: str) -> bool:
+    """Whether the word stands between the same characters on one side in both texts, as a copied
+    error does (its sentence came with it); the same slip made twice apart seldom does."""
+    (before, after), (before_2, after_2) = _contexts(word, text), _contexts(word, other)
+    return bool(before & before_2 or after & after_2)
 
 
 def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int], list[tuple[str, str, str]]]:
