@@ -226,12 +226,15 @@ def _progression(plans: list[Bid], members: tuple[int, int, int]) -> None:
 
 
 def _bill(document: DocxDocument, prices: list[str]) -> None:
-    """A bill of quantities priced row by row (a Word table)."""
+    """A bill of quantities priced row by row (a Word table; the bid's own quantities, from its prices,
+    so that two bills agree in their unit prices only)."""
     table = document.add_table(rows=1, cols=len(_BILL))
     for cell, head in zip(table.rows[0].cells, _BILL, strict=True):
         cell.text = head
+    own = sum(map(ord, "".join(prices))) % 7
     for n, price in enumerate(prices, 1):
-        values = (str(n), f"清单项目{n}", "m3", str(10 * n + 3), price, f"{float(price) * (10 * n + 3):.2f}")
+        quantity = 10 * n + own
+        values = (str(n), f"清单项目{n}", "m3", str(quantity), price, f"{float(price) * quantity:.2f}")
         for cell, value in zip(table.add_row().cells, values, strict=True):
             cell.text = value
 

@@ -146,7 +146,7 @@ def _priced(path: Path, name: str, seed: int, prices: list[str]) -> Path:
     for cell, head in zip(table.rows[0].cells, heads, strict=True):
         cell.text = head
     for n, price in enumerate(prices, 1):
-        quantity = 10 * n + 3
+        quantity = 10 * n + seed % 7  # each bid's own quantities: rows not filled alike
         values = (str(n), f"清单项目{n}", "m3", str(quantity), price, f"{float(price) * quantity:.2f}")
         for cell, value in zip(table.add_row().cells, values, strict=True):
             cell.text = value
@@ -155,7 +155,8 @@ def _priced(path: Path, name: str, seed: int, prices: list[str]) -> Path:
 
 
 def test_the_same_non_round_unit_prices_in_five_rows_are_a_strong_signal(tmp_path: Path) -> None:
-    """01 and 02 priced six items alike to the fen (and a round 100.00 both); 03 priced its own."""
+    """01 and 02 priced six items alike to the fen (and a round 100.00 both), their quantities their
+    own (so that no row is filled alike, which ``table_fill`` would tell); 03 priced its own."""
     shared = ["312.47", "88.15", "1045.62", "27.33", "564.08", "19.71"]
     bids = [
         _priced(tmp_path / "01.docx", "恒信市政", 501, [*shared, "100.00", "45.10"]),
@@ -168,7 +169,8 @@ def test_the_same_non_round_unit_prices_in_five_rows_are_a_strong_signal(tmp_pat
     pairs = {(p.a, p.b): p for p in result.pairs}
     units = [s for s in pairs[("d1", "d2")].signals if s.field == "unit_price"]
     assert [(s.kind, s.strength, s.value) for s in units] == [("price", "strong", "6 项")]
-    assert units[0].a is not None and units[0].a.text.startswith("1 | 清单项目1 | m3 | 13 | 312.47")
+    assert units[0].a is not None and units[0].a.text == "1 | 清单项目1 | m3 | 14 | 312.47 | 4374.58"
+    assert units[0].b is not None and units[0].b.text.startswith("1 | 清单项目1 | m3 | 15 | 312.47")
     assert "19.71、27.33、88.15、312.47、564.08、1045.62" in units[0].detail
     assert pairs[("d1", "d2")].level == "high"
     assert not any(

@@ -10,6 +10,7 @@ bids alone share that are one character off a word of the section.
 from __future__ import annotations
 
 import itertools
+import re
 
 from bidcheck.fingerprint.tokens import is_word
 
@@ -21,32 +22,30 @@ _FUNCTION = frozenset(
     "的了和与及在是对将把被为以于而或并也就都又从向到由等之其所这那个中上下不有无各每该此已均应可须需按如若则即至"
     "前后时内外里间第项条款次"
 )
-_SPANS = ((-1, 1), (0, 2))  # a single character with the word before it, or after it
 
 
-def _cjk(text: str) -> bool:
-    return all("\u4e00" <= c <= "\u9fff" for c in text)
+_CJK = re.compile("[\u4e00-\u9fff]+")
 
 
 def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     """The out-of-dictionary candidates of a cut text (``tokens.cut``), each with its offset in the text
-    (first occurrence), in order: a single character with a neighbour of one or two characters."""
-    singles = [
-        n for n, w in enumerate(words) if len(w) == 1 and "\u4e00" <= w <= "\u9fff" and w not in _FUNCTION
-    ]
+    (first occurrence), in order: a single character with a neighbour of one or two characters. Each
+    span is looked up in the dictionary once."""
+    singles = [n for n, w in enumerate(words) if len(w) == 1 and w not in _FUNCTION and _CJK.fullmatch(w)]
     if not singles:
         return ()
     starts = list(itertools.accumulate(map(len, words), initial=0))
     found: dict[str, int] = {}
+    seen: set[str] = set()
     last = len(words)
     for index in singles:
-        for before, after in _SPANS:
-            lo, hi = index + before, index + after
-            if lo < 0 or hi > last:
+        for lo in (index - 1, index):
+            if lo < 0 or lo + 2 > last:
                 continue
             span = words[lo] + words[lo + 1]
-            if len(span) > 3 or span in found or not _cjk(span) or not _FUNCTION.isdisjoint(span):
+            if span in seen:
                 continue
-            if not is_word(span):
+            seen.add(span)
+            if len(span) <= 3 and _FUNCTION.isdisjoint(span) and _CJK.fullmatch(span) and not is_word(span):
                 found[span] = starts[lo]
     return tuple(found.items())

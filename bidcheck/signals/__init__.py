@@ -65,6 +65,16 @@ def find_signals(
             if signal not in found.setdefault(key, []):
                 found[key].append(signal)
     return {
-        key: tuple(sorted(signals, key=lambda s: (s.strength != "strong", s.kind, s.field, s.value)))
+        key: tuple(
+            sorted(_said_once(signals), key=lambda s: (s.strength != "strong", s.kind, s.field, s.value))
+        )
         for key, signals in sorted(found.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))
     }
+
+
+def _said_once(signals: list[Signal]) -> list[Signal]:
+    """A pair's signals less the unit prices its tender tables filled alike already say (the same rows
+    of prices, told twice)."""
+    if any(s.kind == "table_fill" for s in signals):
+        return [s for s in signals if s.field != "unit_price"]
+    return signals

@@ -3,7 +3,8 @@
 Bidders price each item of a bill of quantities themselves; two who priced apart seldom arrive at the
 same unit price to the fen in row after row (a round price, 100 or 35.00, says less: anyone may choose
 it). A table's unit-price column is the one whose header names 单价; its rows below are read until
-another header. Prices the tender holds, or most bids hold, are no sign (``held_by_few``).
+another header. Prices the tender holds, or most bids hold, are no sign (``held_by_few``); a pair whose
+tender tables are filled in alike (``table_fill``) says so once, there.
 """
 
 from __future__ import annotations
