@@ -225,13 +225,12 @@ def _progression(plans: list[Bid], members: tuple[int, int, int]) -> None:
         _set_total(plans[member], low + (high - low) * 30 // 100 + n * step)
 
 
-def _bill(document: DocxDocument, prices: list[str]) -> None:
-    """A bill of quantities priced row by row (a Word table; the bid's own quantities, from its prices,
-    so that two bills agree in their unit prices only)."""
+def _bill(document: DocxDocument, prices: list[str], own: int) -> None:
+    """A bill of quantities priced row by row (a Word table; quantities of the bid's own, ``own`` more
+    than a round ten, so that two bills agree in their unit prices only)."""
     table = document.add_table(rows=1, cols=len(_BILL))
     for cell, head in zip(table.rows[0].cells, _BILL, strict=True):
         cell.text = head
-    own = sum(map(ord, "".join(prices))) % 7
     for n, price in enumerate(prices, 1):
         quantity = 10 * n + own
         values = (str(n), f"清单项目{n}", "m3", str(quantity), price, f"{float(price) * quantity:.2f}")
@@ -246,11 +245,12 @@ def _docx_props(
     hidden: str | None,
     pictures: list[bytes],
     prices: list[str],
+    own: int,
 ) -> None:
     """Properties as Word writes them (and a paragraph of hidden text, when a plant hides one), the
     bid's pictures and its priced bill of quantities."""
     document = open_docx(str(path))
-    _bill(document, prices)
+    _bill(document, prices, own)
     if hidden:
         document.add_paragraph("施工部署详见下文。").add_run(hidden).font.hidden = True
     for data in pictures:
@@ -347,7 +347,7 @@ def write_section(
             _xmp(path, document_ids[i])
         else:
             write_docx(path, bid, header)
-            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i], bills[i])
+            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i], bills[i], i % 9)
             add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]
