@@ -347,7 +347,7 @@ def write_section(
             _xmp(path, document_ids[i])
         else:
             write_docx(path, bid, header)
-            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i], bills[i], i % 9)
+            _docx_props(path, authors.get(i), created.get(i), hidden.get(i), pictures[i], bills[i], i)
             add_rsids(path, sessions[i])
         paths.append(path)
     plants = [(kind, field, a, b) for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True)]
