@@ -12,7 +12,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TextIO
 
-from bidcheck import cli_archive, cli_library, cli_near, cli_selfcheck
+from bidcheck import __version__, cli_archive, cli_library, cli_near, cli_selfcheck
 from bidcheck.config import Settings, SettingsError, load_settings
 from bidcheck.library import LibraryError
 from bidcheck.model import CheckResult
@@ -55,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="bidcheck", description="围标串标检查：找出同一标段投标文件之间招标文件以外的共同文字。"
     )
+    parser.add_argument("--version", action="version", version=f"bidcheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     chk = commands.add_parser("check", help="检查一个标段的投标文件")
     chk.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="投标文件或文件夹")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from docx import Document as new_docx
 
+from bidcheck import __version__
 from bidcheck.cli import ExitStatus, main
 from tests.builders import make_docx, paragraphs
 
@@ -190,3 +191,8 @@ def test_a_section_with_one_readable_bid_still_reports(tmp_path: Path) -> None:
     status, _, _ = run("check", str(tmp_path), "--json", str(out), "--quiet")
     assert status == ExitStatus.SUCCESS
     assert json.loads(out.read_text(encoding="utf-8"))["pairs"] == []
+
+
+def test_version_names_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == ExitStatus.SUCCESS
+    assert capsys.readouterr().out == f"bidcheck {__version__}\n"
