@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStyle, QToolBar
+
+from bidcheck import __version__
+from bidcheck.notices import bundled_notice, parts, summary
 
 from . import prefs
 from .i18n import LANGUAGES, language, tr
@@ -201,13 +203,21 @@ def _ask_export(w: MainWindow, suffix: str) -> None:
     (w.export_xlsx if suffix == ".xlsx" else w.export_json)(path)
 
 
-def _about(w: MainWindow) -> None:
-    try:
-        number = version("bidcheck")
-    except PackageNotFoundError:
-        number = ""
+def about_text() -> str:
+    """What bidcheck does, its version, and the parts it runs on with their licences (the bundle's notice
+    file names them; an installed bidcheck reads them from the installed packages)."""
+    notice = bundled_notice()
+    listed = summary(notice.read_text(encoding="utf-8")) if notice else [part.line() for part in parts()]
     text = tr(
         "bidcheck {version}：找出同一标段投标文件之间招标文件以外的共同文字，并给出两边的页码和段落。"
-    ).format(version=number)
-    box = QMessageBox(QMessageBox.Icon.Information, tr("关于"), text, parent=w)
+    ).format(version=__version__)
+    text += "\n\n" + tr("使用的开源组件及其许可证：") + "\n" + "\n".join(listed)
+    if notice:
+        text += "\n\n" + tr("许可证全文见 {path}").format(path=notice)
+    return text
+
+
+def _about(w: MainWindow) -> None:
+    box = QMessageBox(QMessageBox.Icon.Information, tr("关于"), about_text(), parent=w)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.open()

@@ -118,6 +118,8 @@ ENGLISH: dict[str, str] = {
         "bidcheck {version}: finds the text that bids of one tender section share beyond the tender "
         "document, with page and paragraph on both sides."
     ),
+    "使用的开源组件及其许可证：": "Open-source parts and their licences:",
+    "许可证全文见 {path}": "The licences in full: {path}",
     # settings dialog
     "检查设置": "Check settings",
     "确定": "OK",
