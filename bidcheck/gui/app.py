@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QApplication
 
 from . import prefs
 from .i18n import set_language
-from .store import SavedCheck
+from .store import CHECK_SUFFIX, SavedCheck
 from .window import MainWindow
 
-__all__ = ["launch", "open_window", "run", "windows"]
+__all__ = ["launch", "open_paths", "open_window", "run", "windows"]
 
 SCREENSHOT_SIZE = (1600, 1000)
 _windows: list[MainWindow] = []  # the open windows (a language switch replaces one)
@@ -77,13 +77,23 @@ def launch(
     if language:
         prefs.set_language(prefs.open_store(store_path), language)
     window = open_window(store_path)
-    window.add_paths(list(paths))
-    window.add_paths(list(tenders), "tender")
-    window.add_paths(list(templates), "template")
+    open_paths(window, paths, tenders, templates)
     if screenshot is not None:
         return take_screenshot(app, window, screenshot)
     window.show()
     return app.exec()
+
+
+def open_paths(
+    window: MainWindow, paths: Sequence[Path], tenders: Sequence[Path] = (), templates: Sequence[Path] = ()
+) -> None:
+    """Open a saved check (a ``.bidcheck`` file, as a double-click on one passes it), else add the files."""
+    if len(paths) == 1 and paths[0].suffix.lower() == CHECK_SUFFIX and not tenders and not templates:
+        window.open_check(paths[0])
+        return
+    window.add_paths(list(paths))
+    window.add_paths(list(tenders), "tender")
+    window.add_paths(list(templates), "template")
 
 
 def take_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
