@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck unit run clean qt-libs office-deps java-deps mutants
+.PHONY: demo test lint typecheck unit run clean qt-libs office-deps java-deps mutants installer
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -78,5 +78,13 @@ mutants: $(STAMP)
 		|| { tail -c 3000 mutmut.log; exit 1; }
 	cd $(MUTATION) && ../../$(PY) tests/mutation_score.py '$(MUTANTS)'
 
+# The desktop bundle: dist/bidcheck/ with `bidcheck` and `bidcheck-gui`, runnable when copied alone to
+# another machine of the same system (installer/bidcheck.spec; a minute and a half here, on two busy cores).
+# tests/test_frozen.py runs it when it exists; installer/windows/build.ps1 builds the same on Windows.
+installer: $(STAMP) qt-libs
+	$(PY) -m pip install --quiet -e '.[dev,installer]'
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
+		installer/bidcheck.spec
+
 clean:
-	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache .mypy_cache $(MUTATION)
+	rm -rf $(VENV) demo-output dist .pytest_cache .ruff_cache .mypy_cache $(MUTATION)

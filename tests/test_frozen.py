@@ -1,0 +1,138 @@
+"""The frozen app (``make installer`` -> dist/bidcheck/) run as a user runs it: copied alone to another
+folder, started with a bare environment (no venv, no source tree, an empty home folder).
+
+Building the bundle takes minutes, so ``make test`` does not; these tests run when dist/bidcheck exists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bidcheck import __version__
+from bidcheck.cli import main
+from bidcheck.notices import NOTICE_FILE, summary
+from installer.sample_check import wrong_levels
+from tests.builders import make_docx, make_pdf, paragraphs
+from tests.test_ocr import scan_pdf
+
+DIST = Path(__file__).resolve().parents[1] / "dist" / "bidcheck"
+SUFFIX = ".exe" if sys.platform == "win32" else ""
+WINDOWS_CACHE = Path("AppData", "Local", "bidcheck", "cache")
+CACHE = WINDOWS_CACHE if sys.platform == "win32" else Path(".cache", "bidcheck")  # under the home folder
+
+pytestmark = pytest.mark.skipif(
+    not (DIST / f"bidcheck{SUFFIX}").exists(),
+    reason="dist/bidcheck is not built: `make installer` builds the frozen app these tests run",
+)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundle copied alone to a folder of its own, away from the source tree."""
+    folder = tmp_path_factory.mktemp("installed") / "bidcheck"
+    shutil.copytree(DIST, folder, symlinks=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("empty-home")
+
+
+def run_frozen(
+    app: Path, home: Path, args: list[str], program: str = "bidcheck", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """One run of a program of the bundle with nothing but HOME (and ``env``) in its environment."""
+    bare = {"HOME": str(home), "USERPROFILE": str(home), **env}
+    if sys.platform == "win32":  # Windows cannot start a program without these
+        bare |= {key: os.environ[key] for key in ("SYSTEMROOT", "TEMP", "TMP") if key in os.environ}
+    return subprocess.run(
+        [str(app / f"{program}{SUFFIX}"), *args],
+        env=bare,
+        cwd=home,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A section in all three kinds of file: B (text PDF) and C (a scan) copied paragraphs of A (docx)."""
+    root = tmp_path_factory.mktemp("frozen-section")
+    tender = paragraphs(300, 2, sentences=3)
+    own = {name: paragraphs(seed, 4, sentences=3) for name, seed in (("a", 301), ("b", 302), ("c", 303))}
+    bids = root / "bids"
+    bids.mkdir()
+    make_docx(bids / "01-甲.docx", [tender[:1] + own["a"][:2], own["a"][2:]])
+    make_pdf(bids / "02-乙.pdf", [tender[:1] + own["a"][:2], own["b"][2:]], header="乙公司投标文件")
+    text_c = make_pdf(root / "03-丙-text.pdf", [tender[1:] + own["c"][:1], own["a"][2:3] + own["c"][2:]])
+    scan_pdf(text_c, bids / "03-丙.pdf", seed=3)
+    return {"bids": bids, "tender": make_docx(root / "招标文件.docx", [tender])}
+
+
+def _comparable(path: Path) -> dict[str, Any]:
+    """A result JSON less the times it took."""
+    result: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return {key: value for key, value in result.items() if key not in ("elapsed_s", "timings")}
+
+
+def test_version_is_the_package_version(app: Path, home: Path) -> None:
+    done = run_frozen(app, home, ["--version"])
+    assert (done.returncode, done.stdout.strip()) == (0, f"bidcheck {__version__}")
+
+
+def test_check_finds_what_the_source_install_finds(
+    app: Path, home: Path, section: dict[str, Path], tmp_path: Path
+) -> None:
+    args = ["check", str(section["bids"]), "--tender", str(section["tender"]), "--quiet", "--workers", "2"]
+    source = main([*args, "--json", str(tmp_path / "source.json")])
+    frozen = run_frozen(app, home, [*args, "--json", str(tmp_path / "frozen.json")])
+    assert (source, frozen.returncode) == (0, 0), frozen.stderr
+    result = _comparable(tmp_path / "frozen.json")
+    assert result == _comparable(tmp_path / "source.json")
+    docs = {d["name"]: d for d in result["documents"]}
+    assert [docs[n]["format"] for n in ("01-甲.docx", "02-乙.pdf", "03-丙.pdf")] == ["docx", "pdf", "pdf"]
+    assert docs["03-丙.pdf"]["ocr_pages"] == 2, "the scan is read by OCR in the bundle"
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    levels = {frozenset((names[p["a"]], names[p["b"]])): p["level"] for p in result["pairs"]}
+    assert levels[frozenset(("01-甲.docx", "02-乙.pdf"))] == "high", levels
+    assert (home / CACHE / "ocr").is_dir(), "the bundle caches OCR in the user's home"
+
+
+def test_demo_runs_on_the_bundled_sample(app: Path, home: Path, tmp_path: Path) -> None:
+    done = run_frozen(app, home, ["demo", "--out", str(tmp_path), "--quiet"])
+    assert done.returncode == 0, done.stderr
+    assert "一级预警 1，二级观察 1" in done.stdout
+    assert wrong_levels(json.loads((tmp_path / "bidcheck-demo.json").read_text(encoding="utf-8"))) == []
+    assert (tmp_path / "bidcheck-demo.xlsx").stat().st_size > 0
+
+
+@pytest.mark.parametrize("program", ["bidcheck", "bidcheck-gui"])
+def test_gui_takes_its_screenshot(app: Path, home: Path, section: dict[str, Path], program: str) -> None:
+    shot = home / f"{program}.png"
+    gui = ["gui"] if program == "bidcheck" else []
+    args = [*gui, str(section["bids"]), "--tender", str(section["tender"]), "--screenshot", str(shot)]
+    done = run_frozen(app, home, args, program, QT_QPA_PLATFORM="offscreen")
+    assert done.returncode == 0, done.stderr
+    with Image.open(shot) as image:
+        assert image.size == (1600, 1000)
+        assert len(image.convert("RGB").getcolors(1 << 20) or ()) > 50, "a drawn window, not a blank one"
+
+
+def test_the_notice_lists_what_the_bundle_holds(app: Path) -> None:
+    listed = summary((app / "_internal" / NOTICE_FILE).read_text(encoding="utf-8"))
+    names = {line.split(" ")[0] for line in listed}
+    assert {"Python", "Qt", "PySide6_Essentials", "onnxruntime", "rapidocr", "numpy", "scipy"} <= names
+    assert not {"cryptography", "pytest", "PyInstaller"} & names, "left out of the bundle"
