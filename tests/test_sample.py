@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from bidcheck.cli import SAMPLE, ExitStatus, main
+from bidcheck.cli import ExitStatus, main
+from installer.sample_check import expected_levels
 
 
 @pytest.fixture(scope="module")
@@ -26,16 +27,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     }
 
 
-def _expected() -> dict[frozenset[str], list[str]]:
-    spec = json.loads((SAMPLE / "expected.json").read_text(encoding="utf-8"))
-    bids = spec["bids"]
-    out = {frozenset((a, b)): [spec["default_level"]] for i, a in enumerate(bids) for b in bids[i + 1 :]}
-    for pair in spec["pairs"]:
-        level = pair["level"]
-        out[frozenset((pair["a"], pair["b"]))] = level if isinstance(level, list) else [level]
-    return out
-
-
 def test_demo_writes_both_reports(demo: dict[str, object]) -> None:
     assert demo["status"] == ExitStatus.SUCCESS
     assert isinstance(demo["xlsx"], Path) and load_workbook(demo["xlsx"]).sheetnames[0] == "概要"
@@ -46,7 +37,7 @@ def test_every_pair_gets_its_expected_level(demo: dict[str, object]) -> None:
     assert isinstance(result, dict)
     names = {d["id"]: d["name"] for d in result["documents"]}
     got = {frozenset((names[p["a"]], names[p["b"]])): p["level"] for p in result["pairs"]}
-    expected = _expected()
+    expected = expected_levels()
     assert set(got) == set(expected)
     wrong = {tuple(sorted(k)): (got[k], v) for k, v in expected.items() if got[k] not in v}
     assert wrong == {}
