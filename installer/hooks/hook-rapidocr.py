@@ -3,5 +3,5 @@
 from PyInstaller.utils.hooks import collect_data_files, collect_submodules, copy_metadata
 
 hiddenimports = collect_submodules("rapidocr", filter=lambda name: ".inference_engine." not in name)
-hiddenimports += ["rapidocr.inference_engine.onnxruntime"]
+hiddenimports += ["rapidocr.inference_engine.onnxruntime", "rapidocr.inference_engine.openvino"]
 datas = collect_data_files("rapidocr", excludes=["**/*.pyi", "**/py.typed"]) + copy_metadata("rapidocr")
