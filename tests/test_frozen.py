@@ -94,7 +94,7 @@ def test_version_is_the_package_version(app: Path, home: Path) -> None:
 
 
 def test_check_finds_what_the_source_install_finds(
-    app: Path, home: Path, section: dict[str, Path], tmp_path: Path
+    app: Path, home: Path, section: dict[str, Path], tmp_path: Path, ocr_cache_in_tmp: Path
 ) -> None:
     args = ["check", str(section["bids"]), "--tender", str(section["tender"]), "--quiet", "--workers", "2"]
     source = main([*args, "--json", str(tmp_path / "source.json")])
@@ -108,7 +108,9 @@ def test_check_finds_what_the_source_install_finds(
     names = {d["id"]: d["name"] for d in result["documents"]}
     levels = {frozenset((names[p["a"]], names[p["b"]])): p["level"] for p in result["pairs"]}
     assert levels[frozenset(("01-甲.docx", "02-乙.pdf"))] == "high", levels
-    assert (home / CACHE / "ocr").is_dir(), "the bundle caches OCR in the user's home"
+    frozen_pages = {page.name for page in (home / CACHE / "ocr").rglob("*.json")}  # in the user's home
+    source_pages = {page.name for page in (ocr_cache_in_tmp / "ocr").rglob("*.json")}
+    assert frozen_pages and frozen_pages <= source_pages, "the same OCR engine, runtime and versions"
 
 
 def test_demo_runs_on_the_bundled_sample(app: Path, home: Path, tmp_path: Path) -> None:
