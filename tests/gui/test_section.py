@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
@@ -110,14 +112,22 @@ def test_settings_dialog_validates_resets_and_remembers(
     assert remembered.high_chars == 5000
 
 
-def test_save_and_reopen_a_check(checked: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+def _open_by_name(window: MainWindow, path: Path) -> None:
+    """As a double-click on a .bidcheck file does: the app started with its path."""
+    app.open_paths(window, [path])
+
+
+@pytest.mark.parametrize("open_saved", [MainWindow.open_check, _open_by_name], ids=["menu", "by-name"])
+def test_save_and_reopen_a_check(
+    checked: MainWindow, qtbot: QtBot, tmp_path: Path, open_saved: Callable[[MainWindow, Path], None]
+) -> None:
     path = tmp_path / "第二标段.bidcheck"
     with qtbot.waitSignal(checked.file_written, timeout=30_000):
         checked.save_check(path)
     reopened = new_window(tmp_path / "other.ini")
     try:
         with qtbot.waitSignal(reopened.result_shown, timeout=30_000):
-            reopened.open_check(path)
+            open_saved(reopened, path)
         assert reopened.result is not None and checked.result is not None
         assert result_to_dict(reopened.result)["pairs"] == result_to_dict(checked.result)["pairs"]
         assert [f.role for f in reopened.files.files()] == [f.role for f in checked.files.files()]
