@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bench.pictures import add_pictures, encoded, photo
 from bidcheck import __version__
 from bidcheck.cli import main
 from bidcheck.notices import NOTICE_FILE, summary
@@ -69,13 +70,20 @@ def run_frozen(
 
 @pytest.fixture(scope="module")
 def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A section in all three kinds of file: B (text PDF) and C (a scan) copied paragraphs of A (docx)."""
+    """A section in all three kinds of file: B (text PDF) and C (a scan) copied paragraphs of A (docx);
+    D (docx) wrote its own text but holds A's photo, saved again as a JPEG."""
     root = tmp_path_factory.mktemp("frozen-section")
     tender = paragraphs(300, 2, sentences=3)
-    own = {name: paragraphs(seed, 4, sentences=3) for name, seed in (("a", 301), ("b", 302), ("c", 303))}
+    own = {
+        name: paragraphs(seed, 4, sentences=3)
+        for name, seed in (("a", 301), ("b", 302), ("c", 303), ("d", 304))
+    }
     bids = root / "bids"
     bids.mkdir()
-    make_docx(bids / "01-甲.docx", [tender[:1] + own["a"][:2], own["a"][2:]])
+    add_pictures(
+        make_docx(bids / "01-甲.docx", [tender[:1] + own["a"][:2], own["a"][2:]]), [encoded(photo(7))]
+    )
+    add_pictures(make_docx(bids / "04-丁.docx", [own["d"]]), [encoded(photo(7), "JPEG", quality=80)])
     make_pdf(bids / "02-乙.pdf", [tender[:1] + own["a"][:2], own["b"][2:]], header="乙公司投标文件")
     text_c = make_pdf(root / "03-丙-text.pdf", [tender[1:] + own["c"][:1], own["a"][2:3] + own["c"][2:]])
     scan_pdf(text_c, bids / "03-丙.pdf", seed=3)
@@ -108,6 +116,8 @@ def test_check_finds_what_the_source_install_finds(
     names = {d["id"]: d["name"] for d in result["documents"]}
     levels = {frozenset((names[p["a"]], names[p["b"]])): p["level"] for p in result["pairs"]}
     assert levels[frozenset(("01-甲.docx", "02-乙.pdf"))] == "high", levels
+    kinds = {signal["kind"] for pair in result["pairs"] for signal in pair.get("signals", [])}
+    assert "image" in kinds, "the photo both hold is found (imagehash, in the bundle)"
     frozen_pages = {page.name for page in (home / CACHE / "ocr").rglob("*.json")}  # in the user's home
     source_pages = {page.name for page in (ocr_cache_in_tmp / "ocr").rglob("*.json")}
     assert frozen_pages and frozen_pages <= source_pages, "the same OCR engine, runtime and versions"
