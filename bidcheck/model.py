@@ -72,8 +72,10 @@ class Concealed:
     ``kind``: ``hidden`` (Word's hidden text), ``white`` (white or near-white on a white page), ``tiny``
     (2 pt or less), ``invisible`` (a PDF's invisible render mode, not over a scan), ``off_page`` (PDF text
     outside the page), ``zero_width`` (zero-width characters inside words), ``homoglyph`` (look-alike
-    letters of another script inside words). ``block``: the index in the document's blocks while it is
-    read (``-1`` when none), resolved into ``paragraph`` when the document is cleaned."""
+    letters of another script inside words), ``comment`` and ``deleted`` (a Word file's comments and text
+    deleted with changes tracked, see ``bidcheck.ingest.docx_marks``). ``block``: the index in the
+    document's blocks while it is read (``-1`` when none), resolved into ``paragraph`` when the document
+    is cleaned."""
 
     kind: str
     page: int

@@ -71,6 +71,8 @@ CONCEALED_KINDS: dict[str, str] = {
     "off_page": "页面外文字",
     "zero_width": "零宽字符",
     "homoglyph": "形近字符替换",
+    "comment": "批注",
+    "deleted": "修订中删除的文字",
 }
 SIGNAL_KINDS: dict[str, str] = {
     "metadata": "文档属性",

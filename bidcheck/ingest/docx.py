@@ -14,6 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from bidcheck.ingest.docx_look import RunLooks
+from bidcheck.ingest.docx_marks import comment_texts, paragraph_marks, revision_people
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.ingest.pictures import MAX_PICTURES, picture_from_bytes
@@ -30,6 +31,7 @@ def _q(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
 
+_COMMENTS = "word/comments.xml"
 _SETTINGS_RELS = "word/_rels/settings.xml.rels"  # where Word names the template a document is attached to
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PICTURE_REFS = {  # an element that places a picture, and the attribute naming its part
@@ -58,6 +60,7 @@ class _Walk:
     unseen: dict[str, list[str]] = field(default_factory=dict)  # concealed text of the block being gathered
     concealed: list[Concealed] = field(default_factory=list)
     pictures: list[tuple[str, int]] = field(default_factory=list)  # (relationship id, page) in order
+    comments: dict[str, str] = field(default_factory=dict)  # comment id -> its author and text
 
     def new_page(self) -> None:
         self.page += 1
@@ -95,13 +98,14 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
                 n: package.parse(n)
                 for n in package.names()
                 if (n.startswith(("word/header", "word/footer", "docProps/")) and n.endswith(".xml"))
-                or n in ("word/settings.xml", "word/styles.xml", _SETTINGS_RELS)
+                or n in ("word/settings.xml", "word/styles.xml", _SETTINGS_RELS, _COMMENTS)
             }
     except zipfile.BadZipFile as exc:
         raise ReadError("Word 文件已损坏（不是有效的 docx 压缩包）") from exc
     except KeyError as exc:
         raise ReadError("Word 文件已损坏（缺少正文 document.xml）") from exc
     walk = _Walk(TextBudget(limits.chars), RunLooks(parts.get("word/styles.xml"), root))
+    walk.comments = comment_texts(parts.get(_COMMENTS))
     body = root.find(_q("body"))
     if body is None:
         raise ReadError("Word 文件已损坏（缺少正文）")
@@ -114,7 +118,9 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         format="docx",
         pages=walk.page,
         blocks=tuple(blocks),
-        metadata=_properties(parts) | _attached_template(parts.get(_SETTINGS_RELS)),
+        metadata=_properties(parts)
+        | _attached_template(parts.get(_SETTINGS_RELS))
+        | revision_people(root, parts.get(_COMMENTS)),
         rsids=_rsids(parts.get("word/settings.xml")),
         rsid_texts=tuple(sorted(walk.rsid_texts.items())),
         concealed=tuple(walk.concealed),
@@ -179,6 +185,11 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
             rsid = (para.get(name) or "").upper()
             if len(rsid) == 8:
                 walk.rsid_texts.setdefault(rsid, walk.blocks[before].text[:_RSID_TEXT])
+    # comments and tracked deletions belong to the paragraph's block (a wholly deleted one: the one before)
+    at = before if len(walk.blocks) > before else len(walk.blocks) - 1
+    walk.concealed += [
+        Concealed(how, walk.page, 0, text, at) for how, text in paragraph_marks(para, walk.comments)
+    ]
     for box in boxes:
         for box_para in box.iterfind(".//w:p", _NS):
             walk.add("".join(t.text or "" for t in box_para.iterfind(".//w:t", _NS)), "textbox")
