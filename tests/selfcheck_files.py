@@ -4,11 +4,13 @@ a planted bid fixed, a consultant's template and a tender (shared by the CLI and
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from docx import Document as new_docx
 from docx.opc.constants import RELATIONSHIP_TYPE
-from docx.oxml import OxmlElement
-from docx.oxml.ns import qn
+from docx.oxml import OxmlElement, parse_xml
+from docx.oxml.ns import nsdecls, qn
+from docx.shared import RGBColor
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
@@ -84,3 +86,36 @@ def build_files(root: Path) -> dict[str, Path]:
     fixed = write_docx(root / "01-华东建设-改.docx", fixed_body, "张明", "")
     clean = write_docx(root / "02-华东建设-自写.docx", [*FORMS, TENDER[2], *paragraphs(540, 8), PERFORMANCE])
     return {"tender": tender, "reference": reference, "planted": planted, "fixed": fixed, "clean": clean}
+
+
+HIDDEN = "此段为隐藏文字，打印时看不见。"
+WHITE = "白色的文字写在白纸上看不见。"
+ZERO_WIDTH_SENTENCE = "底板钢\u200b筋绑扎完成后由监理工程师进行隐蔽验收，合格后方可浇筑混凝土。"
+COMMENT = "请把这里改成贵公司的业绩"
+DELETED = "南京恒信市政工程有限公司承诺"
+
+
+def _tracked_deletion(paragraph: Any, text: str, author: str) -> None:
+    """Append ``text`` to a paragraph as a deletion tracked by ``author`` (Word's w:del)."""
+    deleted = parse_xml(
+        f'<w:del {nsdecls("w")} w:id="901" w:author="{author}" w:date="2024-06-10T09:00:00Z">'
+        f"<w:r><w:delText>{text}</w:delText></w:r></w:del>"
+    )
+    paragraph._p.append(deleted)
+
+
+def write_concealing_docx(path: Path, own: list[str], author: str = "刘顾问") -> Path:
+    """A bid of the bidder's own text carrying leftovers: a hidden run, a white run, a sentence with a
+    zero-width character, a comment and a tracked deletion, both by ``author``."""
+    document = new_docx()
+    for text in [*FORMS, *own]:
+        document.add_paragraph(text)
+    document.add_paragraph("施工部署说明。").add_run(HIDDEN).font.hidden = True
+    document.add_paragraph().add_run(WHITE).font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)
+    document.add_paragraph(ZERO_WIDTH_SENTENCE)
+    commented = document.add_paragraph("本工程质量目标为合格。")
+    document.add_comment(commented.runs, text=COMMENT, author=author)
+    _tracked_deletion(document.add_paragraph("项目部组织机构见附表。"), DELETED, author)
+    document.core_properties.author = ""
+    document.save(str(path))
+    return path

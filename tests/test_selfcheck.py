@@ -14,18 +14,24 @@ from openpyxl import load_workbook
 from bidcheck.cli import main
 from bidcheck.config import Settings
 from bidcheck.findings import SCHEMA
+from bidcheck.model import Place
 from bidcheck.selfcheck import SelfCheckInputs, self_check
 from bidcheck.selfcheck.foreign import company_names
 from tests.builders import paragraphs
 from tests.selfcheck_files import (
     BIDDER,
+    COMMENT,
+    DELETED,
     DRAFT,
     FORMS,
+    HIDDEN,
     LEFTOVER,
     OTHER,
     OTHER_PHONE,
     TEMPLATE_PATH,
+    ZERO_WIDTH_SENTENCE,
     build_files,
+    write_concealing_docx,
     write_docx,
     write_pdf,
 )
@@ -201,3 +207,24 @@ def test_without_forms_the_company_the_bid_names_most_is_the_bidder(tmp_path: Pa
     result = self_check(SelfCheckInputs(bid), Settings(workers=1))
     assert (result.bidder, result.bidder_source) == (BIDDER, "text")
     assert [f.value for f in result.findings if f.field == "bidder"] == [OTHER]
+
+
+def test_concealed_text_and_leftovers_are_found_and_cleared_when_removed(tmp_path: Path) -> None:
+    own = paragraphs(570, 4)
+    bid = write_concealing_docx(tmp_path / "01-华东建设.docx", own)
+    result = self_check(SelfCheckInputs(bid), Settings(workers=1))
+    hid = {f.field: f for f in result.findings if f.part == "concealed"}
+    assert set(hid) == {"hidden", "white", "zero_width", "comment", "deleted"}
+    assert hid["hidden"].value == HIDDEN and hid["hidden"].level == "high"
+    assert hid["hidden"].where == Place(1, len(FORMS) + 5, HIDDEN)
+    assert hid["zero_width"].level == "high" and "^u8203" in hid["zero_width"].fix
+    assert hid["comment"].value == f"刘顾问：{COMMENT}" and hid["comment"].level == "watch"
+    assert "删除文档中的所有批注" in hid["comment"].fix
+    assert hid["deleted"].value == DELETED and "接受所有修订" in hid["deleted"].fix
+    people = {f.field: f.value for f in result.findings if f.part == "properties"}
+    assert people == {"revision_author": "刘顾问", "comment_author": "刘顾问"}
+    assert [f.value for f in result.findings if f.part == "foreign"] == []  # a deletion is no text of the bid
+    cleared = [*FORMS, *own, "施工部署说明。", ZERO_WIDTH_SENTENCE.replace("\u200b", "")]
+    fixed = write_docx(tmp_path / "01-华东建设-改.docx", cleared)
+    code, stdout, _ = _run("selfcheck", fixed, "--quiet")
+    assert code == 0, stdout

@@ -3,8 +3,8 @@
 ``self_check(inputs, settings, progress, cancel) -> SelfCheckResult`` reads the bid, its references and
 the tender through ``pipeline.check`` (worker processes, the cache, the pairwise comparison and judge),
 then lists, ordered by what an agency would weigh most: other companies inside the bid (``foreign``),
-properties naming someone else (``properties``), concealed text and leftovers (``concealed``) and what
-the bid shares with each reference (``shared``).
+properties naming someone else (``properties``), concealed text, disguises, comments and tracked
+deletions (``concealed``) and what the bid shares with each reference (``shared``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bidcheck.ingest import collect_paths
 from bidcheck.model import CheckResult, Document
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress, slice_progress
+from bidcheck.selfcheck.concealed import find_concealed
 from bidcheck.selfcheck.foreign import Owner, company_names, find_foreign, foreign_names
 from bidcheck.selfcheck.properties import find_properties
 from bidcheck.selfcheck.shared import find_shared
@@ -90,6 +91,7 @@ def _findings(result: CheckResult, bid: Document, bidder: str, clean: CleanText)
     return [
         *find_foreign(bid, clean, owner),
         *find_properties(bid, owner, [o for o in others if o], clean.text),
+        *find_concealed(bid),
         *find_shared(result.pairs, bid.id, names),
     ]
 

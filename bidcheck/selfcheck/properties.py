@@ -42,13 +42,19 @@ _FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("attached_template", "template", "模板路径", False),
     ("application", "producer", "生成程序", False),
     ("producer", "producer", "PDF 生成程序", False),
+    ("revision_authors", "revision_author", "修订者", True),
+    ("comment_authors", "comment_author", "批注者", True),
 )
+_LISTS = frozenset({"revision_authors", "comment_authors"})  # several people, joined by 、
 _USER_FOLDER = re.compile(r"(?:Users|Documents and Settings|home)[\\/]+([^\\/]+)", re.IGNORECASE)
 _WORD_FORMATS = frozenset({"docx", "doc", "wps", "rtf"})
 
 
-def _plain(value: str) -> str:
-    return " ".join(value.split())
+def _values(meta: dict[str, str], key: str) -> list[str]:
+    """A property's values worth judging: one, or each person of a list; none generic or overlong."""
+    plain = " ".join(meta.get(key, "").split())
+    values = plain.split("、") if key in _LISTS else [plain]
+    return [v for v in values if not _generic(v) and len(v) <= 300]
 
 
 def _generic(value: str) -> bool:
@@ -98,11 +104,10 @@ def find_properties(doc: Document, owner: Owner, others: Sequence[str], text: st
     fix = PROPERTY_FIXES["word" if doc.format in _WORD_FORMATS else "pdf"]
     out = []
     for key, field, word, person in _FIELDS:
-        value = _plain(doc.metadata.get(key, ""))
-        if _generic(value) or len(value) > 300:
-            continue
-        judged = _judged(key, value, person, owner, others, text)
-        if judged:
+        for value in _values(doc.metadata, key):
+            judged = _judged(key, value, person, owner, others, text)
+            if not judged:
+                continue
             level, why = judged
             fixed = PROPERTY_FIXES["template"] if field == "template" and doc.format in _WORD_FORMATS else fix
             out.append(
