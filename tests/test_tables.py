@@ -27,6 +27,19 @@ _BILL = [
 ]
 
 
+def _docx_with_table(path: Path, own: list[str], rows: list[list[str]]) -> Path:
+    """A .docx of paragraphs ``own`` and then a table of ``rows``."""
+    document = new_docx()
+    for text in own:
+        document.add_paragraph(text)
+    table = document.add_table(rows=len(rows), cols=len(rows[0]))
+    for cells, row in zip(table.rows, rows, strict=True):
+        for cell, text in zip(cells.cells, row, strict=True):
+            cell.text = text
+    document.save(str(path))
+    return path
+
+
 def _rows_of(path: Path) -> list[list[str]]:
     ready = prepare_document(path, "d", "bid", Settings()).ready
     assert ready is not None
@@ -86,14 +99,7 @@ def test_a_pdf_table_is_read_as_rows_of_cells(tmp_path: Path, ruled: bool) -> No
 def _write_bid(path: Path, own: list[str], bill: list[list[str]]) -> None:
     """A bid of its own prose and the tender's bill filled with its prices, as docx or PDF."""
     if path.suffix == ".docx":
-        document = new_docx()
-        for text in own:
-            document.add_paragraph(text)
-        table = document.add_table(rows=len(bill), cols=len(bill[0]))
-        for cells, row in zip(table.rows, bill, strict=True):
-            for cell, text in zip(cells.cells, row, strict=True):
-                cell.text = text
-        document.save(str(path))
+        _docx_with_table(path, own, bill)
         return
     canvas = Canvas(str(path), pagesize=A4, invariant=1)
     canvas.setFont(pdf_font(), 10.5)
@@ -169,15 +175,8 @@ def billed_section(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("billed")
     tender_rows, bills = _bills(7)
     (folder / "bids").mkdir()
-    tender = new_docx()
-    tender.add_paragraph(
-        "投标人应按下表填报已标价工程量清单，综合单价包括人工费、材料费、机械费、管理费和利润。"
-    )
-    table = tender.add_table(rows=len(tender_rows), cols=len(tender_rows[0]))
-    for cells, row in zip(table.rows, tender_rows, strict=True):
-        for cell, text in zip(cells.cells, row, strict=True):
-            cell.text = text
-    tender.save(str(folder / "tender.docx"))
+    rule = "投标人应按下表填报已标价工程量清单，综合单价包括人工费、材料费、机械费、管理费和利润。"
+    _docx_with_table(folder / "tender.docx", [rule], tender_rows)
     for index, (bill, suffix) in enumerate(zip(bills, [".docx", ".pdf", ".docx", ".pdf"], strict=True)):
         _write_bid(folder / "bids" / f"bid{index}{suffix}", paragraphs(100 + index, 6), bill)
     return folder
@@ -201,14 +200,8 @@ def test_the_prices_a_bidder_fills_in_are_not_the_frame(tmp_path: Path) -> None:
     for index, path in enumerate(["a.docx", "b.pdf", "c.docx"]):
         bill = same if index < 2 else bills[2]
         _write_bid(tmp_path / path, paragraphs(200 + index, 6), bill)
-    tender = tmp_path / "t" / "tender.docx"
-    tender.parent.mkdir()
-    document = new_docx()
-    table = document.add_table(rows=len(tender_rows), cols=len(tender_rows[0]))
-    for cells, row in zip(table.rows, tender_rows, strict=True):
-        for cell, text in zip(cells.cells, row, strict=True):
-            cell.text = text
-    document.save(str(tender))
+    (tmp_path / "t").mkdir()
+    tender = _docx_with_table(tmp_path / "t" / "tender.docx", [], tender_rows)
     result = check(
         CheckInputs((tmp_path / "a.docx", tmp_path / "b.pdf", tmp_path / "c.docx"), tenders=(tender,))
     )
@@ -236,18 +229,6 @@ def test_a_generated_section_with_tables_keeps_its_levels(tmp_path: Path, bids: 
         else:  # the bill priced alike row for row
             assert pair.level == "high" and [s.kind for s in pair.signals] == ["table_fill"]
     assert len(list(itertools.combinations(section.bids, 2))) == len(result.pairs)
-
-
-def _docx_with_table(path: Path, own: list[str], rows: list[list[str]]) -> Path:
-    document = new_docx()
-    for text in own:
-        document.add_paragraph(text)
-    table = document.add_table(rows=len(rows), cols=len(rows[0]))
-    for cells, row in zip(table.rows, rows, strict=True):
-        for cell, text in zip(cells.cells, row, strict=True):
-            cell.text = text
-    document.save(str(path))
-    return path
 
 
 def test_a_deviation_table_answered_alike_is_a_sign(tmp_path: Path) -> None:
