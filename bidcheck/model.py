@@ -176,6 +176,7 @@ class Passage:
     template: bool = False
     common: bool = False
     public: bool = False  # text the library has learned is public (see ``bidcheck.library``)
+    semantic: bool = False  # reworded all through (``bidcheck.semantic``): ``similarity`` is a cosine
 
     @property
     def live(self) -> bool:
@@ -345,6 +346,7 @@ def passage_figures_to_dict(passage: Passage) -> dict[str, Any]:
         "template": passage.template,
         "common": passage.common,
         "public": passage.public,
+        "semantic": passage.semantic,
     }
 
 
@@ -451,6 +453,7 @@ def _pair_from_dict(data: dict[str, Any]) -> PairResult:
             bool(p["template"]),
             bool(p["common"]),
             bool(p.get("public", False)),
+            bool(p.get("semantic", False)),
         )
         for p in data["passages"]
     )

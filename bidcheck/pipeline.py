@@ -46,6 +46,7 @@ from bidcheck.model import (
 )
 from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.semantic import EncoderMissing, SemanticPassage, find_semantic, semantic_applies
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
@@ -212,6 +213,7 @@ class _Run:
     candidates: WindowPairs = field(default_factory=dict)
     found: dict[tuple[int, int], PairFound] = field(default_factory=dict)
     signals: dict[tuple[str, str], tuple[Signal, ...]] = field(default_factory=dict)
+    rewritten: dict[tuple[int, int], list[SemanticPassage]] = field(default_factory=dict)
     pairs: list[PairResult] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     library: LibraryReader | None = None
@@ -336,6 +338,22 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
     run.found = compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel)
 
 
+def _semantic(run: _Run, progress: ProgressFn) -> None:
+    """Passages reworded all through (see ``bidcheck.semantic``), in sections it applies to."""
+    if run.masks is None or not semantic_applies(run.settings, len(run.bids)):
+        return
+    masked = [run.masks.either(n) for n in range(len(run.bids))]
+    copied = {pair: found.live for pair, found in run.found.items()}
+    failed = any(found.failed for found in run.found.values())
+    with contextlib.suppress(EncoderMissing):  # a build without the model checks wording alone
+        run.rewritten = _remembered(  # a re-check of the same files loads no model at all
+            run,
+            "rewritten",  # not "semantic": the key's first letter is that of "signals"
+            lambda: find_semantic(run.bids, masked, copied, run.settings, progress, run.cancel),
+            keep=not failed,
+        )
+
+
 def _signals(run: _Run, _progress: ProgressFn) -> None:
     """The signs beyond shared wording each pair of bids shares (see ``bidcheck.signals``)."""
     tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
@@ -366,7 +384,9 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     run.pairs = _remembered(
         run,
         "judge",
-        lambda: judge_all(run.bids, masks, run.found, run.settings, _earlier(run), run.signals),
+        lambda: judge_all(
+            run.bids, masks, run.found, run.settings, _earlier(run), run.signals, run.rewritten
+        ),
         keep=not failed,
     )
     run.groups = find_groups(run.pairs)
@@ -391,7 +411,8 @@ _STAGES = (
     _Stage("read", 0.0, 0.6, "", _read, paused=False),
     _Stage("library", 0.6, 0.61, "对照资料库", _library),
     _Stage("candidates", 0.61, 0.62, "建立候选索引", _candidates),
-    _Stage("verify", 0.62, 0.94, "", _verify),
+    _Stage("verify", 0.62, 0.9, "", _verify),
+    _Stage("semantic", 0.9, 0.94, "语义比对", _semantic),
     _Stage("signals", 0.94, 0.95, "查找串标迹象", _signals),
     _Stage("judge", 0.95, 0.99, "判定与分组", _judge),
     _Stage("history", 0.99, 1.0, "", _history),

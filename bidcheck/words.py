@@ -10,6 +10,8 @@ __all__ = [
     "LEVEL_FILLS",
     "LEVEL_NAMES",
     "LEVEL_RANK",
+    "SEMANTIC_FILL",
+    "SEMANTIC_MARK",
     "SIGNAL_FIELDS",
     "SIGNAL_KINDS",
     "SIGN_PHRASES",
@@ -27,6 +29,10 @@ LEVEL_NAMES: dict[str, str] = {"high": "一级预警", "watch": "二级观察", 
 LEVEL_RANK: dict[str, int] = {"high": 0, "watch": 1, "none": 2}  # how pairs are ranked and filtered
 LEVEL_FILLS: dict[str, str] = {"high": "F8696B", "watch": "FFD966", "none": "E2EFDA"}  # workbook cells
 LEVEL_BADGES: dict[str, str] = {"high": "D9363E", "watch": "E8A317", "none": "9AA5B1"}  # the app's badges
+SEMANTIC_FILL = (
+    "EFE3FF"  # a rewritten passage (``bidcheck.semantic``), lightly: lavender, not a copy's yellow
+)
+SEMANTIC_MARK = "7B3FC4"  # its matched sentences, strongly
 
 
 def passage_kind(passage: Passage) -> str:
@@ -36,6 +42,8 @@ def passage_kind(passage: Passage) -> str:
         return "招标文件/模板"
     if passage.public:
         return "公共文字（资料库）"
+    if passage.semantic:
+        return "语义改写"
     return "多家共有" if passage.common else "证据"
 
 

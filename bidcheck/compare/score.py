@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = ["Score", "coverage", "score_pair"]
+
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -18,9 +20,11 @@ class Score:
     coverage_a: float  # share of A's own (non-template) text inside live passages
     coverage_b: float
     chars: int  # live characters of the side that has more
-    passages: int  # live passages
+    passages: int  # live passages (rewritten ones included)
     flagged: int  # passages of template or common text, listed but not counted
     failed: bool = False  # the pair could not be compared (its worker process died): a person must look
+    rewritten: int = 0  # of the live passages, those the semantic layer found (reworded all through)
+    rewritten_chars: int = 0  # their characters, on the side that has more
 
 
 def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_]) -> tuple[float, int]:
@@ -37,12 +41,21 @@ def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_])
 
 
 def score_pair(
-    spans_a: list[tuple[int, int]],
-    spans_b: list[tuple[int, int]],
+    copied: tuple[list[Span], list[Span]],
+    rewritten: tuple[list[Span], list[Span]],
     masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
     flagged: int,
+    weight: float = 1.0,
 ) -> Score:
-    """The score of a pair from its live passage spans on each side and the template text of each."""
-    cov_a, chars_a = coverage(spans_a, masks[0])
-    cov_b, chars_b = coverage(spans_b, masks[1])
-    return Score(max(cov_a, cov_b), cov_a, cov_b, max(chars_a, chars_b), len(spans_a), flagged)
+    """The score of a pair from the spans of its live passages on each side (``copied`` by the copy
+    engine, ``rewritten`` as the semantic layer found them, counted ``weight`` times) and the template
+    text of each side."""
+    cov_a, chars_a = coverage(copied[0], masks[0])
+    cov_b, chars_b = coverage(copied[1], masks[1])
+    sem_a, sem_chars_a = coverage(rewritten[0], masks[0])
+    sem_b, sem_chars_b = coverage(rewritten[1], masks[1])
+    cov_a, cov_b = cov_a + weight * sem_a, cov_b + weight * sem_b
+    chars = max(chars_a + round(weight * sem_chars_a), chars_b + round(weight * sem_chars_b))
+    passages = len(copied[0]) + len(rewritten[0])
+    score = Score(max(cov_a, cov_b), cov_a, cov_b, chars, passages, flagged)
+    return replace(score, rewritten=len(rewritten[0]), rewritten_chars=max(sem_chars_a, sem_chars_b))

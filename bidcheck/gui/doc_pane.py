@@ -12,7 +12,16 @@ from bidcheck.model import Side
 
 from .i18n import tr
 from .positions import QtPositions
-from .style import CURRENT_BG, CURRENT_MARK, FLAGGED_BG, FLAGGED_FG, LIVE_BG, LIVE_MARK
+from .style import (
+    CURRENT_BG,
+    CURRENT_MARK,
+    FLAGGED_BG,
+    FLAGGED_FG,
+    LIVE_BG,
+    LIVE_MARK,
+    SEMANTIC_BG,
+    SEMANTIC_MARK,
+)
 from .texts import DocText
 
 __all__ = ["DocPane", "SideText", "TextView", "location", "side_text"]
@@ -153,15 +162,18 @@ class DocPane(QWidget):
         self.view.scroll_to_top(cursor.position(), context=1)
 
     def paint(self, passages: list[tuple[int, int, tuple[tuple[int, int], ...], str]]) -> None:
-        """Highlight passages: (start, end, marks relative to start, 'live' | 'flagged' | 'current')."""
+        """Highlight passages: (start, end, marks relative to start, 'live' | 'semantic' | 'flagged' |
+        'current')."""
         selections = []
         for start, end, marks, kind in passages:
-            background = {"live": LIVE_BG, "current": CURRENT_BG}.get(kind, FLAGGED_BG)
+            background = {"live": LIVE_BG, "semantic": SEMANTIC_BG, "current": CURRENT_BG}.get(
+                kind, FLAGGED_BG
+            )
             selections.append(
                 self._selection(start, end, background, FLAGGED_FG if kind == "flagged" else None)
             )
             if kind != "flagged":
-                mark = CURRENT_MARK if kind == "current" else LIVE_MARK
+                mark = {"current": CURRENT_MARK, "semantic": SEMANTIC_MARK}.get(kind, LIVE_MARK)
                 selections.extend(self._selection(start + s, start + e, mark) for s, e in marks)
         self.view.setExtraSelections(selections)
 

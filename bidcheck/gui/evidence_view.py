@@ -33,7 +33,7 @@ from bidcheck.model import Signal as ModelSignal
 from .doc_pane import DocPane, SideText, side_text
 from .history_view import HistoryView
 from .i18n import tr
-from .style import FLAGGED_FG, LEVEL_COLOURS, level_name
+from .style import FLAGGED_FG, LEVEL_COLOURS, SEMANTIC_BG, level_name
 from .tables import list_table
 from .texts import DocText
 
@@ -43,6 +43,13 @@ __all__ = ["EvidenceView", "SharedPicture", "passage_kind"]
 def passage_kind(passage: Passage) -> str:
     """What a passage is, in words, in the interface language."""
     return tr(words.passage_kind(passage))
+
+
+def _paint_kind(passage: Passage) -> str:
+    """How a passage not in focus is highlighted: a rewrite in its own colour, evidence, or greyed."""
+    if passage.semantic:
+        return "semantic"
+    return "live" if passage.live else "flagged"
 
 
 PASSAGE_COLUMNS = ("#", "A 页·段", "B 页·段", "字数", "相似度", "类别")
@@ -348,6 +355,8 @@ class EvidenceView(QWidget):
             item = QTableWidgetItem(value)
             if not passage.live:
                 item.setForeground(FLAGGED_FG)
+            elif passage.semantic:
+                item.setBackground(SEMANTIC_BG)
             if col in (0, 3, 4):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setToolTip(passage.a.text[:300])
@@ -361,7 +370,7 @@ class EvidenceView(QWidget):
             items = []
             for index in self._visible:
                 passage = self._pair.passages[index]
-                kind = "current" if index == self._current else ("live" if passage.live else "flagged")
+                kind = "current" if index == self._current else _paint_kind(passage)
                 marks = (passage.a if side == 0 else passage.b).marks
                 items.append((*spans[index], marks, kind))
             pane.paint(items)

@@ -66,7 +66,21 @@ GROUPS = (
     ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
     ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids", "image_hash_distance")),
+    (
+        "语义改写",
+        (
+            "semantic_enabled",
+            "semantic_max_bids",
+            "semantic_weight",
+            "semantic_min_margin",
+            "semantic_min_mean",
+            "semantic_min_cosine",
+            "semantic_min_units",
+            "semantic_encoder",
+        ),
+    ),
 )
+_ABOVE_ONE = {"semantic_min_margin", "semantic_min_mean"}  # ratios that may pass 100%
 _PROBLEMS = {
     "must be at least 1": "不能小于 1",
     "must be in (0, 1]": "必须大于 0 且不超过 100%",
@@ -220,7 +234,7 @@ def _editor(name: str, default: object) -> Editor:
         return editor
     if isinstance(default, float):
         editor = QDoubleSpinBox()
-        editor.setRange(0.0, 100.0)
+        editor.setRange(0.0, 300.0 if name in _ABOVE_ONE else 100.0)
         editor.setDecimals(1)
         editor.setSingleStep(1.0)
         editor.setSuffix(" %")

@@ -87,6 +87,7 @@ ENGLISH: dict[str, str] = {
     "招标文件/模板": "Template",
     "多家共有": "Common",
     "公共文字（资料库）": "Public (library)",
+    "语义改写": "Rewritten",
     # menus and toolbar
     "新建检查": "New check",
     "打开检查…": "Open check…",
@@ -190,6 +191,14 @@ ENGLISH: dict[str, str] = {
     "共有编辑会话标识达此数为强迹象": "Shared editing sessions (rsids) for a strong sign",
     "两张图片的感知哈希相差不超过此位数即视为同一图片": "Bits two pictures' hashes may differ by",
     "必须在 0 到 24 之间": "must be between 0 and 24",
+    "查找语义改写（改写过的段落，较慢）": "Look for rewritten passages (slower)",
+    "语义改写只查此数以内的标段（家）": "Rewrites: only in sections of at most this many bids",
+    "语义改写：句子相似度高出其常见相似度的倍数": "Rewrites: a sentence's match over its usual closeness",
+    "语义改写：连续各句的平均倍数": "Rewrites: the mean of that over a run of sentences",
+    "语义改写：连续各句的平均相似度": "Rewrites: the mean cosine over a run of sentences",
+    "语义改写：连续相似的最少句数": "Rewrites: least consecutive matching sentences",
+    "语义改写段落计入等级的权重": "Rewrites: weight toward the level",
+    "语义模型": "Sentence model",
     "是": "yes",
     "否": "no",
     # the self-check (自查)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QFont, QPainter
 
-from bidcheck.words import LEVEL_BADGES, LEVEL_NAMES, heat_rgb
+from bidcheck.words import LEVEL_BADGES, LEVEL_NAMES, SEMANTIC_FILL, heat_rgb
+from bidcheck.words import SEMANTIC_MARK as _SEMANTIC_MARK_RGB
 
 from .i18n import tr
 
@@ -18,6 +19,8 @@ __all__ = [
     "LEVEL_COLOURS",
     "LIVE_BG",
     "LIVE_MARK",
+    "SEMANTIC_BG",
+    "SEMANTIC_MARK",
     "heat",
     "level_name",
     "paint_badge",
@@ -26,6 +29,8 @@ __all__ = [
 LEVEL_COLOURS = {level: QColor(f"#{rgb}") for level, rgb in LEVEL_BADGES.items()}
 LIVE_BG = QColor("#FFF6D9")  # a shared passage, lightly
 LIVE_MARK = QColor("#FFD35C")  # its aligned characters, strongly
+SEMANTIC_BG = QColor(f"#{SEMANTIC_FILL}")  # a rewritten passage (same meaning, other words), lightly
+SEMANTIC_MARK = QColor(f"#{_SEMANTIC_MARK_RGB}").lighter(190)  # its matched sentences
 CURRENT_BG = QColor("#E4EEFF")  # the passage in focus, lightly
 CURRENT_MARK = QColor("#94BCFF")  # and its aligned characters, strongly
 FLAGGED_BG = QColor("#ECEDEF")  # template / common text: greyed, never counted

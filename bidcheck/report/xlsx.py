@@ -27,6 +27,8 @@ from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
     LEVEL_NAMES,
+    SEMANTIC_FILL,
+    SEMANTIC_MARK,
     SIGNAL_FIELDS,
     SIGNAL_KINDS,
     STRENGTH_NAMES,
@@ -46,6 +48,7 @@ _GREY = Font(color="808080")
 _MARK = InlineFont(color="C00000", b=True)
 _PLAIN = InlineFont()
 _GREY_INLINE = InlineFont(color="808080")
+_SEMANTIC_INLINE = InlineFont(color=SEMANTIC_MARK)
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _THUMB_PX = 120  # the longer side of a picture's thumbnail in the workbook
 _WARNING_FONT = Font(color="C00000", bold=True)
@@ -325,8 +328,9 @@ def _thumbnails(sheet: Worksheet, row: int, thumbnails: tuple[bytes, bytes]) -> 
     sheet.row_dimensions[row].height = tallest * 0.75 + 6  # points from pixels, and a margin
 
 
-def _rich(side: Side, grey: bool) -> CellRichText | str:
-    """The passage text with its aligned characters highlighted (greyed for template/common text)."""
+def _rich(side: Side, grey: bool, mark: InlineFont = _MARK) -> CellRichText | str:
+    """The passage text with its aligned characters highlighted in ``mark`` (greyed for template/common
+    text)."""
     text = replace_unsafe(side.text[:_CELL_LIMIT])  # one for one: the marks' offsets hold
     if grey or not side.marks:
         return CellRichText([TextBlock(_GREY_INLINE if grey else _PLAIN, text)]) if text else ""
@@ -337,7 +341,7 @@ def _rich(side: Side, grey: bool) -> CellRichText | str:
         if start > position:
             parts.append(TextBlock(_PLAIN, text[position:start]))
         if end > start:
-            parts.append(TextBlock(_MARK, text[start:end]))
+            parts.append(TextBlock(mark, text[start:end]))
         position = max(position, end)
     if position < len(text):
         parts.append(TextBlock(_PLAIN, text[position:]))
@@ -364,8 +368,22 @@ def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, st
     """Write the passages sheet; returns how many template/common passages of quiet pairs were left out."""
     _header(
         sheet,
-        ("文件A", "文件B", "序号", "类别", "相似度", "字数", "A页", "A段", "A原文", "B页", "B段", "B原文"),
-        (22, 22, 6, 12, 8, 7, 6, 6, 60, 6, 6, 60),
+        (
+            "文件A",
+            "文件B",
+            "序号",
+            "类别",
+            "相似度",
+            "字数",
+            "A页",
+            "A段",
+            "A原文",
+            "B页",
+            "B段",
+            "B原文",
+            "语义改写",
+        ),
+        (22, 22, 6, 12, 8, 7, 6, 6, 60, 6, 6, 60, 10),
     )
     row, left_out = 1, 0
     for pair in pairs:
@@ -380,6 +398,7 @@ def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, st
 
 def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: int, passage: Passage) -> None:
     grey = not passage.live
+    mark = _SEMANTIC_INLINE if passage.semantic else _MARK
     values = (
         name_a,
         name_b,
@@ -389,10 +408,11 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
         passage.chars,
         passage.a.page,
         passage.a.paragraph,
-        _rich(passage.a, grey),
+        _rich(passage.a, grey, mark),
         passage.b.page,
         passage.b.paragraph,
-        _rich(passage.b, grey),
+        _rich(passage.b, grey, mark),
+        "是" if passage.semantic else "",
     )
     for col, value in enumerate(values, start=1):
         cell = sheet.cell(row=row, column=col, value=_safe(value))
@@ -400,6 +420,9 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
         if grey and col not in (9, 12):
             cell.font = _GREY
     sheet.cell(row=row, column=5).number_format = "0.0%"
+    if passage.semantic:  # the app's colour for a rewritten passage (its similarity is a cosine)
+        for col in (4, 13):
+            _filled(SEMANTIC_FILL)(sheet.cell(row=row, column=col))
     sheet.row_dimensions[row].height = _text_height(max(passage.a.text, passage.b.text, key=len))
 
 

@@ -1,0 +1,263 @@
+"""Semantic benchmark: passages an AI rewriter reworded all through, next to bids on the same topics.
+
+``--encoders``: each sentence encoder on the hand-written bank (``bench/rewrites.py``): the cosine of
+each original sentence with its rewrite (paraphrase), with the closest sentence of the same-topic
+paragraph (same topic), and with sentences of the other topics (unrelated); how often a rewrite
+sentence beats the best same-topic sentence; sentences encoded per second.
+
+Sections (the default): for each size and seed, bids of their own wording (``bench.corpus``'s
+skeletons and grammar), then in one pair five of the bank's drafts — three as one block, two alone —
+with the rewrite in the other bid, and in another pair four drafts as one block against the same-topic
+paragraphs of the same topics in the same order (the hardest case for a topic-by-topic plan). Every
+section is checked with its tender, with the layer and without it. It reports the rewritten paragraphs
+found (half their characters inside a semantic passage of the right pair), semantic passages on the
+same-topic pair and on clean pairs, any pair whose level differs with the layer, and the layer's time.
+Targets: found ≥ 0.85; no semantic passage on same-topic or clean pairs; no other level changed.
+
+Usage: .venv/bin/python -m bench.semantic [--sizes 5 12 20] [--seeds 1 2 3] [--encoders]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bench.corpus import (
+    PROJECT,
+    Bid,
+    Para,
+    _bid_skeleton,
+    _tender_document,
+    _tender_texts,
+    paginate,
+    write_docx,
+    write_pdf,
+)
+from bench.grammar import paragraph
+from bench.rewrites import REWRITES, Rewrite
+from bidcheck.config import SEMANTIC_ENCODERS, Settings
+from bidcheck.model import CheckResult, PairResult
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.prepare import prepare_document
+from bidcheck.semantic.encoder import EncoderMissing, load_encoder
+from bidcheck.text import CleanText, normalize
+
+Span = tuple[int, int]
+
+
+# ---------------------------------------------------------------- encoders
+
+
+def _sentences(text: str) -> list[str]:
+    return [s + "。" for s in re.split("。", text) if s]
+
+
+def _encoder_row(name: str) -> str:
+    try:
+        encoder = load_encoder(name, 2)
+    except EncoderMissing as exc:
+        return f"{name:<6} not installed ({exc})"
+    originals = [_sentences(r.original) for r in REWRITES]
+    rewrites = [_sentences(r.rewrite) for r in REWRITES]
+    topics = [_sentences(r.same_topic) for r in REWRITES]
+    texts = [s for group in (originals, rewrites, topics) for para in group for s in para]
+    encoder.encode(texts[:8])  # load the model before timing
+    started = time.perf_counter()
+    vectors = encoder.encode(texts)
+    rate = len(texts) / (time.perf_counter() - started)
+    rows = iter(vectors)
+    o, r, t = ([[next(rows) for _ in para] for para in group] for group in (originals, rewrites, topics))
+    para_cos, topic_best, unrelated, wins = [], [], [], 0
+    for n in range(len(REWRITES)):
+        others = [v for m in range(len(REWRITES)) if m != n for v in o[m]]
+        for k, v in enumerate(o[n]):
+            para = float(v @ r[n][k])
+            best = max(float(v @ w) for w in t[n])
+            para_cos.append(para)
+            topic_best.append(best)
+            unrelated.extend(float(v @ w) for w in others)
+            wins += para > best
+    return (
+        f"{name:<6} {np.mean(para_cos):>10.3f} {np.percentile(para_cos, 10):>8.3f} "
+        f"{np.mean(topic_best):>10.3f} {np.percentile(topic_best, 90):>8.3f} {np.mean(unrelated):>9.3f} "
+        f"{wins / len(para_cos):>9.3f} {rate:>12.0f}"
+    )
+
+
+def compare_encoders() -> None:
+    sentences = sum(len(_sentences(r.original)) for r in REWRITES)
+    print(f"{len(REWRITES)} drafts, {sentences} sentences; cosine of each draft sentence with:")
+    print("encoder  paraphrase  para p10  same topic  topic p90  unrelated  para wins  sentences/s")
+    for name in SEMANTIC_ENCODERS:
+        print(_encoder_row(name))
+
+
+# ---------------------------------------------------------------- sections
+
+
+@dataclass
+class _Plants:
+    rewrite_pair: tuple[int, int]
+    topic_pair: tuple[int, int]
+    rewrites: list[tuple[str, str]] = field(default_factory=list)  # (draft in A, rewrite in B)
+
+
+def _block(bid: Bid, texts: list[str], rng: random.Random) -> None:
+    body = bid.chapters[3]
+    body[rng.randint(2, len(body)) : 0] = [Para(t, "planted") for t in texts]
+
+
+def _plant(plans: list[Bid], bank: list[Rewrite], rng: random.Random) -> _Plants:
+    a, b, c, d = rng.sample(range(len(plans)), 4) if len(plans) >= 4 else (0, 1, 2, 3)
+    plants = _Plants((a, b), (c, d))
+    drafts, topics = bank[:5], bank[5:9]
+    _block(plans[a], [r.original for r in drafts[:3]], rng)
+    _block(plans[b], [r.rewrite for r in drafts[:3]], rng)
+    for r in drafts[3:]:
+        _block(plans[a], [r.original], rng)
+        _block(plans[b], [r.rewrite], rng)
+    plants.rewrites = [(r.original, r.rewrite) for r in drafts]
+    _block(plans[c], [r.original for r in topics], rng)
+    _block(plans[d], [r.same_topic for r in topics], rng)
+    return plants
+
+
+def write_section(folder: Path, size: int, seed: int) -> tuple[Path, list[Path], _Plants]:
+    """A section of ``size`` bids (at least 4) with the plants above; the tender and the bids' paths."""
+    rng = random.Random(seed)
+    texts = _tender_texts(random.Random(seed * 7919 + 1))
+    plans = [
+        _bid_skeleton(i, texts, random.Random(seed * 1000 + i), (18, 24), paragraph, True)
+        for i in range(size)
+    ]
+    bank = list(REWRITES)
+    rng.shuffle(bank)
+    plants = _plant(plans, bank, rng)
+    (folder / "tender").mkdir(parents=True, exist_ok=True)
+    (folder / "bids").mkdir(exist_ok=True)
+    tender = _tender_document(texts)
+    paginate(tender.chapters)
+    write_docx(folder / "tender" / tender.name, tender, PROJECT)
+    paths = []
+    for bid in plans:
+        pages = paginate(bid.chapters)
+        path = folder / "bids" / bid.name
+        header = f"{PROJECT} 投标文件 {bid.company}"
+        write_pdf(path, bid, header, pages) if bid.fmt == "pdf" else write_docx(path, bid, header)
+        paths.append(path)
+    return folder / "tender" / tender.name, paths, plants
+
+
+def _norm_span(clean: CleanText, start: int, end: int) -> Span:
+    return (
+        int(np.searchsorted(clean.norm_map, start, "left")),
+        int(np.searchsorted(clean.norm_map, end, "left")),
+    )
+
+
+def _found(clean: CleanText, text: str, spans: list[Span]) -> bool:
+    """Whether half the paragraph's characters lie inside the given comparable-text spans."""
+    target = normalize(text)[0]
+    at = clean.norm.find(target)
+    if at < 0:
+        return False
+    inside = sum(max(0, min(at + len(target), e) - max(at, s)) for s, e in spans)
+    return inside >= len(target) / 2
+
+
+def _pair(result: CheckResult, paths: list[Path], a: int, b: int) -> tuple[PairResult, bool]:
+    """The pair of bids ``a`` and ``b``, and whether ``a`` is its side A."""
+    ids = {Path(d.path).name: d.id for d in result.documents}
+    x, y = ids[paths[a].name], ids[paths[b].name]
+    pair = next(p for p in result.pairs if {p.a, p.b} == {x, y})
+    return pair, pair.a == x
+
+
+@dataclass
+class _Score:
+    found: int = 0
+    planted: int = 0
+    topic_passages: int = 0
+    clean_passages: int = 0
+    changed: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    rewrite_level: str = ""
+
+
+def _score(on: CheckResult, off: CheckResult, paths: list[Path], plants: _Plants) -> _Score:
+    score = _Score(seconds=on.timings.get("semantic", 0.0))
+    pair, forward = _pair(on, paths, *plants.rewrite_pair)
+    score.rewrite_level = pair.level
+    side = plants.rewrite_pair[0]
+    ready = prepare_document(paths[side], "d", "bid", Settings()).ready
+    assert ready is not None
+    spans = [
+        _norm_span(ready.clean, (p.a if forward else p.b).start, (p.a if forward else p.b).end)
+        for p in pair.passages
+        if p.semantic
+    ]
+    score.planted = len(plants.rewrites)
+    score.found = sum(_found(ready.clean, draft, spans) for draft, _ in plants.rewrites)
+    topic, _ = _pair(on, paths, *plants.topic_pair)
+    score.topic_passages = sum(p.semantic for p in topic.passages)
+    score.clean_passages = sum(p.semantic for q in on.pairs if q not in (pair, topic) for p in q.passages)
+    levels = {(p.a, p.b): p.level for p in off.pairs}
+    score.changed = [
+        f"{p.a}~{p.b} {levels[(p.a, p.b)]}->{p.level}"
+        for p in on.pairs
+        if p is not pair and levels[(p.a, p.b)] != p.level
+    ]
+    return score
+
+
+def run_sections(sizes: list[int], seeds: list[int], folder: Path | None) -> None:
+    print(
+        "bids  seed  rewrites found  rewrite pair  same-topic passages  clean passages  levels changed"
+        "  semantic s"
+    )
+    totals = [0, 0]
+    with tempfile.TemporaryDirectory() as temp:
+        for size in sizes:
+            for seed in seeds:
+                where = (folder or Path(temp)) / f"semantic-{size}-{seed}"
+                tender, paths, plants = write_section(where, size, seed * 100 + size)
+                inputs = CheckInputs(tuple(paths), (tender,))
+                on = check(inputs, Settings(workers=2))
+                off = check(inputs, Settings(workers=2, semantic_enabled=False))
+                s = _score(on, off, paths, plants)
+                totals[0] += s.found
+                totals[1] += s.planted
+                print(
+                    f"{size:>4}  {seed:>4}  {s.found:>8} of {s.planted}  {s.rewrite_level:>12}  "
+                    f"{s.topic_passages:>19}  {s.clean_passages:>14}  {len(s.changed):>14}"
+                    f"  {s.seconds:>10.2f}"
+                )
+                for line in s.changed:
+                    print(f"      {line}")
+    print(f"rewritten paragraphs found: {totals[0]} of {totals[1]} ({totals[0] / max(totals[1], 1):.3f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5, 12, 20])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--folder", type=Path)
+    parser.add_argument("--encoders", action="store_true", help="compare the sentence encoders instead")
+    args = parser.parse_args()
+    print("command: .venv/bin/python -m bench.semantic " + " ".join(sys.argv[1:]))
+    if args.encoders:
+        compare_encoders()
+    else:
+        run_sections(args.sizes, args.seeds, args.folder)
+
+
+if __name__ == "__main__":
+    main()

