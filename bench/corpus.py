@@ -34,7 +34,7 @@ from bench.tables import Forms, filled_forms, tender_forms, unit_prices
 
 Prose = Callable[[random.Random], str]
 
-__all__ = ["Para", "Section", "generate_section"]
+__all__ = ["Para", "Section", "generate_section", "write_bids"]
 
 FONT, SIZE, LEADING, GAP = "STSong-Light", 11.0, 16.0, 8.0
 LEFT, WIDTH, TOP, BOTTOM = 72.0, 451.0, 770.0, 70.0
@@ -585,6 +585,14 @@ def generate_section(
     ]
     pairs = CASES[case](plans, rng)
     public = _public(plans, rng) if case == "planted" else []
+    tender, paths = write_bids(folder, texts, plans)
+    truth = _truth(plans, pairs, public, seed)
+    (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
+    return Section(folder, tender, paths, truth)
+
+
+def write_bids(folder: Path, texts: dict[str, list[str]], plans: list[Bid]) -> tuple[Path, list[Path]]:
+    """Lay out and write the tender (``tender/``) and the bids (``bids/``): their paths."""
     (folder / "bids").mkdir(parents=True, exist_ok=True)
     (folder / "tender").mkdir(exist_ok=True)
     tender = _tender_document(texts)
@@ -599,9 +607,7 @@ def generate_section(
         header = f"{PROJECT} 投标文件 {bid.company}"
         write_pdf(path, bid, header, pages) if bid.fmt == "pdf" else write_docx(path, bid, header)
         paths.append(path)
-    truth = _truth(plans, pairs, public, seed)
-    (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
-    return Section(folder, folder / "tender" / tender.name, paths, truth)
+    return folder / "tender" / tender.name, paths
 
 
 def main() -> None:

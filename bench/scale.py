@@ -10,7 +10,11 @@ that a drift in the machine's speed reaches all of them alike; the summary shows
 check (peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
 Sections are generated once into ``--folder`` and reused.
 
+``--settings FILE`` passes a settings file to every check (e.g. ``{"semantic_max_bids": 200}`` to time
+the semantic layer on sections it skips by default).
+
 Usage: .venv/bin/python -m bench.scale [--sizes 10 30 100 200] [--workers N] [--folder DIR] [--repeat N]
+       [--settings FILE]
 """
 
 from __future__ import annotations
@@ -77,6 +81,9 @@ def _tree_rss(root: int) -> int:
     return total
 
 
+SETTINGS: list[str] = []  # extra arguments of every check (``--settings FILE``)
+
+
 def run_check(
     section: Path, out: Path, cache: Path, workers: int, bids: list[Path] | None = None
 ) -> tuple[float, int, dict[str, object]]:
@@ -97,6 +104,7 @@ def run_check(
         "--quiet",
         "--workers",
         str(workers),
+        *SETTINGS,
     ]
     env = {**os.environ, "BIDCHECK_CACHE_DIR": str(cache)}
     started = time.perf_counter()
@@ -206,6 +214,7 @@ _COLUMNS = (
     ("read", 7),
     ("cand", 7),
     ("verify", 8),
+    ("sem", 6),
     ("judge", 7),
     ("st+rep", 8),
     ("peak MB", 9),
@@ -230,6 +239,7 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{s.get('read', 0):.1f}",
             f"{s.get('candidates', 0):.1f}",
             f"{s.get('verify', 0):.1f}",
+            f"{s.get('semantic', 0):.1f}",
             f"{s.get('judge', 0):.1f}",
             f"{s.get('start+report', 0):.1f}",
             f"{r['peak_mb']:.0f}",
@@ -249,7 +259,10 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="time every size this many times, in turn; keep the fastest"
     )
+    parser.add_argument("--settings", type=Path, help="a settings file for every check")
     args = parser.parse_args()
+    if args.settings:
+        SETTINGS.extend(["--settings", str(args.settings.resolve())])
     runs: dict[int, list[dict[str, object]]] = {size: [] for size in args.sizes}
     for round_ in range(args.repeat):  # sizes taken in turn: a drift in the machine's speed hits all alike
         for size in args.sizes:

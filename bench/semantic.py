@@ -30,17 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.corpus import (
-    PROJECT,
-    Bid,
-    Para,
-    _bid_skeleton,
-    _tender_document,
-    _tender_texts,
-    paginate,
-    write_docx,
-    write_pdf,
-)
+from bench.corpus import Bid, Para, _bid_skeleton, _tender_texts, write_bids
 from bench.grammar import paragraph
 from bench.rewrites import REWRITES, Rewrite
 from bidcheck.config import SEMANTIC_ENCODERS, Settings
@@ -141,19 +131,8 @@ def write_section(folder: Path, size: int, seed: int) -> tuple[Path, list[Path],
     bank = list(REWRITES)
     rng.shuffle(bank)
     plants = _plant(plans, bank, rng)
-    (folder / "tender").mkdir(parents=True, exist_ok=True)
-    (folder / "bids").mkdir(exist_ok=True)
-    tender = _tender_document(texts)
-    paginate(tender.chapters)
-    write_docx(folder / "tender" / tender.name, tender, PROJECT)
-    paths = []
-    for bid in plans:
-        pages = paginate(bid.chapters)
-        path = folder / "bids" / bid.name
-        header = f"{PROJECT} 投标文件 {bid.company}"
-        write_pdf(path, bid, header, pages) if bid.fmt == "pdf" else write_docx(path, bid, header)
-        paths.append(path)
-    return folder / "tender" / tender.name, paths, plants
+    tender, paths = write_bids(folder, texts, plans)
+    return tender, paths, plants
 
 
 def _norm_span(clean: CleanText, start: int, end: int) -> Span:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from bidcheck.config import Settings, SettingsError
 from bidcheck.model import CheckResult, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.semantic.cache import encode_cached, vectors_key
 from bidcheck.semantic.encoder import load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
@@ -211,3 +213,16 @@ def test_ten_generated_bids_on_one_topic_get_no_semantic_passage(tmp_path: Path)
     names = {d.id: d.name for d in result.documents}
     for pair in result.pairs:
         assert pair.level in expected.get(frozenset((names[pair.a], names[pair.b])), ["none"])
+
+
+def test_sentence_vectors_are_cached_and_a_damaged_entry_is_encoded_again() -> None:
+    encoder = load_encoder("use")
+    texts = [s + "。" for s in REWRITES[10].original.split("。") if s]
+    first = encode_cached(encoder, texts)
+    (entry,) = (Path(os.environ["BIDCHECK_CACHE_DIR"]) / "sentences").rglob(
+        f"{vectors_key(encoder, texts)}.bin"
+    )
+    assert np.array_equal(np.frombuffer(entry.read_bytes(), dtype=np.float32).reshape(first.shape), first)
+    assert np.array_equal(encode_cached(encoder, texts), first)
+    entry.write_bytes(b"\0" * 10)  # a torn write
+    assert np.allclose(encode_cached(encoder, texts), first, atol=1e-5)

@@ -20,6 +20,7 @@ from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks
 from bidcheck.config import Settings
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.semantic.cache import encode_cached
 from bidcheck.semantic.encoder import Encoder, EncoderMissing, load_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
@@ -65,7 +66,7 @@ def _encode(
     for n, u in enumerate(units):
         check_cancel(cancel)
         progress(n / len(units), message)
-        parts.append(encoder.encode(u.texts))
+        parts.append(encode_cached(encoder, u.texts))
         owner += [n] * len(u.texts)
     vectors = np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
     return vectors, np.asarray(owner, dtype=np.int64)
