@@ -52,7 +52,7 @@ def _sentences(text: str) -> list[str]:
 
 def _encoder_row(name: str) -> str:
     try:
-        encoder = load_encoder(name, 2)
+        encoder = load_encoder(name)
     except EncoderMissing as exc:
         return f"{name:<6} not installed ({exc})"
     originals = [_sentences(r.original) for r in REWRITES]

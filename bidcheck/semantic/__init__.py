@@ -110,7 +110,7 @@ def find_semantic(
     ``EncoderMissing`` when the encoder's package is not installed.
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
-    encoder = load_encoder(settings.semantic_encoder, settings.worker_count)
+    encoder = load_encoder(settings.semantic_encoder)
     vectors, owner = _encode(encoder, units, progress, cancel)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}

