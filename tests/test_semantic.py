@@ -15,13 +15,15 @@ from bench.corpus import generate_section
 from bench.grammar import paragraph
 from bench.rewrites import REWRITES
 from bidcheck.config import Settings, SettingsError
-from bidcheck.model import CheckResult, PairResult, load_result
+from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.semantic.cache import encode_cached, vectors_key
 from bidcheck.semantic.encoder import load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
+from bidcheck.semantic.units import bid_units
+from bidcheck.text import build_clean_text
 from tests.builders import make_docx
 
 RULES = RunRules(min_units=3, min_mean=1.1)
@@ -226,3 +228,37 @@ def test_sentence_vectors_are_cached_and_a_damaged_entry_is_encoded_again() -> N
     assert np.array_equal(encode_cached(encoder, texts), first)
     entry.write_bytes(b"\0" * 10)  # a torn write
     assert np.allclose(encode_cached(encoder, texts), first, atol=1e-5)
+
+
+def test_units_are_sentences_of_prose_outside_masked_text() -> None:
+    doc = Document(
+        "d1",
+        "x.docx",
+        "x.docx",
+        "docx",
+        blocks=(
+            Block("第三章 施工组织设计与质量保证措施说明"),  # a heading
+            Block("1 履带式挖掘机 SY215C 6台 开工前进场使用", kind="table"),  # a row of a table
+            Block("沟槽开挖以挖掘机为主、人工清底为辅，开挖前先复核管线走向。槽底验收合格后立即施工垫层。"),
+        ),
+    )
+    clean = build_clean_text(doc)
+    units = bid_units(clean, np.zeros(len(clean.norm), dtype=bool), 12)
+    assert units.texts == (
+        "沟槽开挖以挖掘机为主、人工清底为辅，开挖前先复核管线走向。",
+        "槽底验收合格后立即施工垫层。",
+    )
+    masked = np.zeros(len(clean.norm), dtype=bool)
+    masked[units.spans[0][0] : units.spans[0][1]] = True
+    assert bid_units(clean, masked, 12).texts == ("槽底验收合格后立即施工垫层。",)
+
+
+def test_a_section_with_more_sentences_than_its_limit_is_checked_without_the_layer(
+    section: tuple[list[Path], Path],
+) -> None:
+    paths, tender = section
+    said: list[str] = []
+    settings = Settings(workers=2, semantic_max_sentences=50)
+    result = check(CheckInputs(tuple(paths), (tender,)), settings, lambda _f, message: said.append(message))
+    assert not any(p.semantic for q in result.pairs for p in q.passages)
+    assert any(m.startswith("语义比对已跳过") and "超过上限 50 句" in m for m in said)

@@ -71,6 +71,7 @@ GROUPS = (
         (
             "semantic_enabled",
             "semantic_max_bids",
+            "semantic_max_sentences",
             "semantic_weight",
             "semantic_min_margin",
             "semantic_min_mean",

@@ -107,9 +107,14 @@ def find_semantic(
 
     ``masked``: each bid's text that is no evidence (tender, template, common, public); ``copied``:
     each pair's passages the copy engine found (their sentences are not compared again). Raises
-    ``EncoderMissing`` when the encoder's package is not installed.
+    ``EncoderMissing`` when the encoder's package is not installed. A section with more than
+    ``semantic_max_sentences`` sentences to encode is skipped (the progress bar says so).
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
+    total = sum(len(u.texts) for u in units)
+    if total > settings.semantic_max_sentences:  # minutes of encoding: only when asked for
+        progress(1.0, f"语义比对已跳过：{total} 句，超过上限 {settings.semantic_max_sentences} 句")
+        return {}
     encoder = load_encoder(settings.semantic_encoder)
     vectors, owner = _encode(encoder, units, progress, cancel)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)

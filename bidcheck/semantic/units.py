@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,6 +13,7 @@ from bidcheck.text import CleanText
 __all__ = ["Units", "bid_units", "shared_wording"]
 
 Span = tuple[int, int]
+_PROSE = re.compile(r"[，。；！？、,;!?]")
 _MAX_TEXT = 300  # characters of a sentence given to the encoder (a longer one is a list or a table)
 
 
@@ -31,14 +33,22 @@ def _sentence_spans(clean: CleanText) -> list[Span]:
 
 
 def bid_units(clean: CleanText, masked: npt.NDArray[np.bool_], min_chars: int) -> Units:
-    """The sentences of at least ``min_chars`` comparable characters, at most a quarter of them masked
-    (tender, template, common or public text is nobody's own wording, however it was reworded)."""
-    kept = [(s, e) for s, e in _sentence_spans(clean) if e - s >= min_chars and masked[s:e].mean() <= 0.25]
-    texts = []
-    for s, e in kept:
+    """The sentences of prose of at least ``min_chars`` comparable characters, at most a quarter of them
+    masked (tender, template, common or public text is nobody's own wording, however it was reworded).
+
+    A line without a punctuation mark is a heading or a row of a table (序号 设备名称 型号 数量…): every
+    bid lists its excavators and cranes in the same order, which means nothing.
+    """
+    spans, texts = [], []
+    for s, e in _sentence_spans(clean):
+        if e - s < min_chars or masked[s:e].mean() > 0.25:
+            continue
         lo, hi = clean.clean_span(s, e)
-        texts.append(clean.text[lo:hi][:_MAX_TEXT])
-    return Units(tuple(kept), tuple(texts), tuple(clean.norm[s:e] for s, e in kept))
+        text = clean.text[lo : hi + 1] if _PROSE.match(clean.text, hi) else clean.text[lo:hi]  # with its 。
+        if _PROSE.search(text):
+            spans.append((s, e))
+            texts.append(text[:_MAX_TEXT])
+    return Units(tuple(spans), tuple(texts), tuple(clean.norm[s:e] for s, e in spans))
 
 
 def shared_wording(a: str, b: str, k: int = 4) -> float:
