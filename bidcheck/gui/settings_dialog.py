@@ -54,19 +54,6 @@ GROUPS = (
     ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
     ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
     (
-        "读取限制",
-        (
-            "max_unpacked_mb",
-            "max_zip_ratio",
-            "max_zip_entries",
-            "max_chars",
-            "worker_memory_mb",
-            "ocr_page_timeout_s",
-        ),
-    ),
-    ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
-    ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids", "image_hash_distance")),
-    (
         "语义改写",
         (
             "semantic_enabled",
@@ -80,6 +67,19 @@ GROUPS = (
             "semantic_encoder",
         ),
     ),
+    (
+        "读取限制",
+        (
+            "max_unpacked_mb",
+            "max_zip_ratio",
+            "max_zip_entries",
+            "max_chars",
+            "worker_memory_mb",
+            "ocr_page_timeout_s",
+        ),
+    ),
+    ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
+    ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids", "image_hash_distance")),
 )
 _ABOVE_ONE = {"semantic_min_margin", "semantic_min_mean"}  # ratios that may pass 100%
 _PROBLEMS = {
@@ -153,7 +153,7 @@ class SettingsDialog(QDialog):
         columns = QHBoxLayout()
         stacks = [QVBoxLayout() for _ in range(3)]
         for number, (title, names) in enumerate(_grouped()):
-            stacks[0 if number < 3 else 1 if number < 5 else 2].addWidget(self._group(title, names))
+            stacks[0 if number < 3 else 1 if number < 6 else 2].addWidget(self._group(title, names))
         for stack in stacks:
             stack.addStretch(1)
             columns.addLayout(stack)
