@@ -585,19 +585,19 @@ def generate_section(
     ]
     pairs = CASES[case](plans, rng)
     public = _public(plans, rng) if case == "planted" else []
-    tender, paths = write_bids(folder, texts, plans)
-    truth = _truth(plans, pairs, public, seed)
-    (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
-    return Section(folder, tender, paths, truth)
-
-
-def write_bids(folder: Path, texts: dict[str, list[str]], plans: list[Bid]) -> tuple[Path, list[Path]]:
-    """Lay out and write the tender (``tender/``) and the bids (``bids/``): their paths."""
-    (folder / "bids").mkdir(parents=True, exist_ok=True)
-    (folder / "tender").mkdir(exist_ok=True)
     tender = _tender_document(texts)
     if tables:
         pairs += _fill_tables(tender, plans, pairs, seed)
+    tender_path, paths = write_bids(folder, tender, plans)
+    truth = _truth(plans, pairs, public, seed)
+    (folder / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1), encoding="utf-8")
+    return Section(folder, tender_path, paths, truth)
+
+
+def write_bids(folder: Path, tender: Bid, plans: list[Bid]) -> tuple[Path, list[Path]]:
+    """Lay out and write the tender (``tender/``) and the bids (``bids/``): their paths."""
+    (folder / "bids").mkdir(parents=True, exist_ok=True)
+    (folder / "tender").mkdir(exist_ok=True)
     paginate(tender.chapters)
     write_docx(folder / "tender" / tender.name, tender, PROJECT)
     paths = []

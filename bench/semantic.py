@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.corpus import Bid, Para, _bid_skeleton, _tender_texts, write_bids
+from bench.corpus import Bid, Para, _bid_skeleton, _tender_document, _tender_texts, write_bids
 from bench.grammar import paragraph
 from bench.rewrites import REWRITES, Rewrite
 from bidcheck.config import SEMANTIC_ENCODERS, Settings
@@ -131,7 +131,7 @@ def write_section(folder: Path, size: int, seed: int) -> tuple[Path, list[Path],
     bank = list(REWRITES)
     rng.shuffle(bank)
     plants = _plant(plans, bank, rng)
-    tender, paths = write_bids(folder, texts, plans)
+    tender, paths = write_bids(folder, _tender_document(texts), plans)
     return tender, paths, plants
 
 
