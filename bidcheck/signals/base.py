@@ -12,8 +12,9 @@ from bidcheck.config import Settings
 from bidcheck.model import Place, Signal
 from bidcheck.prepare import Ready
 from bidcheck.text import CleanText
+from bidcheck.text.tables import TableRow
 
-__all__ = ["Linked", "SectionInfo", "held_by_few", "place_of"]
+__all__ = ["Linked", "SectionInfo", "held_by_few", "place_of", "row_place"]
 
 _PLACE_CHARS = 120  # the wording of a place: its paragraph, or this much of it around the value
 
@@ -62,3 +63,9 @@ def place_of(clean: CleanText, start: int, end: int) -> Place:
     lo = max(block_start, min(start - _PLACE_CHARS // 3, block_end - _PLACE_CHARS))
     text = clean.text[lo : min(block_end, lo + _PLACE_CHARS)].strip()
     return Place(page, paragraph, text)
+
+
+def row_place(row: TableRow, joiner: str) -> Place:
+    """Where a table row stands (the page and paragraph of its first cell), its cells as its wording
+    (joined by ``joiner``, at most ``_PLACE_CHARS``)."""
+    return Place(row.page, row.paragraph, joiner.join(c.text for c in row.cells)[:_PLACE_CHARS])

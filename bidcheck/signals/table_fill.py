@@ -14,9 +14,9 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from bidcheck.model import Place, Signal, Strength
+from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place
 from bidcheck.text import normalize
 from bidcheck.text.tables import TableRow, cell_norms, common_frame, frame_spans, table_rows, tender_frame
 
@@ -30,7 +30,6 @@ _GENERIC = frozenset(
         "完全满足", "是", "否", "有", "无", "同意", "接受", "承诺", "详见附件", "见附件", "合格", "优良",
     )
 )  # fmt: skip
-_PLACE_CHARS = 120  # the wording of a row shown as its place
 _MIN_CHARS = 3  # what a row's filled cells must hold, generic answers left out
 _ROWS = {"strong": 8, "supporting": 5}  # rows filled alike, at least
 _SHARE = {"strong": 0.6, "supporting": 0.5}  # ... and this share of the rows both filled
@@ -97,12 +96,7 @@ def _signal(filled: tuple[_Filled, _Filled], alike: list[str]) -> Signal | None:
     if strength is None:
         return None
     first = min(alike, key=lambda s: filled[0][s][1].row)
-    here, there = (_place(rows[first][1]) for rows in filled)
+    here, there = (row_place(rows[first][1], " ") for rows in filled)
     shown = here.text
     detail = f"两份文件对招标文件表格的填写有 {len(alike)} 行相同（两家都填写的 {both} 行中），如“{shown}”"
     return Signal("table_fill", strength, "rows", f"{len(alike)}/{both} 行", detail, here, there)
-
-
-def _place(row: TableRow) -> Place:
-    """Where a row stands (the page and paragraph of its first cell) and its cells, as a reader sees them."""
-    return Place(row.page, row.paragraph, " ".join(c.text for c in row.cells)[:_PLACE_CHARS])

@@ -13,9 +13,9 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from bidcheck.model import Place, Signal
+from bidcheck.model import Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place
 from bidcheck.text.tables import TableRow, table_rows
 
 __all__ = ["MIN_ROWS", "find", "unit_prices"]
@@ -23,7 +23,6 @@ __all__ = ["MIN_ROWS", "find", "unit_prices"]
 MIN_ROWS = 5  # shared non-round unit prices that make a strong signal
 _HEADER = re.compile(r"单价")
 _NUMBER = re.compile(r"[¥￥]?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,4})?\s*(?:元)?")
-_PLACE_CHARS = 120
 
 
 def _price(text: str) -> str | None:
@@ -55,10 +54,6 @@ def unit_prices(bid: Ready) -> dict[str, TableRow]:
     return found
 
 
-def _place(row: TableRow) -> Place:
-    return Place(row.page, row.paragraph, " | ".join(c.text for c in row.cells)[:_PLACE_CHARS])
-
-
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """Pairs of bids whose price tables share ``MIN_ROWS`` or more non-round unit prices (none the
     tender's or most bids'): one strong signal a pair, located at the first shared row on both sides."""
@@ -77,7 +72,13 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         detail = f"两份文件的报价表有 {len(same)} 项相同的非整数单价（{listed}）"
         value = f"{len(same)} 项"
         signal = Signal(
-            "price", "strong", "unit_price", value, detail, _place(prices[i][first]), _place(prices[j][first])
+            "price",
+            "strong",
+            "unit_price",
+            value,
+            detail,
+            row_place(prices[i][first], " | "),
+            row_place(prices[j][first], " | "),
         )
         out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out
