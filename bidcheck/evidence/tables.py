@@ -46,11 +46,13 @@ def _frame_mask(bid: Ready, frame: frozenset[str]) -> Mask:
     mask = np.zeros(len(clean.norm), dtype=bool)
     if not frame:
         return mask
+    bounds: list[int] = []  # clean-text start and end of each frame span
     for row in _rows(bid):
         for first, last in frame_spans(cell_norms(row), frame):
             head, tail = row.cells[first], row.cells[last - 1]
-            start = clean.block_starts[head.first] + head.start
-            end = clean.block_starts[tail.last] + tail.end
-            lo, hi = np.searchsorted(clean.norm_map, [start, end], "left")
-            mask[lo:hi] = True
+            bounds += [clean.block_starts[head.first] + head.start, clean.block_starts[tail.last] + tail.end]
+    # one search for all spans, in the map's own type (a key of another type copies the whole map)
+    found = np.searchsorted(clean.norm_map, np.asarray(bounds, dtype=clean.norm_map.dtype), "left")
+    for lo, hi in found.reshape(-1, 2).tolist():
+        mask[lo:hi] = True
     return mask
