@@ -68,7 +68,8 @@ def clause_mask(clean: CleanText, within: npt.NDArray[np.bool_]) -> npt.NDArray[
     for lo, hi in true_runs(within):
         start, end = _whole_sentences(clean.text, *clean.clean_span(lo, hi))
         for s, e in clause_like_spans(clean.text[start:end]):
-            first, last = np.searchsorted(clean.norm_map, (start + s, start + e))
+            bounds = np.asarray((start + s, start + e), dtype=clean.norm_map.dtype)  # keys of the map's type:
+            first, last = np.searchsorted(clean.norm_map, bounds)  # others would copy the whole map
             mask[first:last] = True
     return mask
 
