@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import random
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +21,7 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint import window_starts
 from bidcheck.library import open_library
 from bidcheck.library.prints import bid_print, bidder_name, window_band_keys, winnow
-from bidcheck.library.store import SCHEMA_VERSION
+from bidcheck.library.store import SCHEMA_VERSION, LibraryError
 from bidcheck.pipeline import CheckInputs, check
 
 _CHARS = "".join(chr(c) for c in range(0x4E00, 0x4E00 + 3000))
@@ -299,3 +301,28 @@ def test_two_processes_writing_at_once(tmp_path: Path) -> None:
         assert conn.execute("SELECT count(*) FROM sections").fetchone()[0] == 16
     result = check(CheckInputs((tmp_path / "R",)), Settings(workers=1), library=open_library(library))
     assert result.library is not None and result.library.sections == 16
+
+
+def _open_at_once(path: str, barrier: Any, failures: Any) -> None:
+    barrier.wait()
+    try:
+        open_library(Path(path)).close()
+    except LibraryError:
+        with failures.get_lock():
+            failures.value += 1
+
+
+def test_processes_creating_one_library_at_once_all_open_it(tmp_path: Path) -> None:
+    # Switching a new file to WAL while another process does the same gives "locked" without waiting.
+    context = multiprocessing.get_context("fork")
+    failures = context.Value("i", 0)
+    for round_ in range(25):
+        barrier = context.Barrier(4)
+        path = str(tmp_path / f"l{round_}.sqlite")
+        opening = [context.Process(target=_open_at_once, args=(path, barrier, failures)) for _ in range(4)]
+        for process in opening:
+            process.start()
+        for process in opening:
+            process.join(timeout=60)
+        assert [process.exitcode for process in opening] == [0, 0, 0, 0]
+    assert failures.value == 0

@@ -161,7 +161,7 @@ def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
         raise LibraryError(f"无法打开资料库 {path}：{exc}") from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(conn, busy_timeout_s)
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA secure_delete = ON")  # a removed section's pages are overwritten, not left
         # A stored section's postings land on pages all over the hash index: copying them from the log into
@@ -176,6 +176,23 @@ def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
         conn.close()
         raise
     return Library(path, conn)
+
+
+def _switch_to_wal(conn: sqlite3.Connection, busy_timeout_s: float) -> None:
+    """Put the library in WAL mode. Two processes creating a library at once may find it locked while
+    the other switches: SQLite does not wait on its busy handler there, so the switch is tried again
+    until the busy timeout."""
+    deadline = time.monotonic() + busy_timeout_s
+    delay = 0.01
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
