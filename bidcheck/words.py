@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Signal
+from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Price, Signal
 
 __all__ = [
     "CONCEALED_KINDS",
@@ -10,16 +10,20 @@ __all__ = [
     "LEVEL_FILLS",
     "LEVEL_NAMES",
     "LEVEL_RANK",
+    "PRICE_PATTERN_KINDS",
+    "PRICE_UNREAD",
     "SEMANTIC_FILL",
     "SEMANTIC_MARK",
     "SIGNAL_FIELDS",
     "SIGNAL_KINDS",
     "SIGN_PHRASES",
     "STRENGTH_NAMES",
+    "concealed_lines",
     "concealed_summary",
     "heat_rgb",
     "passage_kind",
     "picture_thumbnails",
+    "price_place",
     "price_words",
     "sign_phrases",
     "signal_line",
@@ -124,6 +128,9 @@ SIGNAL_FIELDS: dict[str, str] = {
     **CONCEALED_KINDS,
 }
 STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
+# The kinds of a section's price pattern (``CheckResult.price_patterns``), as the panel reads them.
+PRICE_PATTERN_KINDS: dict[str, str] = {"arithmetic": "等差数列", "ratio": "等比数列", "close": "总价几乎相同"}
+PRICE_UNREAD = "价格未能读出"
 
 
 def sign_phrases(signals: list[Signal] | tuple[Signal, ...]) -> list[str]:
@@ -159,10 +166,21 @@ def signal_line(signal: Signal) -> str:
     return f"【{STRENGTH_NAMES[signal.strength]}】{kind} · {field}：{value}（{where}）"
 
 
+def _concealed_place(found: Concealed) -> str:
+    return f"{CONCEALED_KINDS.get(found.kind, found.kind)} 第 {found.page} 页第 {found.paragraph} 段"
+
+
 def concealed_summary(found: tuple[Concealed, ...] | list[Concealed]) -> str:
     """A file's concealed text in a line: each finding's kind, place and the start of its text."""
-    words = [f"{CONCEALED_KINDS.get(c.kind, c.kind)} 第 {c.page} 页第 {c.paragraph} 段" for c in found]
-    return "；".join(f"{word}“{c.text[:30]}”" for word, c in zip(words, found, strict=True))
+    return "；".join(f"{_concealed_place(c)}“{c.text[:30]}”" for c in found)
+
+
+def concealed_lines(found: tuple[Concealed, ...] | list[Concealed], text_chars: int = 80) -> list[str]:
+    """A file's concealed text one finding a line: its kind, place and text (up to ``text_chars``)."""
+    return [
+        f"{_concealed_place(c)}：“{c.text[:text_chars]}{'…' if len(c.text) > text_chars else ''}”"
+        for c in found
+    ]
 
 
 def picture_thumbnails(result: CheckResult, signal: Signal) -> tuple[bytes, bytes] | None:
@@ -176,9 +194,14 @@ def picture_thumbnails(result: CheckResult, signal: Signal) -> tuple[bytes, byte
     return (pair[0], pair[1]) if pair[0] and pair[1] else None
 
 
+def price_place(price: Price) -> str:
+    """Where a bid's total price was read: ``第 2 页第 4 段``."""
+    return f"第 {price.page} 页第 {price.paragraph} 段"
+
+
 def price_words(doc: Document) -> str:
-    """A bid's total price as the file list shows it, or why it could not be read (nothing for the
-    tender and templates, whose prices are not read)."""
+    """A bid's total price and where it was read, or why it could not be read (nothing for the tender
+    and templates, whose prices are not read)."""
     if doc.price is not None:
-        return f"{doc.price.total:,.2f} 元（第 {doc.price.page} 页）"
-    return f"未能读出：{doc.price_error}" if doc.price_error else ""
+        return f"{doc.price.total:,.2f} 元（{price_place(doc.price)}）"
+    return f"{PRICE_UNREAD}：{doc.price_error}" if doc.price_error else ""

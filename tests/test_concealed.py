@@ -158,9 +158,10 @@ def test_hidden_copied_text_and_a_disguised_copy_are_strong_signals(tmp_path: Pa
     assert documents["d1"]["concealed"] == []
     write_xlsx(result, tmp_path / "report.xlsx")
     rows = list(load_workbook(tmp_path / "report.xlsx")["文件清单"].iter_rows(values_only=True))
-    column = rows[0].index("隐藏或伪装的文字")
-    listed = {row[1]: row[column] for row in rows[1:]}
-    assert str(listed["02.docx"]).startswith("隐藏文字 第 1 页第 6 段“")
-    assert listed["01.docx"] in ("", None)
+    column, count = rows[0].index("隐藏或伪装的文字"), rows[0].index("隐藏文字数")
+    listed = {row[1]: (row[count], row[column]) for row in rows[1:]}
+    assert listed["02.docx"][0] == 1 and str(listed["02.docx"][1]).startswith("隐藏文字 第 1 页第 6 段“")
+    assert listed["04.docx"][0] == len(documents["d4"]["concealed"]) >= 2  # zero-width and look-alikes
+    assert listed["01.docx"] in ((0, ""), (0, None))
     signs = list(load_workbook(tmp_path / "report.xlsx")["串标迹象"].iter_rows(values_only=True))
     assert {row[3] for row in signs[1:]} == {"隐藏文字"} and len(signs) == 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -129,10 +130,58 @@ def test_prices_and_patterns_are_in_the_json_and_the_file_list(section: CheckRes
     again = result_from_dict(data)
     assert again.price_patterns == section.price_patterns and again.documents[4].price_error
     write_xlsx(section, tmp_path / "report.xlsx")
-    rows = list(load_workbook(tmp_path / "report.xlsx")["文件清单"].iter_rows(values_only=True))
-    column = rows[0].index("投标总价")
-    assert rows[1][column] == "10,000,000.00 元（第 1 页）"
-    assert str(rows[5][column]).startswith("未能读出：第 1 页投标总价大写")
+    book = load_workbook(tmp_path / "report.xlsx")
+    rows = list(book["文件清单"].iter_rows(values_only=True))
+    total, where = rows[0].index("投标总价（元）"), rows[0].index("总价出处或未读出的原因")
+    assert (rows[1][total], rows[1][where]) == (10_000_000.0, "第 1 页第 2 段")
+    assert book["文件清单"].cell(row=2, column=total + 1).number_format == "#,##0.00"
+    assert rows[5][total] == "价格未能读出" and str(rows[5][where]).startswith("第 1 页投标总价大写")
+    assert rows[6][total] == "价格未能读出" and str(rows[6][where]).startswith("未找到投标总价")
+    assert ("报价规律数", 1) in book["概要"].iter_rows(values_only=True)
+
+
+def test_the_workbook_lists_each_price_pattern_with_its_members(section: CheckResult, tmp_path: Path) -> None:
+    """The 报价规律 sheet: one row a member of a pattern, with its kind, strength, sentence, the bid's
+    total and where it was read."""
+    write_xlsx(section, tmp_path / "report.xlsx")
+    sheet = load_workbook(tmp_path / "report.xlsx")["报价规律"]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0] == ("规律", "类型", "强度", "说明", "文件", "投标总价（元）", "总价出处")
+    detail = "3 家投标总价成等差数列：10,000,000.00 元、10,250,000.00 元、10,500,000.00 元"
+    assert rows[1:] == [
+        (1, "等差数列", "强", detail, "01.docx", 10_000_000.0, "第 1 页第 2 段"),
+        (1, "等差数列", "强", detail, "02.docx", 10_250_000.0, "第 1 页第 2 段"),
+        (1, "等差数列", "强", detail, "03.docx", 10_500_000.0, "第 1 页第 2 段"),
+    ]
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:G4"
+
+
+def test_a_section_without_a_pattern_says_so_in_its_sheet(section: CheckResult, tmp_path: Path) -> None:
+    irregular = replace(section, price_patterns=())
+    write_xlsx(irregular, tmp_path / "report.xlsx")
+    rows = list(load_workbook(tmp_path / "report.xlsx")["报价规律"].iter_rows(values_only=True))
+    assert len(rows) == 2 and rows[1][1] == "无"
+    assert rows[1][3] == "读出投标总价的 4 家中没有三家以上成规律；2 家价格未能读出（见文件清单）"
+
+
+def test_ratio_and_close_patterns_are_named_in_the_sheet(section: CheckResult, tmp_path: Path) -> None:
+    by_ratio = price_patterns(_docs([8_000_000, 8_160_000, 8_323_200]))
+    close = price_patterns(_docs([10_000_000, 10_003_000, 10_004_000]))
+    documents = tuple(_docs([8_000_000, 8_160_000, 8_323_200]))
+    result = replace(section, documents=documents, pairs=(), price_patterns=by_ratio)
+    write_xlsx(result, tmp_path / "ratio.xlsx")
+    rows = list(load_workbook(tmp_path / "ratio.xlsx")["报价规律"].iter_rows(values_only=True))
+    assert [(r[1], r[4], r[5]) for r in rows[1:]] == [
+        ("等比数列", "1", 8_000_000.0),
+        ("等比数列", "2", 8_160_000.0),
+        ("等比数列", "3", 8_323_200.0),
+    ]
+    result = replace(
+        section, documents=tuple(_docs([10_000_000, 10_003_000, 10_004_000])), pairs=(), price_patterns=close
+    )
+    write_xlsx(result, tmp_path / "close.xlsx")
+    rows = list(load_workbook(tmp_path / "close.xlsx")["报价规律"].iter_rows(values_only=True))
+    assert {r[1] for r in rows[1:]} == {"总价几乎相同"} and len(rows) == 4
 
 
 def _priced(path: Path, name: str, seed: int, prices: list[str]) -> Path:

@@ -26,7 +26,16 @@ def workbook(section: dict[str, Path], tmp_path_factory: pytest.TempPathFactory)
 
 def test_sheets_headers_frozen_and_filtered(workbook: tuple[Path, CheckResult]) -> None:
     book = load_workbook(workbook[0])
-    sheets = ["概要", "相似度矩阵", "文件对排名", "共同段落", "串标迹象", "疑似串标组", "文件清单"]
+    sheets = [
+        "概要",
+        "相似度矩阵",
+        "文件对排名",
+        "共同段落",
+        "串标迹象",
+        "报价规律",
+        "疑似串标组",
+        "文件清单",
+    ]
     assert book.sheetnames == sheets
     pairs = book["文件对排名"]
     assert [c.value for c in pairs[1]][:5] == ["排名", "文件A", "文件B", "等级", "相似度"]

@@ -21,12 +21,14 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from bidcheck.config import SETTING_LABELS
 from bidcheck.gcpause import collector_paused
-from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, Side
+from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
 from bidcheck.report.files import write_atomically
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
     LEVEL_NAMES,
+    PRICE_PATTERN_KINDS,
+    PRICE_UNREAD,
     SEMANTIC_FILL,
     SEMANTIC_MARK,
     SIGNAL_FIELDS,
@@ -36,7 +38,7 @@ from bidcheck.words import (
     heat_rgb,
     passage_kind,
     picture_thumbnails,
-    price_words,
+    price_place,
 )
 
 __all__ = ["NO_TENDER_WARNING", "write_xlsx"]
@@ -53,6 +55,7 @@ _WRAP = Alignment(wrap_text=True, vertical="top")
 _THUMB_PX = 120  # the longer side of a picture's thumbnail in the workbook
 _WARNING_FONT = Font(color="C00000", bold=True)
 _CELL_LIMIT = 32000
+_YUAN = "#,##0.00"
 
 
 def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
@@ -70,6 +73,7 @@ def _write_xlsx(result: CheckResult, path: Path, section: str) -> None:
     _pairs(book.create_sheet("文件对排名"), result.pairs, names)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
     _signals(book.create_sheet("串标迹象"), result, names)
+    _price_patterns(book.create_sheet("报价规律"), result)
     _groups(book.create_sheet("疑似串标组"), result, names)
     _documents(book.create_sheet("文件清单"), result.documents)
     for sheet in book.worksheets:
@@ -132,6 +136,7 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         ("二级观察", levels["watch"]),
         ("无", levels["none"]),
         ("疑似串标组数", len(result.groups)),
+        ("报价规律数", len(result.price_patterns)),
         (
             "共同段落表未列出",
             f"{quiet_flagged} 段（等级为“无”的文件对中的招标文件/多家共有文字）" if quiet_flagged else "无",
@@ -426,6 +431,48 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
     sheet.row_dimensions[row].height = _text_height(max(passage.a.text, passage.b.text, key=len))
 
 
+def _price_patterns(sheet: Worksheet, result: CheckResult) -> None:
+    """One row a member of each price pattern: the pattern (its kind, strength and sentence), the bid,
+    its total and where the total was read; a sentence when the section has none."""
+    _header(
+        sheet,
+        ("规律", "类型", "强度", "说明", "文件", "投标总价（元）", "总价出处"),
+        (6, 14, 6, 60, 28, 18, 18),
+    )
+    for number, pattern in enumerate(result.price_patterns, start=1):
+        for member in pattern.members:
+            _pattern_row(sheet, number, pattern, result.document(member))
+    if not result.price_patterns:
+        read = sum(1 for d in result.bids if d.price is not None)
+        unread = sum(1 for d in result.bids if d.ok and d.price is None)
+        _append(
+            sheet,
+            [
+                "",
+                "无",
+                "",
+                f"读出投标总价的 {read} 家中没有三家以上成规律；{unread} 家{PRICE_UNREAD}（见文件清单）",
+            ],
+        )
+    _finish_table(sheet)
+
+
+def _pattern_row(sheet: Worksheet, number: int, pattern: PricePattern, doc: Document) -> None:
+    kind = PRICE_PATTERN_KINDS.get(pattern.kind, pattern.kind)
+    total, place = (doc.price.total, price_place(doc.price)) if doc.price else ("", "")
+    _append(sheet, [number, kind, STRENGTH_NAMES[pattern.strength], pattern.detail, doc.name, total, place])
+    sheet.cell(row=sheet.max_row, column=4).alignment = _WRAP
+    sheet.cell(row=sheet.max_row, column=6).number_format = _YUAN
+
+
+def _price_cells(doc: Document) -> tuple[object, str]:
+    """A bid's total (a number) and where it was read, or ``价格未能读出`` and why; nothing for the
+    tender and templates, whose prices are not read."""
+    if doc.price is not None:
+        return doc.price.total, price_place(doc.price)
+    return (PRICE_UNREAD, doc.price_error) if doc.price_error else ("", "")
+
+
 def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
     _header(sheet, ("组", "成员", "成员数", "证据段落数", "证据字数"), (6, 80, 8, 12, 12))
     for number, group in enumerate(result.groups, start=1):
@@ -463,10 +510,12 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
             "生成程序",
             "路径",
             "文档标识（XMP）",
+            "隐藏文字数",
             "隐藏或伪装的文字",
-            "投标总价",
+            "投标总价（元）",
+            "总价出处或未读出的原因",
         ),
-        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 50, 30),
+        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 10, 50, 18, 36),
     )
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
     for doc in documents:
@@ -491,10 +540,12 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 meta.get("application", meta.get("producer", "")),
                 doc.path,
                 meta.get("xmp_document_id", ""),
+                len(doc.concealed) if doc.ok else "",
                 concealed_summary(doc.concealed),
-                price_words(doc),
+                *_price_cells(doc),
             ],
         )
+        sheet.cell(row=sheet.max_row, column=20).number_format = _YUAN
         if not doc.ok:
             sheet.cell(row=sheet.max_row, column=8).font = Font(color="C00000", bold=True)
     _finish_table(sheet)
