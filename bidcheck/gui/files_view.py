@@ -1,4 +1,5 @@
-"""The section's files: added by drag and drop, dialog or folder; roles (bid, tender, template); states."""
+"""The section's files: added by drag and drop, dialog or folder; roles (bid, tender, template); states,
+and after a check each bid's total price and the text each file hides (details in the cells' tooltips)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableW
 from bidcheck.ingest import collect_paths
 from bidcheck.model import Document, Role
 from bidcheck.text.chars import replace_unsafe
+from bidcheck.words import PRICE_UNREAD, concealed_lines, price_place
 
 from .i18n import tr
 from .store import ROLES, SectionFile
@@ -20,8 +22,9 @@ from .style import ERROR_FG, FLAGGED_FG
 __all__ = ["FilesTable", "guess_role"]
 
 ROLE_NAMES = {"bid": "投标文件", "tender": "招标文件", "template": "模板文件"}
-COLUMNS = ("文件", "角色", "页数", "字数", "OCR 页", "状态")
-PAGES, STATUS = 2, 5
+COLUMNS = ("文件", "角色", "页数", "字数", "OCR 页", "投标总价", "隐藏文字", "状态")
+PAGES, PRICE, CONCEALED, STATUS = 2, 5, 6, 7
+_TOOLTIP_LINES = 20  # concealed findings listed in a tooltip; the workbook's file list has them all
 
 
 def guess_role(path: Path) -> Role:
@@ -50,7 +53,7 @@ class FilesTable(QTableWidget):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((180, 88, 44, 58, 60)):
+        for col, width in enumerate((136, 84, 44, 58, 52, 104, 60)):
             self.setColumnWidth(col, max(width, header.sectionSizeHint(col)))  # the title fits
 
     # -- the list --------------------------------------------------------------------------------------
@@ -137,9 +140,9 @@ class FilesTable(QTableWidget):
             return
         values = ("", "", "") if doc is None else (doc.pages, doc.chars, doc.ocr_pages)
         for col, value in enumerate(values, start=PAGES):
-            cell = QTableWidgetItem(f"{value:,}" if isinstance(value, int) else "")
-            cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.setItem(row, col, cell)
+            self.setItem(row, col, _number_item(f"{value:,}" if isinstance(value, int) else ""))
+        self.setItem(row, PRICE, _price_item(doc))
+        self.setItem(row, CONCEALED, _concealed_item(doc))
         self.setItem(row, STATUS, _status_item(doc))
 
     def _role_box(self, row: int, role: Role) -> QComboBox:
@@ -190,6 +193,47 @@ class FilesTable(QTableWidget):
         if paths:
             self.add_paths(paths)
             event.acceptProposedAction()
+
+
+def _number_item(text: str) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+def _price_item(doc: Document | None) -> QTableWidgetItem:
+    """A bid's total price, or 未读出 (never a guess) with why in its tooltip; empty before a check and
+    for the tender and templates, whose prices are not read."""
+    if doc is None or (doc.price is None and not doc.price_error):
+        return _number_item("")
+    if doc.price is None:
+        item = _number_item(tr("未读出"))
+        item.setForeground(ERROR_FG)
+        item.setToolTip(replace_unsafe(f"{PRICE_UNREAD}：{doc.price_error}"))
+        return item
+    item = _number_item(f"{doc.price.total:,.2f}")
+    item.setToolTip(
+        tr("投标总价 {total} 元，读自{place}").format(total=item.text(), place=price_place(doc.price))
+    )
+    return item
+
+
+def _concealed_item(doc: Document | None) -> QTableWidgetItem:
+    """How many pieces of text a file hides or disguises; each one's kind, place and text in the tooltip."""
+    if doc is None:
+        return _number_item("")
+    item = _number_item(f"{len(doc.concealed):,}")
+    if doc.concealed:
+        item.setForeground(ERROR_FG)
+        lines = concealed_lines(doc.concealed[:_TOOLTIP_LINES])
+        if len(doc.concealed) > _TOOLTIP_LINES:
+            lines.append(
+                tr("……另有 {n} 处（见 Excel 报告的文件清单）").format(n=len(doc.concealed) - _TOOLTIP_LINES)
+            )
+        item.setToolTip(replace_unsafe("\n".join([tr("隐藏或伪装的文字："), *lines])))
+    else:
+        item.setToolTip(tr("未发现隐藏或伪装的文字"))
+    return item
 
 
 def _status_item(doc: Document | None) -> QTableWidgetItem:

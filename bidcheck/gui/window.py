@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
         top.addWidget(self._files_panel())
         top.addWidget(self._pairs_panel())
         top.addWidget(self._matrix_panel())
-        top.setSizes([520, 640, 440])
+        top.setSizes([620, 580, 400])
         main = QSplitter(Qt.Orientation.Vertical)
         main.addWidget(top)
         main.addWidget(self._boxed(tr("共同段落对照"), self.evidence))
