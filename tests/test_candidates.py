@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
-from datasketch import MinHashLSH
+import pytest
+from datasketch import LeanMinHash, MinHashLSH
+from datasketch.lsh import _optimal_param
 
 from bidcheck.compare.candidates import kgram_window_pairs, lsh_window_pairs
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
+from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 from bidcheck.text import normalize
 from tests.builders import paragraphs
 
@@ -25,14 +28,22 @@ def _section(seed: int) -> list[str]:
     return [normalize(t)[0] for t in texts]
 
 
-def _datasketch_pairs(windows: list[list[object]]) -> dict[tuple[int, int], list[tuple[int, int]]]:
+def _lean(window: WindowMinHash) -> LeanMinHash:
+    """The window's signature as datasketch's own object."""
+    return LeanMinHash(seed=window.seed, hashvalues=window.hashvalues, scheme="affine32")
+
+
+def _datasketch_pairs(windows: list[list[WindowMinHash]]) -> dict[tuple[int, int], list[tuple[int, int]]]:
     """The reference: datasketch's index, queried with every window."""
     lsh = MinHashLSH(threshold=SETTINGS.lsh_threshold, num_perm=SETTINGS.num_perm)
-    for d, doc in enumerate(windows):
+    leans = [
+        [LeanMinHash(seed=w.seed, hashvalues=w.hashvalues, scheme="affine32") for w in doc] for doc in windows
+    ]
+    for d, doc in enumerate(leans):
         for w, signature in enumerate(doc):
             lsh.insert((d, w), signature)
     found: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
-    for d, doc in enumerate(windows):
+    for d, doc in enumerate(leans):
         for w, signature in enumerate(doc):
             for other, index in lsh.query(signature):
                 if other > d:
@@ -46,6 +57,14 @@ def test_lsh_window_pairs_are_the_pairs_datasketch_finds() -> None:
     ours = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm)
     assert ours == _datasketch_pairs(windows)
     assert (0, 1) in ours
+
+
+@pytest.mark.parametrize("num_perm", [2, 3, 16, 64, 100, 128, 256])
+def test_lsh_bands_are_the_bands_datasketch_chooses(num_perm: int) -> None:
+    for threshold in [*(t / 50 for t in range(1, 51)), SETTINGS.lsh_threshold]:
+        b, r = _optimal_param(threshold, num_perm, 0.5, 0.5)  # MinHashLSH's choice; it refuses b = 1
+        assert list(lsh_bands(threshold, num_perm)) == [(i * r, (i + 1) * r) for i in range(b)], threshold
+    assert list(lsh_bands(0.15, 128)) == MinHashLSH(threshold=0.15, num_perm=128).hashranges
 
 
 def test_windows_left_out_find_no_lsh_candidates() -> None:
@@ -77,7 +96,7 @@ def test_lsh_pairs_below_the_jaccard_floor_are_left_out() -> None:
     every = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm)
     kept = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm, min_jaccard=0.3)
     estimates = {
-        (key, pair): windows[key[0]][pair[0]].jaccard(windows[key[1]][pair[1]])
+        (key, pair): _lean(windows[key[0]][pair[0]]).jaccard(_lean(windows[key[1]][pair[1]]))
         for key, pairs in every.items()
         for pair in pairs
     }

@@ -34,6 +34,16 @@ def test_minhash_equals_datasketch_on_every_window() -> None:
         window = text[start : start + 300]
         reference.update_batch([window[i : i + 3].encode("utf-8") for i in range(len(window) - 2)])
         assert np.array_equal(reference.hashvalues, lean.hashvalues)
+        assert lean.hashvalues.dtype == reference.hashvalues.dtype == np.uint32
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**31])
+def test_minhash_permutations_are_datasketchs_for_every_seed(seed: int) -> None:
+    text = "".join(paragraphs(6, 2))
+    reference = MinHash(num_perm=64, seed=seed, hashfunc=xxhash.xxh32_intdigest)
+    reference.update_batch([text[i : i + 4].encode("utf-8") for i in range(len(text) - 3)])
+    (ours,) = window_minhashes(text, [0], len(text), 4, 64, seed)
+    assert np.array_equal(reference.hashvalues, ours.hashvalues)
 
 
 def test_shingle_hashes_equal_xxh32_for_every_width_of_character() -> None:

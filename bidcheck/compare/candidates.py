@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from datasketch import LeanMinHash, MinHashLSH
 from numpy.lib.stride_tricks import sliding_window_view
+
+from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 
 __all__ = [
     "WindowPairs",
@@ -35,7 +36,7 @@ _MIN_OPEN_SHARE = 0.8  # a window enters LSH when this share of its k-grams lies
 
 
 def lsh_window_pairs(
-    windows: Sequence[Sequence[LeanMinHash]],
+    windows: Sequence[Sequence[WindowMinHash]],
     threshold: float,
     num_perm: int,
     keep: Sequence[Sequence[bool]] | None = None,
@@ -43,14 +44,14 @@ def lsh_window_pairs(
 ) -> WindowPairs:
     """Window pairs of different documents that share a bucket of MinHash LSH over all windows.
 
-    The bands are datasketch's (``MinHashLSH(threshold, num_perm).hashranges``) and a bucket is one
-    band's values, as in its index; the buckets are formed with one sort per band over all windows
-    instead of one dictionary lookup per window and band. ``keep[d][w]`` false leaves window ``w`` of
+    The bands are datasketch's (``lsh_bands``, its ``MinHashLSH(threshold, num_perm).hashranges``) and a
+    bucket is one band's values, as in its index; the buckets are formed with one sort per band over all
+    windows instead of one dictionary lookup per window and band. ``keep[d][w]`` false leaves window ``w`` of
     document ``d`` out (a window of masked text). A pair whose signatures agree in fewer than
     ``min_jaccard`` of their values (the estimated Jaccard similarity) is left out: with few rows per
     band, windows of unrelated text that share only common words collide in some band.
     """
-    bands = MinHashLSH(threshold=threshold, num_perm=num_perm).hashranges
+    bands = lsh_bands(threshold, num_perm)
     ids = [(d, w) for d, doc in enumerate(windows) for w in range(len(doc)) if keep is None or keep[d][w]]
     if len(ids) < 2:
         return {}
@@ -187,7 +188,7 @@ def mostly_open_windows(
 
 
 def candidate_window_pairs(
-    windows: Sequence[Sequence[LeanMinHash]],
+    windows: Sequence[Sequence[WindowMinHash]],
     kgrams: Sequence[npt.NDArray[np.uint64]],
     stride: int,
     threshold: float,

@@ -6,11 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from datasketch import LeanMinHash
 
 from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes
-from bidcheck.fingerprint.minhash import window_minhashes, window_starts
+from bidcheck.fingerprint.minhash import WindowMinHash, window_minhashes, window_starts
 from bidcheck.fingerprint.oddwords import odd_words
 from bidcheck.fingerprint.simhash import build_simhash
 from bidcheck.fingerprint.tokens import cut
@@ -24,7 +23,7 @@ class Fingerprint:
 
     simhash: int
     window_starts: tuple[int, ...]
-    windows: tuple[LeanMinHash, ...]
+    windows: tuple[WindowMinHash, ...]
     kgrams: npt.NDArray[np.uint64]
     odd_words: tuple[tuple[str, int], ...] = ()  # out-of-dictionary candidates, see ``oddwords``
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from datasketch import LeanMinHash, MinHashLSH
 from numpy.lib.stride_tricks import sliding_window_view
 
 from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
-from bidcheck.fingerprint.minhash import window_minhashes, window_starts
+from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands, window_minhashes, window_starts
 from bidcheck.text.normalize import CleanText
 
 __all__ = ["WINDOW", "BidPrint", "K", "band_keys", "bid_print", "bidder_name", "window_band_keys", "winnow"]
@@ -73,11 +71,6 @@ def bid_print(clean: CleanText) -> BidPrint:
     return BidPrint(all_hashes[kept].view(np.int64), kept.astype(np.int32), places(clean), len(clean.norm))
 
 
-@lru_cache(maxsize=8)
-def _bands(threshold: float, num_perm: int) -> tuple[tuple[int, int], ...]:
-    return tuple(MinHashLSH(threshold=threshold, num_perm=num_perm).hashranges)
-
-
 def window_band_keys(norm: str, settings: Settings) -> npt.NDArray[np.uint32]:
     """The LSH band keys of a text's MinHash windows (the check's window sizes, permutations and bands),
     shape (windows, bands): one 32-bit key per band, the band's values mixed into one number."""
@@ -90,9 +83,9 @@ def window_band_keys(norm: str, settings: Settings) -> npt.NDArray[np.uint32]:
     return band_keys(windows, settings)
 
 
-def band_keys(windows: Sequence[LeanMinHash], settings: Settings) -> npt.NDArray[np.uint32]:
+def band_keys(windows: Sequence[WindowMinHash], settings: Settings) -> npt.NDArray[np.uint32]:
     """``window_band_keys`` of window MinHashes already made (a check's fingerprints)."""
-    bands = _bands(settings.lsh_threshold, settings.num_perm)
+    bands = lsh_bands(settings.lsh_threshold, settings.num_perm)
     if not windows:
         return np.zeros((0, len(bands)), dtype=np.uint32)
     values = np.stack([w.hashvalues for w in windows]).astype(np.uint64)
