@@ -1,5 +1,9 @@
 """The ``bidcheck`` command line: ``check``, ``selfcheck``, ``demo``, ``gui``, ``library``, ``near`` and
-``archive``."""
+``archive``.
+
+Starting it imports only what parses the command line (``bidcheck --version`` and ``--help`` load no
+checker); a command imports what it needs when it runs.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +14,15 @@ import threading
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bidcheck import __version__, cli_archive, cli_library, cli_near, cli_selfcheck
 from bidcheck.config import Settings, SettingsError, load_settings
-from bidcheck.library import LibraryError
-from bidcheck.model import CheckResult
-from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
-from bidcheck.report import write_json, write_xlsx
-from bidcheck.report.files import UnwritablePath, check_output_path, os_error_words
-from bidcheck.report.xlsx import NO_TENDER_WARNING
-from bidcheck.text.chars import replace_unsafe
-from bidcheck.words import LEVEL_NAMES
+
+if TYPE_CHECKING:
+    from bidcheck.model import CheckResult
+    from bidcheck.pipeline import CheckInputs
 
 __all__ = ["ExitStatus", "main", "run"]
 
@@ -114,6 +114,9 @@ def _progress_bar(stream: TextIO) -> ProgressFn:
 
 
 def _summary(result: CheckResult, stream: TextIO) -> None:
+    from bidcheck.report.xlsx import NO_TENDER_WARNING
+    from bidcheck.words import LEVEL_NAMES
+
     names = {d.id: d.name for d in result.documents}
     for doc in result.documents:
         if not doc.ok:
@@ -144,6 +147,10 @@ def _write_reports(
 ) -> list[tuple[str, Path]]:
     """Write the reports asked for and return those written. One that cannot be written (the disk filled
     up since its path was checked) is reported, and the others are still written."""
+    from bidcheck.report import write_json, write_xlsx
+    from bidcheck.report.files import os_error_words
+    from bidcheck.text.chars import replace_unsafe
+
     writers: dict[str, Callable[[Path], None]] = {
         "Excel 报告": lambda path: write_xlsx(result, path, section),
         "JSON 结果": lambda path: write_json(result, path),
@@ -167,6 +174,10 @@ def _run_check(
     stdout: TextIO,
     stderr: TextIO,
 ) -> ExitStatus:
+    from bidcheck.pipeline import check
+    from bidcheck.report.files import check_output_path
+    from bidcheck.text.chars import replace_unsafe
+
     for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
         check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
@@ -193,6 +204,8 @@ def _run_check(
 
 
 def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    from bidcheck.pipeline import CheckInputs
+
     for path in [*args.tender, *args.template]:
         if not path.is_file():
             raise _UsageError(f"找不到文件：{path}")
@@ -202,6 +215,8 @@ def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> 
 
 
 def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    from bidcheck.pipeline import CheckInputs
+
     bids, tender = SAMPLE / "bids", SAMPLE / "tender"
     if not bids.is_dir():
         raise _UsageError(f"找不到示例标段：{bids}")
@@ -242,10 +257,21 @@ def main(
     """Run the command line; returns the exit status instead of exiting."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
-        try:
-            args = _parser().parse_args(argv)
-        except SystemExit as exc:  # --help and --version
-            return ExitStatus.SUCCESS if not exc.code else ExitStatus.USAGE
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # --help and --version
+        return ExitStatus.SUCCESS if not exc.code else ExitStatus.USAGE
+    except _UsageError as exc:
+        stderr.write(f"bidcheck: {exc}\n")
+        return ExitStatus.USAGE
+    return _command(args, stdout, stderr)
+
+
+def _command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    """Run the command parsed; the checker is imported now, not when the command line starts."""
+    from bidcheck.library import LibraryError
+    from bidcheck.report.files import UnwritablePath
+
+    try:
         if args.command == "check":
             return _check_command(args, stdout, stderr)
         if args.command == "selfcheck":

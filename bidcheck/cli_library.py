@@ -1,4 +1,8 @@
-"""The library on the command line: ``check --library/--section`` and ``bidcheck library ...``."""
+"""The library on the command line: ``check --library/--section`` and ``bidcheck library ...``.
+
+The library and the checker are imported by the functions that use them, so that defining the command
+line (every start of ``bidcheck``) loads neither.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +12,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bidcheck.config import Settings
-from bidcheck.library import Library, LibraryError, add_templates, default_library_path, open_library
-from bidcheck.library.groups import HAMMING
-from bidcheck.library.sections import store_result
-from bidcheck.model import CheckResult, LibraryInfo
-from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
-from bidcheck.report.files import write_atomically
+
+if TYPE_CHECKING:
+    from bidcheck.library import Library
+    from bidcheck.model import CheckResult
+    from bidcheck.pipeline import CheckInputs
 
 __all__ = [
     "add_library_commands",
@@ -40,6 +43,8 @@ def check_options(parser: argparse.ArgumentParser) -> None:
 
 def library_path(args: argparse.Namespace, settings: Settings) -> Path:
     """``--library``, else the setting ``library_path``, else the default place."""
+    from bidcheck.library import default_library_path
+
     if getattr(args, "library", None):
         return Path(args.library)
     return Path(settings.library_path) if settings.library_path else default_library_path()
@@ -66,6 +71,8 @@ def store_checked(
 ) -> tuple[CheckResult, str | None]:
     """Store a checked section in its library (not when the library failed during the check); the
     result, and what went wrong (the reports are written all the same)."""
+    from bidcheck.library import LibraryError, store_result
+
     if library is None:
         return result, None
     try:
@@ -90,6 +97,10 @@ def check_with_library(
     ``--library`` and the app when ``library_path`` is set). A library that cannot be opened or read
     never stops the check (the result's ``library.error`` says why); one that cannot take the section
     afterwards is the second value."""
+    from bidcheck.library import LibraryError, open_library
+    from bidcheck.model import LibraryInfo
+    from bidcheck.pipeline import check
+
     try:
         library: Library | None = open_library(path)
     except LibraryError as exc:
@@ -137,7 +148,7 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
     templ.add_argument("files", nargs="+", type=Path, metavar="FILE")
     templ.add_argument("--name", metavar="NAME")
     groups = verbs.add_parser("groups", help="整份相同或几乎相同的投标文件分堆（SimHash）")
-    groups.add_argument("--hamming", type=int, default=HAMMING, choices=range(8), metavar="BITS")
+    groups.add_argument("--hamming", type=int, choices=range(8), metavar="BITS")  # default: groups.HAMMING
     groups.add_argument("--json", type=Path, metavar="OUT", help="把分堆写入 JSON 文件")
     verbs.add_parser("export", help="导出到文件").add_argument("file", type=Path, metavar="FILE")
     verbs.add_parser("import", help="从文件导入").add_argument("file", type=Path, metavar="FILE")
@@ -146,6 +157,8 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
 def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO) -> int:
     """Run one library verb: 0 done, 1 no file could be read, 2 no such section; ``LibraryError``
     when the library cannot be used."""
+    from bidcheck.library import open_library
+
     library = open_library(library_path(args, settings))
     try:
         verb: Callable[[Library, argparse.Namespace, Settings, TextIO], int] = _VERBS[args.verb]
@@ -196,6 +209,9 @@ def _stats(library: Library, _args: argparse.Namespace, _s: Settings, out: TextI
 
 
 def _add(library: Library, args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+    from bidcheck.library import store_result
+    from bidcheck.pipeline import CheckInputs, check
+
     inputs = CheckInputs(tuple(args.paths), tuple(args.tender))
     result = check(inputs, settings, no_progress, threading.Event(), library, args.section)
     store_result(library, args.section, result, settings)
@@ -204,6 +220,8 @@ def _add(library: Library, args: argparse.Namespace, settings: Settings, out: Te
 
 
 def _add_template(library: Library, args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+    from bidcheck.library import add_templates
+
     name = args.name or "范本：" + "、".join(p.name for p in args.files)
     docs = add_templates(library, list(args.files), name, settings)
     for doc in docs:
@@ -212,14 +230,17 @@ def _add_template(library: Library, args: argparse.Namespace, settings: Settings
 
 
 def _groups(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
-    library.regroup(args.hamming)
+    from bidcheck.library.groups import HAMMING
+
+    hamming = HAMMING if args.hamming is None else args.hamming
+    library.regroup(hamming)
     groups = library.groups()
     for number, members in groups:
         out.write(f"堆 {number}：" + "、".join(f"{section} / {name}" for section, name in members) + "\n")
     sections, bids = library.counts()
     out.write(
         f"{bids} 份投标文件（{sections} 个标段）中 {len(groups)} 堆整份相同或几乎相同"
-        f"（SimHash 相差不超过 {args.hamming} 位）\n"
+        f"（SimHash 相差不超过 {hamming} 位）\n"
     )
     if args.json:
         write_groups_json(groups, args.json)
@@ -228,6 +249,8 @@ def _groups(library: Library, args: argparse.Namespace, _s: Settings, out: TextI
 
 def write_json_atomically(doc: object, path: Path) -> None:
     """A JSON document (UTF-8, indented) written whole or not at all."""
+    from bidcheck.report.files import write_atomically
+
     data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
 
     def write(temp: Path) -> None:

@@ -7,19 +7,19 @@ import argparse
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bidcheck.cli_library import library_path, write_json_atomically
 from bidcheck.config import Settings
-from bidcheck.ingest import SUPPORTED_SUFFIXES
-from bidcheck.library import Library, open_library
-from bidcheck.library.near import NearMatch, NearResult, comparable_text, library_near, near_hashes
-from bidcheck.library.vault import index_vault, vault_near
 from bidcheck.progress import no_progress
+
+if TYPE_CHECKING:  # the readers and the library are imported when the command runs, not at every start
+    from bidcheck.library import Library
+    from bidcheck.library.near import NearMatch, NearResult
 
 __all__ = ["add_near_command", "near_command", "results_to_dict"]
 
-Query = Callable[[str], tuple[NearMatch, ...]]  # a new document's comparable text -> its matches
+Query = Callable[[str], "tuple[NearMatch, ...]"]  # a new document's comparable text -> its matches
 
 
 def add_near_command(commands: argparse._SubParsersAction[Any]) -> None:
@@ -38,6 +38,8 @@ def add_near_command(commands: argparse._SubParsersAction[Any]) -> None:
 
 def _new_files(paths: list[Path]) -> list[Path]:
     """The files named, and every supported file inside the folders named."""
+    from bidcheck.ingest import SUPPORTED_SUFFIXES
+
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -50,6 +52,8 @@ def _new_files(paths: list[Path]) -> list[Path]:
 
 
 def _answer(path: Path, settings: Settings, query: Query) -> NearResult:
+    from bidcheck.library.near import NearResult, comparable_text
+
     if not path.is_file():
         return NearResult(path.name, error="找不到文件")
     norm, error = comparable_text(path, settings)
@@ -92,12 +96,17 @@ def _write_lines(results: list[NearResult], out: TextIO) -> None:
 
 
 def _in_library(library: Library, minimum: float, norm: str) -> tuple[NearMatch, ...]:
+    from bidcheck.library.near import library_near, near_hashes
+
     return library_near(library, near_hashes(norm), minimum)
 
 
 def near_command(args: argparse.Namespace, settings: Settings, stdout: TextIO, stderr: TextIO) -> int:
     """Run ``near``: 0 done, 1 some new files could not be read, 2 a bad ``--min``; ``LibraryError``
     when the library or the vault's index cannot be used."""
+    from bidcheck.library import open_library
+    from bidcheck.library.vault import index_vault, vault_near
+
     if not 0.0 < args.min <= 1.0:
         stderr.write("bidcheck: --min 应在 0 与 1 之间\n")
         return 2

@@ -10,16 +10,15 @@ import argparse
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bidcheck.config import Settings
 from bidcheck.findings import PARTS, SelfCheckResult
 from bidcheck.progress import ProgressFn
-from bidcheck.report.files import check_output_path, os_error_words
-from bidcheck.report.selfcheck import self_check_verdict, write_self_check_json, write_self_check_xlsx
-from bidcheck.selfcheck import SelfCheckInputs, self_check
-from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import LEVEL_NAMES
+
+if TYPE_CHECKING:  # the checker and the writers are imported when the command runs, not at every start
+    from bidcheck.selfcheck import SelfCheckInputs
 
 __all__ = ["add_selfcheck_command", "selfcheck_command", "selfcheck_inputs"]
 
@@ -48,6 +47,8 @@ def add_selfcheck_command(
 def selfcheck_inputs(args: argparse.Namespace) -> SelfCheckInputs:
     """The self-check's inputs; a bid that is a folder or missing, or a missing reference or tender, is
     a usage error (``ValueError`` with the message)."""
+    from bidcheck.selfcheck import SelfCheckInputs
+
     if not args.bid.is_file():
         what = "一个文件，不是文件夹" if args.bid.is_dir() else "已存在的文件"
         raise ValueError(f"投标文件应为{what}：{args.bid}")
@@ -58,6 +59,8 @@ def selfcheck_inputs(args: argparse.Namespace) -> SelfCheckInputs:
 
 
 def _listing(result: SelfCheckResult, stream: TextIO) -> None:
+    from bidcheck.report.selfcheck import self_check_verdict
+
     for doc in (result.bid, *result.references, *result.tenders):
         if not doc.ok:
             stream.write(f"无法读取 {doc.name}：{doc.error}\n")
@@ -69,6 +72,10 @@ def _listing(result: SelfCheckResult, stream: TextIO) -> None:
 
 def _write(result: SelfCheckResult, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> bool:
     """Write the reports asked for; False when one could not be written (said on stderr)."""
+    from bidcheck.report.files import os_error_words
+    from bidcheck.report.selfcheck import write_self_check_json, write_self_check_xlsx
+    from bidcheck.text.chars import replace_unsafe
+
     writers = (
         ("Excel 报告", args.xlsx, write_self_check_xlsx),
         ("JSON 结果", args.json, write_self_check_json),
@@ -92,6 +99,9 @@ def selfcheck_command(
 ) -> int:
     """Run ``bidcheck selfcheck``: 0 when nothing was found, 1 when something was, 4 when a report could
     not be written. Raises ``ValueError`` (usage) and ``UnwritablePath`` before any work."""
+    from bidcheck.report.files import check_output_path
+    from bidcheck.selfcheck import self_check
+
     inputs = selfcheck_inputs(args)
     for path in (args.xlsx, args.json):
         if path:
