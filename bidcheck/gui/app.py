@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from . import prefs
@@ -22,6 +23,7 @@ from .window import MainWindow
 __all__ = ["launch", "open_paths", "open_window", "run", "windows"]
 
 SCREENSHOT_SIZE = (1600, 1000)
+ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "bidcheck.svg"  # also in the bundle
 _windows: list[MainWindow] = []  # the open windows (a language switch replaces one)
 
 
@@ -34,6 +36,8 @@ def application() -> QApplication:
     app.setOrganizationName("bidcheck")
     app.setApplicationName("bidcheck")
     app.setApplicationDisplayName("bidcheck")
+    app.setDesktopFileName("bidcheck")  # the launcher entry (installer/linux) the desktop shows it under
+    app.setWindowIcon(QIcon(str(ICON)))
     return app
 
 

@@ -58,3 +58,22 @@ def test_the_command_line_works_without_pyside6(tmp_path: Path) -> None:
     )
     assert done.stdout.split()[-2:] == [str(int(ExitStatus.GUI_FAILED)), "0"], done.stderr[-2000:]
     assert "PySide6" in done.stderr
+
+
+def test_the_app_carries_its_icon_and_names_its_launcher_entry(tmp_path: Path) -> None:
+    """The window icon (resources/icons/bidcheck.svg, drawn by Qt's SVG plugin) and the desktop file name
+    the Linux launcher entry is installed under (installer/linux/install-desktop-entry.sh)."""
+    script = (
+        "from bidcheck.gui.app import application\n"
+        "app = application()\n"
+        "image = app.windowIcon().pixmap(64, 64).toImage()\n"
+        "colours = {image.pixel(x, y) for x in range(64) for y in range(64)}\n"
+        "print(app.desktopFileName(), image.width(), len(colours))\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    name, width, colours = done.stdout.split()
+    assert (name, width) == ("bidcheck", "64"), done.stderr[-2000:]
+    assert int(colours) > 20, "the icon drawn, not an empty picture"
