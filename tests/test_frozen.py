@@ -6,11 +6,14 @@ Building the bundle takes minutes, so ``make test`` does not; these tests run wh
 
 from __future__ import annotations
 
+import configparser
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ from PIL import Image
 from bench.pictures import add_pictures, encoded, photo
 from bidcheck import __version__
 from bidcheck.cli import main
+from bidcheck.ingest.ocr import RUNTIME_ENV, engine_cache_id, get_engine, rapid_runtime
 from bidcheck.notices import NOTICE_FILE, summary
 from installer.sample_check import wrong_levels
 from tests.builders import make_docx, make_pdf, paragraphs
@@ -29,6 +33,9 @@ DIST = Path(__file__).resolve().parents[1] / "dist" / "bidcheck"
 SUFFIX = ".exe" if sys.platform == "win32" else ""
 WINDOWS_CACHE = Path("AppData", "Local", "bidcheck", "cache")
 CACHE = WINDOWS_CACHE if sys.platform == "win32" else Path(".cache", "bidcheck")  # under the home folder
+MAX_MB = (
+    500  # the folder's size on Linux (README, "Install on Windows / Linux"); 665 MB with SciPy and OpenVINO
+)
 
 pytestmark = pytest.mark.skipif(
     not (DIST / f"bidcheck{SUFFIX}").exists(),
@@ -39,7 +46,7 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundle copied alone to a folder of its own, away from the source tree."""
-    folder = tmp_path_factory.mktemp("installed") / "bidcheck"
+    folder = tmp_path_factory.mktemp("installed") / "bidcheck 程序"  # a space and Chinese in its path
     shutil.copytree(DIST, folder, symlinks=True)
     return folder
 
@@ -101,6 +108,19 @@ def test_version_is_the_package_version(app: Path, home: Path) -> None:
     assert (done.returncode, done.stdout.strip()) == (0, f"bidcheck {__version__}")
 
 
+@pytest.fixture
+def bundle_runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The source install's OCR on the bundle's runtime: onnxruntime (the bundle leaves OpenVINO out)."""
+    monkeypatch.setenv(RUNTIME_ENV, "onnxruntime")
+    for cached in (rapid_runtime, engine_cache_id, get_engine):
+        cached.cache_clear()
+    yield
+    monkeypatch.delenv(RUNTIME_ENV)
+    for cached in (rapid_runtime, engine_cache_id, get_engine):
+        cached.cache_clear()
+
+
+@pytest.mark.usefixtures("bundle_runtime")
 def test_check_finds_what_the_source_install_finds(
     app: Path, home: Path, section: dict[str, Path], tmp_path: Path, ocr_cache_in_tmp: Path
 ) -> None:
@@ -120,6 +140,7 @@ def test_check_finds_what_the_source_install_finds(
     assert "image" in kinds, "the photo both hold is found (imagehash, in the bundle)"
     frozen_pages = {page.name for page in (home / CACHE / "ocr").rglob("*.json")}  # in the user's home
     source_pages = {page.name for page in (ocr_cache_in_tmp / "ocr").rglob("*.json")}
+    # a page's entry is named by a hash of the engine, its runtime (onnxruntime) and their versions
     assert frozen_pages and frozen_pages <= source_pages, "the same OCR engine, runtime and versions"
 
 
@@ -146,5 +167,39 @@ def test_gui_takes_its_screenshot(app: Path, home: Path, section: dict[str, Path
 def test_the_notice_lists_what_the_bundle_holds(app: Path) -> None:
     listed = summary((app / "_internal" / NOTICE_FILE).read_text(encoding="utf-8"))
     names = {line.split(" ")[0] for line in listed}
-    assert {"Python", "Qt", "PySide6_Essentials", "onnxruntime", "rapidocr", "numpy", "scipy"} <= names
-    assert not {"cryptography", "pytest", "PyInstaller"} & names, "left out of the bundle"
+    assert {"Python", "Qt", "PySide6_Essentials", "onnxruntime", "rapidocr", "numpy"} <= names
+    left_out = {"cryptography", "pytest", "PyInstaller", "scipy", "datasketch", "openvino"}
+    assert not left_out & names, "left out of the bundle"
+    assert not [name for name in left_out if (app / "_internal" / name).exists()]
+
+
+def test_the_bundle_stays_within_its_size(app: Path) -> None:
+    size = sum(f.stat().st_size for f in app.rglob("*") if f.is_file() and not f.is_symlink())
+    assert size <= MAX_MB * 1024 * 1024, f"{size / 1024 / 1024:.0f} MB"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the launcher entry of Linux desktops")
+def test_the_desktop_entry_starts_the_folders_app(app: Path, tmp_path: Path) -> None:
+    data = tmp_path / "my data"
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(data), "PATH": os.environ["PATH"]}
+    script = [str(app / "install-desktop-entry.sh")]
+    done = subprocess.run(script, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.read(data / "applications" / "bidcheck.desktop", encoding="utf-8")
+    desktop = entry["Desktop Entry"]
+    assert shlex.split(desktop["Exec"]) == [str(app / "bidcheck-gui"), "%F"]
+    assert (desktop["Icon"], desktop["MimeType"], desktop["Type"]) == (
+        "bidcheck",
+        "application/x-bidcheck;",
+        "Application",
+    )
+    icon = data / "icons" / "hicolor" / "scalable" / "apps" / "bidcheck.svg"
+    assert icon.read_bytes() == (app / "_internal" / "resources" / "icons" / "bidcheck.svg").read_bytes()
+    assert "*.bidcheck" in (data / "mime" / "packages" / "bidcheck.xml").read_text(encoding="utf-8")
+    if shutil.which("desktop-file-validate"):
+        checked = subprocess.run(["desktop-file-validate", str(data / "applications" / "bidcheck.desktop")])
+        assert checked.returncode == 0
+    removed = subprocess.run([*script, "--remove"], env=env, capture_output=True, text=True, check=False)
+    assert removed.returncode == 0 and not (data / "applications" / "bidcheck.desktop").exists()
+    assert not icon.exists()
