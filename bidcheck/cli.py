@@ -134,6 +134,8 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
     )
     if not result.has_tender:
         stream.write(f"{NO_TENDER_WARNING}（用 --tender 指定招标文件）\n")
+    if result.semantic_note:
+        stream.write(f"{result.semantic_note}\n")
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
@@ -174,13 +176,17 @@ def _run_check(
     stdout: TextIO,
     stderr: TextIO,
 ) -> ExitStatus:
+    from bidcheck.ingest import collect_paths
     from bidcheck.pipeline import check
     from bidcheck.report.files import check_output_path
+    from bidcheck.semantic import plan_line
     from bidcheck.text.chars import replace_unsafe
 
     for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
         check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
+    if not args.quiet:
+        stderr.write(plan_line(settings, len(collect_paths(inputs.bids))) + "\n")
     library = cli_library.library_wanted(args, settings)
     store_error = None
     if library is None:

@@ -287,6 +287,7 @@ class CheckResult:
     library: LibraryInfo | None = None  # set when the check was compared against a library
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)  # by bid id
     price_patterns: tuple[PricePattern, ...] = ()
+    semantic_note: str = ""  # why the semantic layer did not run (``语义比对未运行：…``); "" when it ran
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -400,12 +401,14 @@ def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, An
     """The result as the ``bidcheck.result/1`` JSON object (``"pairs"`` left empty unless
     ``with_pairs``: for a writer that encodes them itself). ``library`` only when checked against one."""
     library = {"library": asdict(result.library)} if result.library is not None else {}
+    note = {"semantic_note": result.semantic_note} if result.semantic_note else {}
     return {
         "schema": SCHEMA,
         "settings": result.settings,
         "elapsed_s": round(result.elapsed_s, 3),
         "timings": {stage: round(seconds, 3) for stage, seconds in result.timings.items()},
         **library,
+        **note,
         "documents": _documents_to_dicts(result),
         "pairs": [_pair_to_dict(p) for p in result.pairs] if with_pairs else [],
         "groups": [
@@ -527,6 +530,7 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
             PricePattern(p["kind"], tuple(p["members"]), p["detail"], p.get("strength", "strong"))
             for p in data.get("price_patterns", ())
         ),
+        str(data.get("semantic_note", "")),
     )
 
 

@@ -46,7 +46,7 @@ from bidcheck.model import (
 )
 from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.semantic import EncoderMissing, SemanticPassage, find_semantic, semantic_applies
+from bidcheck.semantic import EncoderMissing, SemanticPassage, SemanticSkipped, find_semantic, skip_reason
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
@@ -223,6 +223,7 @@ class _Run:
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
     key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
     price_patterns: tuple[PricePattern, ...] = ()
+    semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
 
 
 _T = TypeVar("_T")
@@ -339,19 +340,26 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
 
 
 def _semantic(run: _Run, progress: ProgressFn) -> None:
-    """Passages reworded all through (see ``bidcheck.semantic``), in sections it applies to."""
-    if run.masks is None or not semantic_applies(run.settings, len(run.bids)):
+    """Passages reworded all through (see ``bidcheck.semantic``), in sections it applies to; where it
+    does not run, ``semantic_note`` says why."""
+    if run.masks is None:
+        return
+    reason = skip_reason(run.settings, len(run.bids))
+    if reason:
+        run.semantic_note = f"语义比对未运行：{reason}"
         return
     masked = [run.masks.either(n) for n in range(len(run.bids))]
     copied = {pair: found.live for pair, found in run.found.items()}
     failed = any(found.failed for found in run.found.values())
-    with contextlib.suppress(EncoderMissing):  # a build without the model checks wording alone
+    try:  # a build without the model checks wording alone
         run.rewritten = _remembered(  # a re-check of the same files loads no model at all
             run,
             "rewritten",  # not "semantic": the key's first letter is that of "signals"
             lambda: find_semantic(run.bids, masked, copied, run.settings, progress, run.cancel),
             keep=not failed,
         )
+    except (EncoderMissing, SemanticSkipped) as exc:
+        run.semantic_note = f"语义比对未运行：{exc}"
 
 
 def _signals(run: _Run, _progress: ProgressFn) -> None:
@@ -459,4 +467,5 @@ def check(
         _library_info(run),
         run.history,
         run.price_patterns,
+        run.semantic_note,
     )

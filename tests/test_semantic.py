@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,17 +14,21 @@ import openpyxl
 import pytest
 
 from bench.corpus import generate_section
-from bench.grammar import paragraph
+from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
+from bidcheck.cli import main
+from bidcheck.compare.passage import RawPassage
 from bidcheck.config import Settings, SettingsError
 from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.semantic import estimate_seconds, skip_reason
 from bidcheck.semantic.cache import encode_cached, vectors_key
 from bidcheck.semantic.encoder import load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
-from bidcheck.semantic.units import bid_units
+from bidcheck.semantic.shortlist import shortlist
+from bidcheck.semantic.units import Units, bid_units
 from bidcheck.text import build_clean_text
 from tests.builders import make_docx
 
@@ -190,11 +196,16 @@ def test_the_workbook_has_a_semantic_column_in_its_own_colour(checked: CheckResu
         assert sheet.cell(r, column).fill.fgColor.rgb.endswith("EFE3FF")
 
 
-def test_the_layer_switched_off_finds_no_rewrite(section: tuple[list[Path], Path]) -> None:
+def test_the_layer_switched_off_finds_no_rewrite_and_says_so(section: tuple[list[Path], Path]) -> None:
     paths, tender = section
     result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2, semantic_enabled=False))
     assert not any(p.semantic for q in result.pairs for p in q.passages)
     assert _pair(result, 1, 2).level == "none"
+    assert result.semantic_note == "语义比对未运行：已在设置中关闭（semantic_enabled）"
+
+
+def test_a_check_the_layer_ran_in_has_no_note(checked: CheckResult) -> None:
+    assert checked.semantic_note == ""
 
 
 def test_a_section_larger_than_its_limit_is_checked_without_the_layer(
@@ -203,6 +214,9 @@ def test_a_section_larger_than_its_limit_is_checked_without_the_layer(
     paths, tender = section
     result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2, semantic_max_bids=5))
     assert not any(p.semantic for q in result.pairs for p in q.passages)
+    assert result.semantic_note.startswith(
+        "语义比对未运行：标段有 6 份投标文件，超过上限 5 份（semantic_max_bids），打开约需"
+    )
 
 
 def test_ten_generated_bids_on_one_topic_get_no_semantic_passage(tmp_path: Path) -> None:
@@ -257,8 +271,73 @@ def test_a_section_with_more_sentences_than_its_limit_is_checked_without_the_lay
     section: tuple[list[Path], Path],
 ) -> None:
     paths, tender = section
-    said: list[str] = []
-    settings = Settings(workers=2, semantic_max_sentences=50)
-    result = check(CheckInputs(tuple(paths), (tender,)), settings, lambda _f, message: said.append(message))
+    result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2, semantic_max_sentences=50))
     assert not any(p.semantic for q in result.pairs for p in q.passages)
-    assert any(m.startswith("语义比对已跳过") and "超过上限 50 句" in m for m in said)
+    assert re.fullmatch(r"语义比对未运行：要比对的句子有 \d+ 句，超过上限 50 句", result.semantic_note)
+
+
+def test_the_note_is_in_the_json_the_workbook_and_the_summary(
+    section: tuple[list[Path], Path], tmp_path: Path
+) -> None:
+    paths, tender = section
+    out, xlsx, settings = tmp_path / "r.json", tmp_path / "r.xlsx", tmp_path / "s.json"
+    settings.write_text(json.dumps({"semantic_max_bids": 5}), encoding="utf-8")
+    stdout, stderr = io.StringIO(), io.StringIO()
+    argv = ["check", *map(str, paths), "--tender", str(tender), "--json", str(out), "--xlsx", str(xlsx)]
+    assert main([*argv, "--settings", str(settings)], stdout, stderr) == 0
+    before = stderr.getvalue().splitlines()[0]
+    assert before.startswith("语义比对未运行：标段有 6 份投标文件，超过上限 5 份") and "打开约需" in before
+    note = json.loads(out.read_text(encoding="utf-8"))["semantic_note"]
+    assert note.startswith("语义比对未运行：标段有 6 份投标文件") and note in stdout.getvalue()
+    assert load_result(out).semantic_note == note
+    summary = openpyxl.load_workbook(xlsx)["概要"]
+    assert ("语义比对", note) in [(r[0].value, r[1].value) for r in summary.iter_rows(max_col=2)]
+
+
+def test_before_a_check_the_cli_says_what_the_layer_will_cost(section: tuple[list[Path], Path]) -> None:
+    paths, tender = section
+    stderr = io.StringIO()
+    assert main(["check", *map(str, paths), "--tender", str(tender)], io.StringIO(), stderr) == 0
+    first = stderr.getvalue().splitlines()[0]
+    assert re.fullmatch(r"语义比对约需 \d+ 秒（6 份投标文件；可在设置中关闭 semantic_enabled）", first)
+    assert estimate_seconds(100) > 10 * estimate_seconds(12) / 2 and "semantic_note" not in first
+    assert skip_reason(Settings(), 100).startswith("标段有 100 份投标文件，超过上限 60 份")
+    assert skip_reason(Settings(semantic_max_bids=100), 100) == ""
+
+
+def _long_bid(rng: random.Random, planted: list[str], at: int) -> Units:
+    """A bid of 60 paragraphs of varied prose (about 330 sentences) with ``planted`` paragraphs at ``at``."""
+    paragraphs = [lexicon_paragraph(rng) for _ in range(60)]
+    paragraphs[at:at] = planted
+    doc = Document("d", "x.docx", "x.docx", "docx", blocks=tuple(Block(p) for p in paragraphs))
+    clean = build_clean_text(doc)
+    return bid_units(clean, np.zeros(len(clean.norm), dtype=bool), 12)
+
+
+def test_the_shortlist_picks_a_rewritten_draft_among_thousands_of_sentences() -> None:
+    """Six bids of 330 sentences each; bid 1 holds two drafts, bid 4 their rewrites. The shortlist
+    keeps the drafts' and rewrites' sentences, and a small part of the rest."""
+    rng = random.Random(5)
+    drafts = REWRITES[:2]
+    units = [_long_bid(rng, [], 10) for _ in range(6)]
+    units[1] = _long_bid(rng, [r.original for r in drafts], 20)
+    units[4] = _long_bid(rng, [r.rewrite for r in drafts], 33)
+    picked = shortlist(units, {}, budget=300)
+    for bid, text in ((1, "".join(r.original for r in drafts)), (4, "".join(r.rewrite for r in drafts))):
+        planted = [n for n, t in enumerate(units[bid].texts) if t in text]
+        kept = set(picked[bid].tolist())
+        assert sum(n in kept for n in planted) >= 0.8 * len(planted), (bid, planted, sorted(kept))
+    assert sum(len(p) for p in picked) < sum(len(u.texts) for u in units) / 5
+
+
+def test_the_shortlist_leaves_out_what_the_pair_copied() -> None:
+    rng = random.Random(6)
+    units = [_long_bid(rng, [], 10) for _ in range(3)]
+    units[0] = _long_bid(rng, [REWRITES[3].original], 5)
+    units[2] = _long_bid(rng, [REWRITES[3].rewrite], 40)
+    assert any(len(p) for p in shortlist(units, {}, budget=300))
+    spans = [s for n, s in enumerate(units[0].spans) if units[0].texts[n] in REWRITES[3].original]
+    partner = [s for n, s in enumerate(units[2].spans) if units[2].texts[n] in REWRITES[3].rewrite]
+    copied = RawPassage((spans[0][0], spans[-1][1]), (partner[0][0], partner[-1][1]), 1, ())
+    picked = shortlist(units, {(0, 2): [copied]}, budget=300)
+    assert not any(units[0].texts[n] in REWRITES[3].original for n in picked[0].tolist())

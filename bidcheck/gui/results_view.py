@@ -296,6 +296,8 @@ def summary_text(result: CheckResult) -> str:
     names = {d.id: short_name(d.name) for d in result.documents}
     for group in result.groups:
         text += "\n" + tr("疑似串标组：{members}").format(members="、".join(names[m] for m in group.members))
+    if result.semantic_note:  # what the check says stays Chinese
+        text += "\n" + result.semantic_note
     return text
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import fields
 from typing import Any
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from bidcheck import config
 from bidcheck.config import SETTING_LABELS, Settings, SettingsError
+from bidcheck.semantic import plan_line
 
 from .i18n import language, tr
 from .strings import ENGLISH
@@ -125,11 +127,15 @@ def _grouped() -> list[tuple[str, list[str]]]:
 class SettingsDialog(QDialog):
     """Edits a ``Settings``; ``settings()`` is the validated result after ``accept``."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None, bids: int = 0) -> None:
+        """``bids``: the section's bid files, for the semantic layer's time estimate (0: none shown)."""
         super().__init__(parent)
         self.setWindowTitle(tr("检查设置"))
         self._settings = settings
+        self._bids = bids
         self.editors: dict[str, Editor] = {}
+        self.plan = QLabel()  # what the semantic layer will cost on this section, with these values
+        self.plan.setWordWrap(True)
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {ERROR_FG.name()};")
@@ -161,6 +167,7 @@ class SettingsDialog(QDialog):
         note.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(columns)
+        layout.addWidget(self.plan)
         layout.addWidget(note)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
@@ -175,7 +182,7 @@ class SettingsDialog(QDialog):
                 tr("默认值：{value}").format(value=_shown(getattr(defaults, name))) + f"  ({name})"
             )
             editor.setObjectName(name)
-            _changed(editor).connect(lambda _value: self.error.clear())
+            _changed(editor).connect(lambda _value: self._edited())
             self.editors[name] = editor
             form.addRow(setting_label(name), editor)
         return box
@@ -183,6 +190,17 @@ class SettingsDialog(QDialog):
     def _load(self, settings: Settings) -> None:
         for name, editor in self.editors.items():
             _set_value(editor, getattr(settings, name))
+        self._show_plan()
+
+    def _edited(self) -> None:
+        self.error.clear()
+        self._show_plan()
+
+    def _show_plan(self) -> None:
+        """The semantic layer's time estimate for the section (Chinese, as the check says it)."""
+        self.plan.setVisible(self._bids > 0)
+        with contextlib.suppress(SettingsError):  # an invalid value is said when OK is pressed
+            self.plan.setText(plan_line(self.settings(), self._bids))
 
     def values(self) -> dict[str, Any]:
         """What the editors hold, as settings values (percentages back to fractions)."""

@@ -26,13 +26,14 @@ from PySide6.QtWidgets import (
 from bidcheck import words
 from bidcheck.cli_library import check_with_library
 from bidcheck.config import Settings
-from bidcheck.ingest import SUPPORTED_SUFFIXES
+from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths
 from bidcheck.library import default_library_path
 from bidcheck.model import CheckResult, Role
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path
+from bidcheck.semantic import plan_line
 from bidcheck.text.chars import replace_unsafe
 
 from . import menus, prefs
@@ -253,7 +254,8 @@ class MainWindow(QMainWindow):
                 result, _unstored = check_with_library(inputs, settings, library, section, progress, cancel)
             return result, texts_from_result(result)
 
-        self._start(Task(job, self), self._check_done, tr("正在检查…"))
+        plan = plan_line(settings, len(collect_paths(inputs.bids)))  # the layer's cost, before it starts
+        self._start(Task(job, self), self._check_done, tr("正在检查…") + "  " + plan)
 
     def library_path(self) -> Path:
         """The library the app checks against: the setting ``library_path``, else the default place."""
@@ -448,7 +450,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> SettingsDialog:
         """Open the settings dialog (window-modal); accepted settings are used and remembered."""
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.settings, self, bids=len(collect_paths(self.inputs().bids)))
         dialog.accepted.connect(lambda: self.set_settings(dialog.result_settings))
         dialog.open()
         return dialog

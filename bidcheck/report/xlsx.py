@@ -124,6 +124,8 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
     ]
     if not result.has_tender:
         tender.append(("注意", NO_TENDER_WARNING))
+    if result.semantic_note:
+        tender.append(("语义比对", result.semantic_note))
     rows: list[tuple[str, Any]] = [
         ("标段", section or "（未命名）"),
         ("报告生成时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),

@@ -19,14 +19,23 @@ import numpy.typing as npt
 from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks
 from bidcheck.config import Settings
 from bidcheck.prepare import Ready
-from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.semantic.cache import encode_cached
 from bidcheck.semantic.encoder import Encoder, EncoderMissing, load_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
+from bidcheck.semantic.shortlist import shortlist
 from bidcheck.semantic.units import Units, bid_units, shared_wording
 
-__all__ = ["SemanticPassage", "estimate_seconds", "find_semantic", "semantic_applies"]
+__all__ = [
+    "SemanticPassage",
+    "SemanticSkipped",
+    "encoding_seconds",
+    "estimate_seconds",
+    "find_semantic",
+    "plan_line",
+    "skip_reason",
+]
 
 Mask = npt.NDArray[np.bool_]
 Pair = tuple[int, int]
@@ -34,6 +43,14 @@ _MIN_UNIT_CHARS = 12  # a shorter sentence is a heading or a fragment: no meanin
 _NEIGHBOURS = 8
 _MAX_SHARED_WORDING = 0.5  # the hand-written rewrites of bench/rewrites.py keep at most 0.38
 _SENTENCES_PER_SECOND = 150  # the default encoder on 2 busy cores (bench/semantic.py --encoders)
+_ENCODE_ALL = 2000  # sections with more sentences encode only those the shortlist picks (``shortlist``)
+_SHORTLIST = 1200  # at most about so many sentences picked: 5-8 s of encoding on one busy core
+_LOAD_SECONDS = 3.0  # loading the default encoder (its pure-Python tokenizer 2.2 s, the weights 1.0 s)
+_PAIR_SECONDS = 0.06  # the shortlist's share of one pair of real-length bids
+
+
+class SemanticSkipped(RuntimeError):
+    """The layer did not run on this section; the message says why (in the user's words)."""
 
 
 @dataclass(frozen=True)
@@ -44,14 +61,38 @@ class SemanticPassage:
     cosine: float
 
 
-def semantic_applies(settings: Settings, bids: int) -> bool:
-    """Whether the layer runs on a section of ``bids`` bids (switched on, and the section not larger
-    than ``semantic_max_bids``: encoding every sentence of a large section costs minutes)."""
-    return settings.semantic_enabled and bids <= settings.semantic_max_bids
+def skip_reason(settings: Settings, bids: int) -> str:
+    """Why the layer does not run on a section of ``bids`` bids ("" when it does): switched off, or the
+    section larger than ``semantic_max_bids`` (its cost grows with the pairs: minutes at 100 bids)."""
+    if not settings.semantic_enabled:
+        return "已在设置中关闭（semantic_enabled）"
+    if bids > settings.semantic_max_bids:
+        return (
+            f"标段有 {bids} 份投标文件，超过上限 {settings.semantic_max_bids} 份（semantic_max_bids），"
+            f"打开约需 {estimate_seconds(bids):.0f} 秒"
+        )
+    return ""
 
 
-def estimate_seconds(sentences: int) -> float:
-    """About how long encoding ``sentences`` sentences takes (most of what the layer costs)."""
+def plan_line(settings: Settings, bids: int) -> str:
+    """What the layer will do on a section of ``bids`` bids, said before the check starts."""
+    reason = skip_reason(settings, bids)
+    if reason:
+        return f"语义比对未运行：{reason}"
+    return (
+        f"语义比对约需 {estimate_seconds(bids):.0f} 秒（{bids} 份投标文件；可在设置中关闭 semantic_enabled）"
+    )
+
+
+def estimate_seconds(bids: int) -> float:
+    """About how long the layer takes on a section of ``bids`` bids of real length (about 40,000
+    characters each): the model's load, the shortlist's products (every pair of bids) and the encoding
+    of what it picks. Measured on the 2-core machine (``bench/semantic.py --long``)."""
+    return _LOAD_SECONDS + _PAIR_SECONDS * bids * (bids - 1) / 2 + encoding_seconds(_SHORTLIST)
+
+
+def encoding_seconds(sentences: int) -> float:
+    """About how long encoding ``sentences`` sentences takes."""
     return sentences / _SENTENCES_PER_SECOND
 
 
@@ -62,7 +103,7 @@ def _encode(
     parts: list[npt.NDArray[np.float32]] = []
     owner: list[int] = []
     total = sum(len(u.texts) for u in units)
-    message = f"语义比对（{total} 句，约 {estimate_seconds(total):.0f} 秒）"
+    message = f"语义比对（{total} 句，约 {encoding_seconds(total):.0f} 秒）"
     for n, u in enumerate(units):
         check_cancel(cancel)
         progress(n / len(units), message)
@@ -106,17 +147,21 @@ def find_semantic(
     """By pair of bid indexes, the passages rewritten from one another.
 
     ``masked``: each bid's text that is no evidence (tender, template, common, public); ``copied``:
-    each pair's passages the copy engine found (their sentences are not compared again). Raises
-    ``EncoderMissing`` when the encoder's package is not installed. A section with more than
-    ``semantic_max_sentences`` sentences to encode is skipped (the progress bar says so).
+    each pair's passages the copy engine found (their sentences are not compared again). A section
+    of more than ``_ENCODE_ALL`` sentences encodes only those ``shortlist`` picks. Raises
+    ``EncoderMissing`` when the encoder's package is not installed, and ``SemanticSkipped`` when more
+    than ``semantic_max_sentences`` sentences are left to encode.
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
+    if sum(len(u.texts) for u in units) > _ENCODE_ALL:
+        budget = min(_SHORTLIST, settings.semantic_max_sentences)
+        picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
+        units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
     total = sum(len(u.texts) for u in units)
     if total > settings.semantic_max_sentences:  # minutes of encoding: only when asked for
-        progress(1.0, f"语义比对已跳过：{total} 句，超过上限 {settings.semantic_max_sentences} 句")
-        return {}
+        raise SemanticSkipped(f"要比对的句子有 {total} 句，超过上限 {settings.semantic_max_sentences} 句")
     encoder = load_encoder(settings.semantic_encoder)
-    vectors, owner = _encode(encoder, units, progress, cancel)
+    vectors, owner = _encode(encoder, units, slice_progress(progress, 0.3, 1.0), cancel)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}
     for (i, j), pair in sorted(matches.items()):

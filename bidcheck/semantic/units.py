@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,11 @@ class Units:
     spans: tuple[Span, ...]
     texts: tuple[str, ...]
     norms: tuple[str, ...]  # each sentence's comparable text
+
+    def subset(self, indexes: Sequence[int]) -> Units:
+        """These units at the given indexes (in order)."""
+        spans = tuple(self.spans[n] for n in indexes)
+        return Units(spans, tuple(self.texts[n] for n in indexes), tuple(self.norms[n] for n in indexes))
 
 
 def _sentence_spans(clean: CleanText) -> list[Span]:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from bench.grammar import paragraph
 from bench.rewrites import REWRITES
 from bidcheck.gui.style import CURRENT_BG, SEMANTIC_BG
 from bidcheck.gui.window import MainWindow
 from tests.builders import make_docx
-from tests.gui.conftest import checked_window, settle
+from tests.gui.conftest import SAMPLE, TENDER, checked_window, new_window, settle
 
 
 def _own(seed: int, count: int) -> list[str]:
@@ -58,3 +60,31 @@ def test_rewritten_passages_are_listed_and_painted_in_their_own_colour(
     shot = Path(os.environ.get("BIDCHECK_SHOT_DIR", tmp_path)) / "semantic-passages.png"
     assert shown.grab().save(str(shot))
     assert shot.stat().st_size > 10_000
+
+
+def test_the_settings_say_what_the_layer_costs_here_and_a_skipped_layer_is_said(
+    qapp: QApplication, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The dialog states the layer's time for the section's bids as its values change; a check run
+    without the layer (more bids than ``semantic_max_bids``) says so under the counts."""
+    window = new_window(tmp_path / "bidcheck.ini")
+    try:
+        window.add_paths([SAMPLE / "bids", TENDER])
+        dialog = window.open_settings()
+        assert re.fullmatch(
+            r"语义比对约需 \d+ 秒（6 份投标文件；可在设置中关闭 semantic_enabled）", dialog.plan.text()
+        )
+        assert dialog.plan.isVisible()
+        dialog.editors["semantic_max_bids"].setValue(5)
+        assert dialog.plan.text().startswith("语义比对未运行：标段有 6 份投标文件，超过上限 5 份")
+        shot = Path(os.environ.get("BIDCHECK_SHOT_DIR", tmp_path)) / "settings-semantic-plan.png"
+        assert dialog.grab().save(str(shot))
+        dialog.accept()
+        assert window.settings.semantic_max_bids == 5
+        with qtbot.waitSignal(window.result_shown, timeout=120_000):
+            window.run_check()
+        assert window.result is not None and window.result.semantic_note
+        assert window.result.semantic_note in window.summary.text()
+    finally:
+        window.close()
+        window.deleteLater()

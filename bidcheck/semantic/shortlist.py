@@ -1,0 +1,163 @@
+"""Which sentences of a large section are worth encoding: a cheap pre-filter by characters.
+
+Encoding is most of the layer's cost (150–250 sentences a second on one busy core), and a 12-bid
+section of real-length bids holds about 17,000 sentences of its own: five minutes. A rewriter changes
+the words but keeps most of the content characters (沟槽, 管线, 垫层, the figures), so a rewritten
+sentence's closest sentence in the other bid by idf-weighted characters is nearly always its draft, and
+a run of consecutive sentences whose closest sentences in one other bid follow in order is rare by
+chance (7 such runs among the 17,000 sentences of a 12-bid section of ``bench.semantic --long``, the
+planted rewrite among them). Only such runs are encoded, with the sentences either side of them (the
+run found by meaning may be longer) and each run sentence's closest sentences in the other bids (the
+neighbours its margin is measured against, see ``neighbours``).
+
+Closeness here is the cosine of idf-weighted character counts hashed into 256 dimensions, every bid's
+sentences against every other's in one matrix product per bid (numpy, about 2 s for 17,000 sentences).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.compare.passage import RawPassage, overlaps
+from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.semantic.neighbours import Match
+from bidcheck.semantic.runs import RunRules, aligned_runs
+from bidcheck.semantic.units import Units
+
+__all__ = ["char_vectors", "shortlist"]
+
+Vectors = npt.NDArray[np.float32]
+Pair = tuple[int, int]
+Closest = dict[Pair, tuple[npt.NDArray[np.int64], Vectors]]  # (x, y): for each unit of x, y's closest
+_DIMS = 256
+_RULES = RunRules(min_units=2, min_mean=0.0)  # looser than the layer's runs: a filter must not miss
+_CONTEXT = 2  # sentences either side of a run that are encoded too
+_NEIGHBOURS = 4  # closest sentences in other bids encoded for each run sentence (its margin's company)
+_CODES = 0x110000  # code points
+
+
+def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
+    """Each text's characters weighted by idf (over ``texts``), hashed into ``dims`` signed buckets
+    (a fixed multiplicative hash of the code point, not Python's salted one), rows of unit length."""
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+    chars, df = np.unique(np.unique(rows * _CODES + codes) % _CODES, return_counts=True)
+    weight = np.log(len(texts) / df)[np.searchsorted(chars, codes)]
+    bucket = ((codes * 0x9E3779B1) & 0xFFFFFFFF) * dims >> 32  # the hash's high bits: its low ones are poor
+    signed = np.where((codes * 0x85EBCA77) & 0x80000000, weight, -weight)
+    flat = np.bincount(rows * dims + bucket, weights=signed, minlength=len(texts) * dims)
+    vectors = flat.reshape(len(texts), dims).astype(np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    return vectors
+
+
+def _closest(
+    vectors: Vectors, starts: Sequence[int], progress: ProgressFn, cancel: CancelFlag | None
+) -> Closest:
+    """For every ordered pair of bids (x, y): each unit of x's closest unit of y, and its cosine."""
+    closest: Closest = {}
+    bids = len(starts) - 1
+    for x in range(bids):
+        check_cancel(cancel)
+        progress(x / bids, "语义比对：挑选候选句")
+        for y in range(x + 1, bids):
+            scores = vectors[starts[x] : starts[x + 1]] @ vectors[starts[y] : starts[y + 1]].T
+            if scores.size == 0:
+                continue
+            for pair, table in (((x, y), scores), ((y, x), scores.T)):
+                best = table.argmax(axis=1)
+                closest[pair] = (best, table[np.arange(len(best)), best])
+    return closest
+
+
+def _copied_units(units: Units, spans: Sequence[tuple[int, int]]) -> npt.NDArray[np.bool_]:
+    """Which units lie (partly) in the given spans: the pair's copied passages, compared already."""
+    inside = np.zeros(len(units.spans), dtype=bool)
+    for span in spans:
+        inside |= np.fromiter((overlaps(u, span) for u in units.spans), dtype=bool, count=len(units.spans))
+    return inside
+
+
+def _pair_matches(
+    closest: Closest, x: int, y: int, copied: Sequence[RawPassage], units: Sequence[Units]
+) -> list[Match]:
+    """Each unit's closest unit in the other bid, both ways, outside the pair's copied passages, and
+    only those that another such match follows or precedes as in a run (the rest cannot make one)."""
+    forward, backward = closest[(x, y)], closest[(y, x)]
+    a = np.concatenate([np.arange(len(forward[0])), backward[0]])
+    b = np.concatenate([forward[0], np.arange(len(backward[0]))])
+    score = np.concatenate([forward[1], backward[1]])
+    keep = (score > 0) & ~_copied_units(units[x], [p.a for p in copied])[a]
+    keep &= ~_copied_units(units[y], [p.b for p in copied])[b]
+    keep &= _linked(a, b, keep)
+    found = {
+        (int(i), int(j), float(s), float(s)) for i, j, s in zip(a[keep], b[keep], score[keep], strict=True)
+    }
+    return sorted(found)
+
+
+def _linked(
+    a: npt.NDArray[np.int64], b: npt.NDArray[np.int64], keep: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Which matches (a, b) another kept match follows or precedes within ``_RULES.step`` units on both
+    sides (in order in A, either way in B: a rewriter may swap neighbours)."""
+    step = _RULES.step
+    grid = np.zeros((int(a.max(initial=0)) + 2 * step + 1, int(b.max(initial=0)) + 2 * step + 1), dtype=bool)
+    grid[a[keep] + step, b[keep] + step] = True
+    linked = np.zeros(len(a), dtype=bool)
+    for da in (d for d in range(-step, step + 1) if d):
+        for db in (d for d in range(-step, step + 1) if d):
+            linked |= grid[a + step + da, b + step + db]
+    return linked
+
+
+def shortlist(
+    units: Sequence[Units],
+    copied: Mapping[Pair, Sequence[RawPassage]],
+    budget: int,
+    progress: ProgressFn = no_progress,
+    cancel: CancelFlag | None = None,
+) -> list[npt.NDArray[np.int64]]:
+    """For each bid, the indexes of its units worth encoding (sorted), about ``budget`` in all at most:
+    those of runs of units whose closest units by characters in one other bid follow in order (runs of
+    three units or more first, then the closest pairs of two), the units either side of each run, and
+    each run unit's closest units in the other bids."""
+    starts = np.cumsum([0, *(len(u.spans) for u in units)]).tolist()
+    vectors = char_vectors([t for u in units for t in u.norms])
+    closest = _closest(vectors, starts, progress, cancel)
+    chosen: list[set[int]] = [set() for _ in units]
+    for x, y, run in _ranked_runs(closest, units, copied):
+        for bid, run_units in ((x, [m[0] for m in run]), (y, [m[1] for m in run])):
+            _add_run(chosen[bid], run_units, len(units[bid].spans))
+            _add_neighbours(chosen, closest, bid, run_units)
+        if sum(len(c) for c in chosen) >= budget:
+            break
+    return [np.asarray(sorted(c), dtype=np.int64) for c in chosen]
+
+
+def _ranked_runs(
+    closest: Closest, units: Sequence[Units], copied: Mapping[Pair, Sequence[RawPassage]]
+) -> list[tuple[int, int, list[Match]]]:
+    """Every pair's runs by characters, strongest first: longer than two units, then by mean cosine."""
+    runs = []
+    for x, y in sorted(p for p in closest if p[0] < p[1]):
+        matches = _pair_matches(closest, x, y, copied.get((x, y), ()), units)
+        runs += [(x, y, run) for run in aligned_runs(matches, units[x].spans, units[y].spans, _RULES)]
+    return sorted(runs, key=lambda r: (len(r[2]) < 3, -sum(m[2] for m in r[2]) / len(r[2])))
+
+
+def _add_run(chosen: set[int], run: list[int], count: int) -> None:
+    """The run's units and ``_CONTEXT`` units either side."""
+    chosen.update(range(max(0, min(run) - _CONTEXT), min(count, max(run) + _CONTEXT + 1)))
+
+
+def _add_neighbours(chosen: list[set[int]], closest: Closest, bid: int, run: list[int]) -> None:
+    """Each run unit's ``_NEIGHBOURS`` closest units in the other bids."""
+    others = [(y, best, score) for (x, y), (best, score) in closest.items() if x == bid]
+    for u in run:
+        for y, best, _ in sorted(others, key=lambda o: -float(o[2][u]))[:_NEIGHBOURS]:
+            chosen[y].add(int(best[u]))
