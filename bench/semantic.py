@@ -14,14 +14,27 @@ found (half their characters inside a semantic passage of the right pair), seman
 same-topic pair and on clean pairs, any pair whose level differs with the layer, and the layer's time.
 Targets: found ≥ 0.85; no semantic passage on same-topic or clean pairs; no other level changed.
 
-Usage: .venv/bin/python -m bench.semantic [--sizes 5 12 20] [--seeds 1 2 3] [--encoders]
+``--long``: the same plants in bids of real length (about 42,000 characters of their own each, the
+prose of ``bench.scale``), where the layer encodes only the sentences its shortlist picks.
+
+Every check runs as a user runs it: ``bidcheck check`` in a fresh process with an empty cache (the
+model's load included), with the layer and without; ``check s`` and ``cpu s`` are its wall and CPU
+seconds (the process and its workers), ``semantic s`` the stage's wall time. The layer runs at
+every size (``semantic_max_bids`` raised to the section's bids: it is off by default above 60).
+
+Usage: .venv/bin/python -m bench.semantic [--sizes 5 12 20] [--seeds 1 2 3] [--long] [--encoders]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import re
+import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,11 +44,11 @@ from pathlib import Path
 import numpy as np
 
 from bench.corpus import Bid, Para, _bid_skeleton, _tender_document, _tender_texts, write_bids
-from bench.grammar import paragraph
+from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES, Rewrite
+from bidcheck.cache import CACHE_ENV
 from bidcheck.config import SEMANTIC_ENCODERS, Settings
-from bidcheck.model import CheckResult, PairResult
-from bidcheck.pipeline import CheckInputs, check
+from bidcheck.model import CheckResult, PairResult, load_result
 from bidcheck.prepare import prepare_document
 from bidcheck.semantic.encoder import EncoderMissing, load_encoder
 from bidcheck.text import CleanText, normalize
@@ -120,14 +133,13 @@ def _plant(plans: list[Bid], bank: list[Rewrite], rng: random.Random) -> _Plants
     return plants
 
 
-def write_section(folder: Path, size: int, seed: int) -> tuple[Path, list[Path], _Plants]:
-    """A section of ``size`` bids (at least 4) with the plants above; the tender and the bids' paths."""
+def write_section(folder: Path, size: int, seed: int, long: bool = False) -> tuple[Path, list[Path], _Plants]:
+    """A section of ``size`` bids (at least 4) with the plants above; the tender and the bids' paths.
+    ``long``: bids of real length (about 42,000 characters of their own, ``bench.scale``'s prose)."""
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
-    plans = [
-        _bid_skeleton(i, texts, random.Random(seed * 1000 + i), (18, 24), paragraph, True)
-        for i in range(size)
-    ]
+    own, prose = ((250, 270), lexicon_paragraph) if long else ((18, 24), paragraph)
+    plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i), own, prose, True) for i in range(size)]
     bank = list(REWRITES)
     rng.shuffle(bank)
     plants = _plant(plans, bank, rng)
@@ -197,31 +209,53 @@ def _score(on: CheckResult, off: CheckResult, paths: list[Path], plants: _Plants
     return score
 
 
-def run_sections(sizes: list[int], seeds: list[int], folder: Path | None) -> None:
+def _check(tender: Path, paths: list[Path], semantic: bool, temp: Path) -> tuple[CheckResult, float, float]:
+    """``bidcheck check`` of the section in a fresh process with an empty cache, as a user runs it: the
+    result, wall seconds and CPU seconds (the process and its workers)."""
+    settings = temp / "settings.json"
+    values = {"workers": 2, "semantic_enabled": semantic, "semantic_max_bids": max(60, len(paths))}
+    settings.write_text(json.dumps(values), encoding="utf-8")  # the layer on at any size
+    out, cache = temp / "r.json", Path(tempfile.mkdtemp(dir=temp))
+    cmd = [sys.executable, "-m", "bidcheck.cli", "check", *map(str, paths), "--tender", str(tender)]
+    cmd += ["--json", str(out), "--settings", str(settings), "--quiet"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(cmd, env={**os.environ, CACHE_ENV: str(cache)}, stdout=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    shutil.rmtree(cache, ignore_errors=True)
+    return load_result(out), wall, cpu
+
+
+def run_sections(sizes: list[int], seeds: list[int], folder: Path | None, long: bool) -> None:
     print(
         "bids  seed  rewrites found  rewrite pair  same-topic passages  clean passages  levels changed"
-        "  semantic s"
+        "  semantic s  check s off/on  cpu s off/on"
     )
     totals = [0, 0]
     with tempfile.TemporaryDirectory() as temp:
         for size in sizes:
             for seed in seeds:
-                where = (folder or Path(temp)) / f"semantic-{size}-{seed}"
-                tender, paths, plants = write_section(where, size, seed * 100 + size)
-                inputs = CheckInputs(tuple(paths), (tender,))
-                on = check(inputs, Settings(workers=2))
-                off = check(inputs, Settings(workers=2, semantic_enabled=False))
+                where = (folder or Path(temp)) / f"semantic-{size}-{seed}{'-long' if long else ''}"
+                tender, paths, plants = write_section(where, size, seed * 100 + size, long)
+                off, wall_off, cpu_off = _check(tender, paths, False, Path(temp))
+                on, wall_on, cpu_on = _check(tender, paths, True, Path(temp))
                 s = _score(on, off, paths, plants)
                 totals[0] += s.found
                 totals[1] += s.planted
                 print(
                     f"{size:>4}  {seed:>4}  {s.found:>8} of {s.planted}  {s.rewrite_level:>12}  "
                     f"{s.topic_passages:>19}  {s.clean_passages:>14}  {len(s.changed):>14}"
-                    f"  {s.seconds:>10.2f}"
+                    f"  {s.seconds:>10.2f}  {wall_off:>6.1f} {wall_on:>6.1f}  {cpu_off:>5.1f} {cpu_on:>6.1f}",
+                    flush=True,
                 )
                 for line in s.changed:
                     print(f"      {line}")
+                if on.semantic_note:
+                    print(f"      {on.semantic_note}")
     print(f"rewritten paragraphs found: {totals[0]} of {totals[1]} ({totals[0] / max(totals[1], 1):.3f})")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
 
 
 def main() -> None:
@@ -230,12 +264,13 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--folder", type=Path)
     parser.add_argument("--encoders", action="store_true", help="compare the sentence encoders instead")
+    parser.add_argument("--long", action="store_true", help="bids of real length (about 42,000 characters)")
     args = parser.parse_args()
     print("command: .venv/bin/python -m bench.semantic " + " ".join(sys.argv[1:]))
     if args.encoders:
         compare_encoders()
     else:
-        run_sections(args.sizes, args.seeds, args.folder)
+        run_sections(args.sizes, args.seeds, args.folder, args.long)
 
 
 if __name__ == "__main__":
