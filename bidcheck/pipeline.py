@@ -46,7 +46,7 @@ from bidcheck.model import (
 )
 from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.semantic import EncoderMissing, SemanticPassage, SemanticSkipped, find_semantic, skip_reason
+from bidcheck.semantic import EncoderMissing, SemanticPassage, find_semantic, skip_reason
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
@@ -358,7 +358,7 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
             lambda: find_semantic(run.bids, masked, copied, run.settings, progress, run.cancel),
             keep=not failed,
         )
-    except (EncoderMissing, SemanticSkipped) as exc:
+    except EncoderMissing as exc:
         run.semantic_note = f"语义比对未运行：{exc}"
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import openpyxl
 import pytest
 
-from bench.corpus import generate_section
+from bench.corpus import Prose, generate_section
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
 from bidcheck.cli import main
@@ -267,13 +267,19 @@ def test_units_are_sentences_of_prose_outside_masked_text() -> None:
     assert bid_units(clean, masked, 12).texts == ("槽底验收合格后立即施工垫层。",)
 
 
-def test_a_section_with_more_sentences_than_its_limit_is_checked_without_the_layer(
+def test_a_section_with_more_sentences_than_its_limit_encodes_a_shortlist_of_them(
     section: tuple[list[Path], Path],
 ) -> None:
     paths, tender = section
-    result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2, semantic_max_sentences=50))
-    assert not any(p.semantic for q in result.pairs for p in q.passages)
-    assert re.fullmatch(r"语义比对未运行：要比对的句子有 \d+ 句，超过上限 50 句", result.semantic_note)
+    said: list[str] = []
+    settings = Settings(workers=2, semantic_max_sentences=60)
+    result = check(CheckInputs(tuple(paths), (tender,)), settings, lambda _f, message: said.append(message))
+    assert result.semantic_note == ""
+    assert "语义比对：挑选候选句" in said
+    encoded = {int(m) for m in re.findall(r"语义比对（(\d+) 句", "".join(said))}
+    assert encoded and max(encoded) <= 60
+    everything = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2))
+    assert sum(len(p.passages) for p in result.pairs) <= sum(len(p.passages) for p in everything.pairs)
 
 
 def test_the_note_is_in_the_json_the_workbook_and_the_summary(
@@ -305,9 +311,9 @@ def test_before_a_check_the_cli_says_what_the_layer_will_cost(section: tuple[lis
     assert skip_reason(Settings(semantic_max_bids=100), 100) == ""
 
 
-def _long_bid(rng: random.Random, planted: list[str], at: int) -> Units:
-    """A bid of 60 paragraphs of varied prose (about 330 sentences) with ``planted`` paragraphs at ``at``."""
-    paragraphs = [lexicon_paragraph(rng) for _ in range(60)]
+def _long_bid(rng: random.Random, planted: list[str], at: int, prose: Prose = lexicon_paragraph) -> Units:
+    """A bid of 60 paragraphs (about 330 sentences) with ``planted`` paragraphs at ``at``."""
+    paragraphs = [prose(rng) for _ in range(60)]
     paragraphs[at:at] = planted
     doc = Document("d", "x.docx", "x.docx", "docx", blocks=tuple(Block(p) for p in paragraphs))
     clean = build_clean_text(doc)
@@ -327,7 +333,7 @@ def test_the_shortlist_picks_a_rewritten_draft_among_thousands_of_sentences() ->
         planted = [n for n, t in enumerate(units[bid].texts) if t in text]
         kept = set(picked[bid].tolist())
         assert sum(n in kept for n in planted) >= 0.8 * len(planted), (bid, planted, sorted(kept))
-    assert sum(len(p) for p in picked) < sum(len(u.texts) for u in units) / 5
+    assert sum(len(p) for p in picked) <= 300
 
 
 def test_the_shortlist_leaves_out_what_the_pair_copied() -> None:

@@ -200,7 +200,7 @@ ENGLISH: dict[str, str] = {
     "必须在 0 到 24 之间": "must be between 0 and 24",
     "查找语义改写（改写过的段落，较慢）": "Look for rewritten passages (slower)",
     "语义改写只查此数以内的标段（家）": "Rewrites: only in sections of at most this many bids",
-    "语义改写最多比对的句数": "Rewrites: most sentences encoded",
+    "语义改写：句数超过此数时只比对初筛出的句子": "Rewrites: above this many sentences, encode a shortlist",
     "语义改写：句子相似度高出其常见相似度的倍数": "Rewrites: a sentence's match over its usual closeness",
     "语义改写：连续各句的平均倍数": "Rewrites: the mean of that over a run of sentences",
     "语义改写：连续各句的平均相似度": "Rewrites: the mean cosine over a run of sentences",

@@ -29,7 +29,6 @@ from bidcheck.semantic.units import Units, bid_units, shared_wording
 
 __all__ = [
     "SemanticPassage",
-    "SemanticSkipped",
     "encoding_seconds",
     "estimate_seconds",
     "find_semantic",
@@ -43,14 +42,9 @@ _MIN_UNIT_CHARS = 12  # a shorter sentence is a heading or a fragment: no meanin
 _NEIGHBOURS = 8
 _MAX_SHARED_WORDING = 0.5  # the hand-written rewrites of bench/rewrites.py keep at most 0.38
 _SENTENCES_PER_SECOND = 150  # the default encoder on 2 busy cores (bench/semantic.py --encoders)
-_ENCODE_ALL = 2000  # sections with more sentences encode only those the shortlist picks (``shortlist``)
-_SHORTLIST = 1200  # at most about so many sentences picked: 5-8 s of encoding on one busy core
+_SHORTLIST = 1200  # sentences a shortlist picks at most (about): 2-3 CPU seconds of encoding
 _LOAD_SECONDS = 3.0  # loading the default encoder (its pure-Python tokenizer 2.2 s, the weights 1.0 s)
 _PAIR_SECONDS = 0.06  # the shortlist's share of one pair of real-length bids
-
-
-class SemanticSkipped(RuntimeError):
-    """The layer did not run on this section; the message says why (in the user's words)."""
 
 
 @dataclass(frozen=True)
@@ -148,18 +142,15 @@ def find_semantic(
 
     ``masked``: each bid's text that is no evidence (tender, template, common, public); ``copied``:
     each pair's passages the copy engine found (their sentences are not compared again). A section
-    of more than ``_ENCODE_ALL`` sentences encodes only those ``shortlist`` picks. Raises
-    ``EncoderMissing`` when the encoder's package is not installed, and ``SemanticSkipped`` when more
-    than ``semantic_max_sentences`` sentences are left to encode.
+    of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks: a rewrite
+    of a paragraph on a stock topic, among bids full of stock sentences on it, may be missed there.
+    Raises ``EncoderMissing`` when the encoder's package is not installed.
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
-    if sum(len(u.texts) for u in units) > _ENCODE_ALL:
+    if sum(len(u.texts) for u in units) > settings.semantic_max_sentences:
         budget = min(_SHORTLIST, settings.semantic_max_sentences)
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
-    total = sum(len(u.texts) for u in units)
-    if total > settings.semantic_max_sentences:  # minutes of encoding: only when asked for
-        raise SemanticSkipped(f"要比对的句子有 {total} 句，超过上限 {settings.semantic_max_sentences} 句")
     encoder = load_encoder(settings.semantic_encoder)
     vectors, owner = _encode(encoder, units, slice_progress(progress, 0.3, 1.0), cancel)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)

@@ -1,17 +1,25 @@
 """Which sentences of a large section are worth encoding: a cheap pre-filter by characters.
 
-Encoding is most of the layer's cost (150–250 sentences a second on one busy core), and a 12-bid
-section of real-length bids holds about 17,000 sentences of its own: five minutes. A rewriter changes
-the words but keeps most of the content characters (沟槽, 管线, 垫层, the figures), so a rewritten
-sentence's closest sentence in the other bid by idf-weighted characters is nearly always its draft, and
-a run of consecutive sentences whose closest sentences in one other bid follow in order is rare by
-chance (7 such runs among the 17,000 sentences of a 12-bid section of ``bench.semantic --long``, the
-planted rewrite among them). Only such runs are encoded, with the sentences either side of them (the
-run found by meaning may be longer) and each run sentence's closest sentences in the other bids (the
-neighbours its margin is measured against, see ``neighbours``).
+Encoding is most of the layer's cost (about 550 sentences a CPU second), and a 12-bid section of
+real-length bids holds about 17,000 sentences of its own. A rewriter changes the words but keeps most
+of the content characters (沟槽, 管线, 垫层, the figures), so a rewritten sentence's closest sentence in
+the other bid by idf-weighted characters is nearly always its draft (16 and 18 of the 20 draft sentences
+in a 12-bid real-length and a 20-bid section of ``bench.semantic``), and consecutive sentences whose
+closest sentences in one other bid follow in order are runs (the run alignment of ``runs``, on
+characters). Chance makes many such runs of two, and bids written from one stock of sentence frames
+long runs of close sentences everywhere; so runs are ranked as ``neighbours`` ranks sentence vectors,
+by *margin*: each cosine over the two sentences' usual closeness to the other bids. The planted rewrites
+ranked 1st, 2nd, 15th and 471st of 1,263 runs in the 12-bid section, 1st–3rd and 27th of 2,288 in the
+20-bid one. The runs, best first, are encoded with the sentences either side of them (the run found by
+meaning may be longer) and each run sentence's closest sentences in the other bids (the company its
+margin is measured in), until a budget of sentences is reached.
 
-Closeness here is the cosine of idf-weighted character counts hashed into 256 dimensions, every bid's
-sentences against every other's in one matrix product per bid (numpy, about 2 s for 17,000 sentences).
+Closeness is the cosine of idf-weighted character counts hashed into 256 dimensions, each pair of bids
+in one matrix product (numpy: 0.8 CPU seconds for the 66 pairs of 17,000 sentences). An ANN index does
+not pay here: usearch (HNSW) took 15.7 CPU seconds to index those sentences and find each one's 32
+nearest, and found the exact closest sentence of another bid in 89% of them; numpy's cost grows with
+the square of the sentences, the index's about linearly, so they would meet near 20 times as many
+sentences (some 240 real-length bids), beyond the 60 bids the layer runs on by default.
 """
 
 from __future__ import annotations
@@ -74,6 +82,20 @@ def _closest(
     return closest
 
 
+def _usual(closest: Closest, units: Sequence[Units]) -> list[Vectors]:
+    """Each unit's usual closeness to the other bids: the mean cosine of its ``_NEIGHBOURS`` closest
+    units among them (high for a stock sentence, which every bid has a close cousin of)."""
+    usual = []
+    for x, unit in enumerate(units):
+        scores = [score for (a, _), (_, score) in sorted(closest.items()) if a == x]
+        if not scores or not unit.spans:
+            usual.append(np.zeros(len(unit.spans), dtype=np.float32))
+            continue
+        table = np.sort(np.stack(scores, axis=1), axis=1)[:, -_NEIGHBOURS:]
+        usual.append(np.maximum(table.mean(axis=1), 1e-3).astype(np.float32))
+    return usual
+
+
 def _copied_units(units: Units, spans: Sequence[tuple[int, int]]) -> npt.NDArray[np.bool_]:
     """Which units lie (partly) in the given spans: the pair's copied passages, compared already."""
     inside = np.zeros(len(units.spans), dtype=bool)
@@ -83,21 +105,22 @@ def _copied_units(units: Units, spans: Sequence[tuple[int, int]]) -> npt.NDArray
 
 
 def _pair_matches(
-    closest: Closest, x: int, y: int, copied: Sequence[RawPassage], units: Sequence[Units]
+    closest: Closest, usual: list[Vectors], pair: Pair, copied: Sequence[RawPassage], units: Sequence[Units]
 ) -> list[Match]:
-    """Each unit's closest unit in the other bid, both ways, outside the pair's copied passages, and
-    only those that another such match follows or precedes as in a run (the rest cannot make one)."""
+    """Each unit's closest unit in the other bid, both ways, with its cosine and its margin (the cosine
+    over the two units' usual closeness, as ``neighbours`` scores sentence vectors), outside the pair's
+    copied passages, and only those that another such match follows or precedes as in a run."""
+    x, y = pair
     forward, backward = closest[(x, y)], closest[(y, x)]
     a = np.concatenate([np.arange(len(forward[0])), backward[0]])
     b = np.concatenate([forward[0], np.arange(len(backward[0]))])
     score = np.concatenate([forward[1], backward[1]])
+    margin = score / ((usual[x][a] + usual[y][b]) / 2)
     keep = (score > 0) & ~_copied_units(units[x], [p.a for p in copied])[a]
     keep &= ~_copied_units(units[y], [p.b for p in copied])[b]
     keep &= _linked(a, b, keep)
-    found = {
-        (int(i), int(j), float(s), float(s)) for i, j, s in zip(a[keep], b[keep], score[keep], strict=True)
-    }
-    return sorted(found)
+    kept = zip(a[keep].tolist(), b[keep].tolist(), score[keep].tolist(), margin[keep].tolist(), strict=True)
+    return sorted(set(kept))
 
 
 def _linked(
@@ -122,42 +145,49 @@ def shortlist(
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
 ) -> list[npt.NDArray[np.int64]]:
-    """For each bid, the indexes of its units worth encoding (sorted), about ``budget`` in all at most:
-    those of runs of units whose closest units by characters in one other bid follow in order (runs of
-    three units or more first, then the closest pairs of two), the units either side of each run, and
-    each run unit's closest units in the other bids."""
+    """For each bid, the indexes of its units worth encoding (sorted), ``budget`` in all at most (or the
+    best run alone, if it is larger):
+    those of runs of units whose closest units by characters in one other bid follow in order (those
+    that stand out most first), the units either side of each run, and each run unit's closest units in
+    the other bids."""
     starts = np.cumsum([0, *(len(u.spans) for u in units)]).tolist()
     vectors = char_vectors([t for u in units for t in u.norms])
     closest = _closest(vectors, starts, progress, cancel)
-    chosen: list[set[int]] = [set() for _ in units]
+    chosen: set[tuple[int, int]] = set()  # (bid, unit)
     for x, y, run in _ranked_runs(closest, units, copied):
+        wanted = set()
         for bid, run_units in ((x, [m[0] for m in run]), (y, [m[1] for m in run])):
-            _add_run(chosen[bid], run_units, len(units[bid].spans))
-            _add_neighbours(chosen, closest, bid, run_units)
-        if sum(len(c) for c in chosen) >= budget:
+            wanted |= _with_context(bid, run_units, len(units[bid].spans))
+            wanted |= _neighbours(closest, bid, run_units)
+        if chosen and len(chosen | wanted) > budget:
             break
-    return [np.asarray(sorted(c), dtype=np.int64) for c in chosen]
+        chosen |= wanted
+    return [np.asarray(sorted(u for b, u in chosen if b == bid), dtype=np.int64) for bid in range(len(units))]
 
 
 def _ranked_runs(
     closest: Closest, units: Sequence[Units], copied: Mapping[Pair, Sequence[RawPassage]]
 ) -> list[tuple[int, int, list[Match]]]:
-    """Every pair's runs by characters, strongest first: longer than two units, then by mean cosine."""
+    """Every pair's runs by characters, those that stand out most first (by mean margin: bids written
+    from one stock of sentence frames have long runs of close sentences everywhere)."""
+    usual = _usual(closest, units)
     runs = []
     for x, y in sorted(p for p in closest if p[0] < p[1]):
-        matches = _pair_matches(closest, x, y, copied.get((x, y), ()), units)
+        matches = _pair_matches(closest, usual, (x, y), copied.get((x, y), ()), units)
         runs += [(x, y, run) for run in aligned_runs(matches, units[x].spans, units[y].spans, _RULES)]
-    return sorted(runs, key=lambda r: (len(r[2]) < 3, -sum(m[2] for m in r[2]) / len(r[2])))
+    return sorted(runs, key=lambda r: -sum(m[3] for m in r[2]) / len(r[2]))
 
 
-def _add_run(chosen: set[int], run: list[int], count: int) -> None:
+def _with_context(bid: int, run: list[int], count: int) -> set[tuple[int, int]]:
     """The run's units and ``_CONTEXT`` units either side."""
-    chosen.update(range(max(0, min(run) - _CONTEXT), min(count, max(run) + _CONTEXT + 1)))
+    return {(bid, u) for u in range(max(0, min(run) - _CONTEXT), min(count, max(run) + _CONTEXT + 1))}
 
 
-def _add_neighbours(chosen: list[set[int]], closest: Closest, bid: int, run: list[int]) -> None:
+def _neighbours(closest: Closest, bid: int, run: list[int]) -> set[tuple[int, int]]:
     """Each run unit's ``_NEIGHBOURS`` closest units in the other bids."""
     others = [(y, best, score) for (x, y), (best, score) in closest.items() if x == bid]
-    for u in run:
-        for y, best, _ in sorted(others, key=lambda o: -float(o[2][u]))[:_NEIGHBOURS]:
-            chosen[y].add(int(best[u]))
+    return {
+        (y, int(best[u]))
+        for u in run
+        for y, best, _ in sorted(others, key=lambda o: -float(o[2][u]))[:_NEIGHBOURS]
+    }
