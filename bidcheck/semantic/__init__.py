@@ -41,10 +41,10 @@ Pair = tuple[int, int]
 _MIN_UNIT_CHARS = 12  # a shorter sentence is a heading or a fragment: no meaning of its own to match
 _NEIGHBOURS = 8
 _MAX_SHARED_WORDING = 0.5  # the hand-written rewrites of bench/rewrites.py keep at most 0.38
-_SENTENCES_PER_SECOND = 150  # the default encoder on 2 busy cores (bench/semantic.py --encoders)
+_SENTENCES_PER_SECOND = 500  # the default encoder, a CPU second (16,989 sentences took 31 s of CPU)
 _SHORTLIST = 1200  # sentences a shortlist picks at most (about): 2-3 CPU seconds of encoding
-_LOAD_SECONDS = 3.0  # loading the default encoder (its pure-Python tokenizer 2.2 s, the weights 1.0 s)
-_PAIR_SECONDS = 0.06  # the shortlist's share of one pair of real-length bids
+_LOAD_SECONDS = 2.0  # loading the default encoder, in CPU seconds (its pure-Python tokenizer most of it)
+_PAIR_SECONDS = 0.025  # the shortlist's CPU seconds for a pair of real-length bids (125 s at 100 bids)
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,10 @@ def plan_line(settings: Settings, bids: int) -> str:
 
 def estimate_seconds(bids: int) -> float:
     """About how long the layer takes on a section of ``bids`` bids of real length (about 40,000
-    characters each): the model's load, the shortlist's products (every pair of bids) and the encoding
-    of what it picks. Measured on the 2-core machine (``bench/semantic.py --long``)."""
+    characters each) on a PC that nothing else keeps busy: the model's load, the shortlist's products
+    (every pair of bids) and the encoding of what it picks, from the CPU seconds ``bench/semantic.py
+    --long`` measured (the stage's wall time on the shared 2-core machine at load 13–16 was 5–13 times
+    as long)."""
     return _LOAD_SECONDS + _PAIR_SECONDS * bids * (bids - 1) / 2 + encoding_seconds(_SHORTLIST)
 
 
