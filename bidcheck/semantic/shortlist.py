@@ -146,10 +146,9 @@ def shortlist(
     cancel: CancelFlag | None = None,
 ) -> list[npt.NDArray[np.int64]]:
     """For each bid, the indexes of its units worth encoding (sorted), ``budget`` in all at most (or the
-    best run alone, if it is larger):
-    those of runs of units whose closest units by characters in one other bid follow in order (those
-    that stand out most first), the units either side of each run, and each run unit's closest units in
-    the other bids."""
+    best run's alone, if they are more): those of runs of units whose closest units by characters in one
+    other bid follow in order (those that stand out most first), the units either side of each run, and
+    each run unit's closest units in the other bids."""
     starts = np.cumsum([0, *(len(u.spans) for u in units)]).tolist()
     vectors = char_vectors([t for u in units for t in u.norms])
     closest = _closest(vectors, starts, progress, cancel)
