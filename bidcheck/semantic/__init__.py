@@ -44,7 +44,7 @@ _MAX_SHARED_WORDING = 0.5  # the hand-written rewrites of bench/rewrites.py keep
 _SENTENCES_PER_SECOND = 500  # the default encoder, a CPU second (16,989 sentences took 31 s of CPU)
 _SHORTLIST = 1200  # sentences a shortlist picks at most (about): 2-3 CPU seconds of encoding
 _LOAD_SECONDS = 2.0  # loading the default encoder, in CPU seconds (its pure-Python tokenizer most of it)
-_PAIR_SECONDS = 0.025  # the shortlist's CPU seconds for a pair of real-length bids (125 s at 100 bids)
+_PAIR_SECONDS = 0.025  # the shortlist's CPU seconds for a pair of real-length bids (120 s at 100 bids)
 
 
 @dataclass(frozen=True)
