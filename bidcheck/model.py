@@ -86,8 +86,8 @@ class Concealed:
 
 @dataclass(frozen=True)
 class Picture:
-    """A picture of a document (see ``bidcheck.ingest.pictures``): its page, a digest of its stored
-    bytes, its perceptual hash (64-bit dHash), its size in pixels, a small PNG of it, and whether it is
+    """A picture of a document (see ``bidcheck.ingest.pictures``): its page, a digest of its decoded
+    pixels, its perceptual hash (64-bit dHash), its size in pixels, a small PNG of it, and whether it is
     mostly paper (a scanned page of text, a drawing on white: its look hashes like any other such)."""
 
     page: int

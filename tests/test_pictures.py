@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from docx import Document as new_docx
 from docx.shared import Inches
 from openpyxl import load_workbook
 from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -60,7 +62,40 @@ def test_a_docx_and_a_pdf_give_their_pictures_with_pages_and_leave_out_icons(tmp
     first, resized = doc.pictures[0], pdf.pictures[1]
     assert first.digest != resized.digest and (first.phash ^ resized.phash).bit_count() <= 8
     assert (first.phash ^ doc.pictures[1].phash).bit_count() > 16  # another photo looks apart
-    assert Image.open(io.BytesIO(first.thumbnail)).size == (128, 86) and not first.plain
+    assert Image.open(io.BytesIO(first.thumbnail)).size == (128, 85) and not first.plain
+
+
+def _digest(data: bytes) -> str:
+    picture = picture_from_bytes(data, 1)
+    assert picture is not None
+    return picture.digest
+
+
+def test_the_exact_digest_is_of_the_pixels_not_of_the_file(tmp_path: Path) -> None:
+    """Re-saved with other compression, with text chunks, as a palette or with an opaque alpha channel,
+    or as a PDF's image object, a picture digests alike; one pixel changed, it does not."""
+    chart = photo(7, (300, 200)).quantize(64).convert("RGB")  # few colours: a palette copy keeps them
+    info = PngInfo()
+    info.add_text("Software", "另一个软件")
+    copies = [
+        encoded(chart, compress_level=9),
+        encoded(chart, compress_level=0, pnginfo=info),
+        encoded(chart.quantize(64)),
+        encoded(chart.convert("RGBA")),
+        encoded(chart, "BMP"),
+    ]
+    assert len({hashlib.sha256(c).digest() for c in [*copies, encoded(chart)]}) == 6
+    assert {_digest(c) for c in copies} == {_digest(encoded(chart))}
+    jpeg = encoded(chart, "JPEG", quality=80)
+    assert _digest(encoded(Image.open(io.BytesIO(jpeg)), compress_level=3)) == _digest(jpeg)
+    pdf = read_document(_pdf(tmp_path / "chart.pdf", 3, [encoded(chart)]), "d1")
+    assert [p.digest for p in pdf.pictures] == [_digest(encoded(chart))]
+    touched = chart.copy()
+    touched.putpixel((150, 100), (0, 0, 1))
+    assert _digest(encoded(touched)) != _digest(encoded(chart))
+    see_through = chart.convert("RGBA")
+    see_through.putpixel((0, 0), (0, 0, 0, 0))
+    assert _digest(encoded(see_through)) != _digest(encoded(chart))
 
 
 def test_a_page_of_text_is_plain_and_matches_only_itself() -> None:

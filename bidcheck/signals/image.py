@@ -1,10 +1,10 @@
 """Pictures two bids share: the same site photo, organisation chart or scanned certificate in two bidders'
-bids — the stored image itself (``exact``), or the same picture re-encoded, resized or recompressed
+bids — the same pixels (``exact``), or the same picture re-encoded, resized or recompressed
 (``similar``: perceptual hashes at most ``image_hash_distance`` bits apart).
 
 A picture the tender holds (its forms, the agency's logo), or one that at least ``signal_common_share``
 of the bids hold, is no sign. A picture that is mostly paper (a scanned page of text, a drawing on white)
-counts only as the same stored picture: at the hash's 9 × 8 such pictures all look alike. Every
+counts only as the same pixels: at the hash's 9 × 8 such pictures all look alike. Every
 picture's hash is compared with every other's in numpy blocks.
 """
 
