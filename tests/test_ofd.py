@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import zipfile
 from pathlib import Path
 
+from docx import Document as new_docx
+from docx.shared import Inches
+
+from bench.pictures import encoded, photo
+from bidcheck.config import Settings
 from bidcheck.ingest import read_document, sniff_format
+from bidcheck.ingest.pictures import picture_from_bytes
+from bidcheck.pipeline import CheckInputs, check
 from bidcheck.text import clean_document
 from bidcheck.text.tables import table_rows
 from tests.builders import paragraphs
@@ -23,12 +31,12 @@ def _ofd_xml(doc_root: str) -> str:
 <ofd:DocRoot>{doc_root}</ofd:DocRoot></ofd:DocBody></ofd:OFD>"""
 
 
-def _document_xml(pages: list[str], template: str | None) -> str:
+def _document_xml(pages: list[str], template: str | None, resources: str = "") -> str:
     listed = "".join(f'<ofd:Page ID="{i + 10}" BaseLoc="{loc}"/>' for i, loc in enumerate(pages))
     tpl = f'<ofd:TemplatePage ID="2" BaseLoc="{template}"/>' if template else ""
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <ofd:Document {NS}><ofd:CommonData><ofd:MaxUnitID>99</ofd:MaxUnitID>
-<ofd:PageArea><ofd:PhysicalBox>0 0 210 297</ofd:PhysicalBox></ofd:PageArea>{tpl}</ofd:CommonData>
+<ofd:PageArea><ofd:PhysicalBox>0 0 210 297</ofd:PhysicalBox></ofd:PageArea>{resources}{tpl}</ofd:CommonData>
 <ofd:Pages>{listed}</ofd:Pages></ofd:Document>"""
 
 
@@ -136,3 +144,65 @@ def test_an_ofd_table_row_is_read_as_cells(tmp_path: Path) -> None:
     rows = table_rows(doc.compared_blocks())
     assert [[c.text for c in r.cells] for r in rows] == [[text for text, _ in cells]]
     assert [b.text for b in doc.compared_blocks() if not b.row] == [TEXTS[0]]
+
+
+def _res_xml(base: str, files: dict[int, str]) -> str:
+    """A resource file listing image files (``MultiMedia``) by resource id, under ``base``."""
+    media = "".join(
+        f'<ofd:MultiMedia ID="{rid}" Type="Image"><ofd:MediaFile>{name}</ofd:MediaFile></ofd:MultiMedia>'
+        for rid, name in files.items()
+    )
+    head = f'<?xml version="1.0" encoding="UTF-8"?><ofd:Res {NS} BaseLoc="{base}">'
+    return f"{head}<ofd:MultiMedias>{media}</ofd:MultiMedias></ofd:Res>"
+
+
+def make_ofd_with_pictures(path: Path, seed: int, pictures: list[bytes]) -> Path:
+    """A page of text and one picture (an ``ImageObject``) a page, the pictures listed alternately in
+    the document's resources (``Res/``) and the public ones (``/Doc_0/Public/``); a picture placed a
+    second time on the last page, and one resource id that names no image."""
+    pages = [f"Pages/Page_{n}/Content.xml" for n in range(len(pictures))]
+    own = {60 + n: f"Image_{n}.png" for n in range(0, len(pictures), 2)}
+    public = {60 + n: f"Image_{n}.png" for n in range(1, len(pictures), 2)}
+    resources = (
+        "<ofd:PublicRes>PublicRes.xml</ofd:PublicRes><ofd:DocumentRes>DocumentRes.xml</ofd:DocumentRes>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("OFD.xml", _ofd_xml("Doc_0/Document.xml"))
+        archive.writestr("Doc_0/Document.xml", _document_xml(pages, None, resources))
+        archive.writestr("Doc_0/DocumentRes.xml", _res_xml("Res", own))
+        archive.writestr("Doc_0/PublicRes.xml", _res_xml("/Doc_0/Public", public))
+        for n, data in enumerate(pictures):
+            folder = "Res" if n % 2 == 0 else "Public"
+            archive.writestr(f"Doc_0/{folder}/Image_{n}.png", data)
+            text, _ = _text_lines(paragraphs(seed + n, 1)[0], 20)
+            again = 60 if n == len(pictures) - 1 else 99
+            images = "".join(
+                f'<ofd:ImageObject ID="{400 + k}" Boundary="20 120 120 80" ResourceID="{rid}"/>'
+                for k, rid in enumerate((60 + n, again))
+            )
+            archive.writestr(f"Doc_0/{pages[n]}", _page(text + images))
+    return path
+
+
+def test_an_ofd_gives_the_pictures_its_pages_place(tmp_path: Path) -> None:
+    site, chart = encoded(photo(31)), encoded(photo(32, (700, 500)))
+    path = make_ofd_with_pictures(tmp_path / "pictured.ofd", 5, [site, encoded(photo(33, (40, 40))), chart])
+    doc = read_document(path, "d1")
+    assert doc.ok and doc.pages == 3
+    assert [(p.page, p.width, p.height) for p in doc.pictures] == [(1, 900, 600), (3, 700, 500)]
+    assert [p.digest for p in doc.pictures] == [picture_from_bytes(d, 1).digest for d in (site, chart)]
+
+
+def test_an_ofd_bid_and_a_docx_bid_sharing_a_photo_are_linked(tmp_path: Path) -> None:
+    site = photo(34)
+    ofd = make_ofd_with_pictures(tmp_path / "01.ofd", 6, [encoded(photo(35)), encoded(site)])
+    docx = tmp_path / "02.docx"
+    word = new_docx()
+    for text in paragraphs(70, 3):
+        word.add_paragraph(text)
+    word.add_picture(io.BytesIO(encoded(site, "JPEG", quality=70)), width=Inches(3))
+    word.save(str(docx))
+    result = check(CheckInputs((ofd, docx), ()), Settings(workers=1))
+    (signal,) = result.pairs[0].signals
+    assert (signal.kind, signal.field, signal.strength) == ("image", "similar", "strong")
+    assert signal.a is not None and signal.a.page == 2

@@ -24,7 +24,8 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.xlsx import write_xlsx
 from bidcheck.signals.image import near_pairs
 from bidcheck.words import picture_thumbnails, signal_line
-from tests.builders import paragraphs, pdf_font
+from tests.builders import make_pdf, paragraphs, pdf_font
+from tests.test_ocr import page_images
 
 
 def _docx(path: Path, seed: int, pictures: list[bytes]) -> Path:
@@ -163,3 +164,25 @@ def test_the_workbook_shows_both_pictures_of_a_picture_signal(section: CheckResu
     assert [row[5] for row in rows] == ["近似图片", "同一图片"]
     anchors = sorted((image.anchor._from.row, image.anchor._from.col) for image in sheet._images)
     assert anchors == [(1, 9), (1, 11), (2, 9), (2, 11)]  # rows 2 and 3, columns J and L (0-based)
+
+
+def test_a_photo_on_a_scanned_page_is_found_beside_its_text_and_matches_the_original(tmp_path: Path) -> None:
+    """A scan (150 dpi, image-only PDF) of two pages of text, the first with a photo pasted in: OCR reads
+    the text, the photo is cropped from the page as a picture and matches the photo in a Word bid;
+    the page of text alone gives no picture but the page's own image, which is mostly paper."""
+    site = photo(301, (450, 300))
+    texts = [paragraphs(60, 2, sentences=2), paragraphs(61, 2, sentences=2)]
+    source = make_pdf(tmp_path / "source.pdf", texts)
+    pages = [image.convert("RGB") for image in page_images(source, 150)]
+    pages[0].paste(site, (300, 900))
+    pages[0].save(tmp_path / "scan.pdf", save_all=True, append_images=pages[1:], resolution=150)
+    word = _docx(tmp_path / "word.docx", 62, [encoded(site)])
+    result = check(CheckInputs((tmp_path / "scan.pdf", word), ()), Settings(workers=1))
+    scan = result.document("d1")
+    assert scan.ok and scan.ocr_pages == 2
+    found = [(p.page, p.width, p.height) for p in scan.pictures if not p.plain]
+    assert len(found) == 1 and found[0][0] == 1
+    assert abs(found[0][1] - 600) <= 16 and abs(found[0][2] - 400) <= 16  # 450 × 300 at 200 / 150
+    assert [p.page for p in scan.pictures if p.plain] == [1, 2]  # the pages' own images
+    (signal,) = result.pairs[0].signals
+    assert (signal.kind, signal.field, signal.a.page if signal.a else 0) == ("image", "similar", 1)

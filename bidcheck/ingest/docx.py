@@ -17,7 +17,7 @@ from bidcheck.ingest.docx_look import RunLooks
 from bidcheck.ingest.docx_marks import comment_texts, paragraph_marks, revision_people
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
-from bidcheck.ingest.pictures import MAX_PICTURES, picture_from_bytes
+from bidcheck.ingest.pictures import package_pictures
 from bidcheck.model import Block, BlockKind, Concealed, Document, Picture
 
 __all__ = ["read_docx"]
@@ -244,25 +244,20 @@ def _flush(pieces: list[str], walk: _Walk, kind: BlockKind) -> None:
 def _pictures(path: Path, limits: ReadLimits, placed: list[tuple[str, int]]) -> tuple[Picture, ...]:
     """The body's pictures (each part once, at its first page), hashed; a picture that cannot be read
     within the limits, or decoded, is left out."""
-    found: list[Picture] = []
     if not placed:
         return ()
     try:
         with open_package(path, limits) as package:
             rels = package.parse("word/_rels/document.xml.rels")
-            targets = {r.get("Id"): r.get("Target") or "" for r in rels}
-            seen: set[str] = set()
-            for ref, page in placed:
-                target = targets.get(ref, "")
-                part = target.removeprefix("/") if target.startswith("/") else f"word/{target}"
-                if not target or part in seen or len(found) >= MAX_PICTURES:
-                    continue
-                seen.add(part)
-                picture = picture_from_bytes(package.read(part), page)
-                found += [picture] if picture else []
     except (ReadError, KeyError, OSError, zipfile.BadZipFile, etree.XMLSyntaxError):
-        pass  # the pictures read so far stand; a picture is never worth failing a file for
-    return tuple(found)
+        return ()  # a picture is never worth failing a file for
+    targets = {r.get("Id"): r.get("Target") or "" for r in rels}
+    parts = ((targets.get(ref, ""), page) for ref, page in placed)
+    return package_pictures(
+        path,
+        limits,
+        ((t.removeprefix("/") if t.startswith("/") else f"word/{t}", page) for t, page in parts if t),
+    )
 
 
 def _header_footer_blocks(parts: dict[str, etree._Element]) -> list[Block]:

@@ -44,6 +44,7 @@ def read_image(path: Path, doc_id: str, name: str, ocr: OcrOptions) -> Document:
         metadata=meta,
         ocr_pages=scanner.done,
         pages_without_text=tuple(empty_pages),
+        pictures=tuple(scanner.pictures),
     )
 
 

@@ -4,16 +4,18 @@
 ``Content.xml`` holds ``TextObject``s placed in millimetres, whose ``TextCode``s carry the text. Text
 pieces on one baseline form a line; lines are grouped into paragraphs as in PDFs. Text of template pages
 (running headers and footers) is kept apart as header blocks. Pages that hold only images are listed in
-``pages_without_text``.
+``pages_without_text``. The pictures a page places (``ImageObject``s, whose ``ResourceID`` names a
+``MultiMedia`` of the document's, public or page resources) are hashed with that page.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import posixpath
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
@@ -21,6 +23,7 @@ from lxml import etree
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.limits import Package, ReadLimits, TextBudget, open_package
+from bidcheck.ingest.pictures import package_pictures
 from bidcheck.model import Block, BlockKind, Document
 
 __all__ = ["read_ofd"]
@@ -59,11 +62,12 @@ def read_ofd(path: Path, doc_id: str, name: str, limits: ReadLimits | None = Non
     limits = limits or ReadLimits()
     try:
         with open_package(path, limits) as package:
-            return _read(package, TextBudget(limits.chars), path, doc_id, name)
+            doc, placed = _read(package, TextBudget(limits.chars), path, doc_id, name)
     except zipfile.BadZipFile as exc:
         raise ReadError("OFD 文件已损坏（不是有效的压缩包）") from exc
     except etree.XMLSyntaxError as exc:
         raise ReadError("OFD 文件已损坏（XML 无法解析）") from exc
+    return replace(doc, pictures=package_pictures(path, limits, placed)) if placed else doc
 
 
 def _xml(package: Package, part: str) -> etree._Element:
@@ -81,7 +85,10 @@ def _resolve(base_part: str, location: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(base_part), location))
 
 
-def _read(package: Package, budget: TextBudget, path: Path, doc_id: str, name: str) -> Document:
+def _read(
+    package: Package, budget: TextBudget, path: Path, doc_id: str, name: str
+) -> tuple[Document, list[tuple[str, int]]]:
+    """The document, and the parts of the pictures its pages place, each with its page."""
     root = _xml(package, "OFD.xml")
     body = root.find("ofd:DocBody", _NS)
     doc_root = body.findtext("ofd:DocRoot", namespaces=_NS) if body is not None else None
@@ -96,8 +103,11 @@ def _read(package: Package, budget: TextBudget, path: Path, doc_id: str, name: s
     blocks: list[Block] = []
     empty_pages: list[int] = []
     images = 0
+    media = _media(package, document, document_part)
+    placed: list[tuple[str, int]] = []
     for number, part in enumerate(page_parts, start=1):
         content = _xml(package, part)
+        placed += _placed_pictures(content, {**media, **_media(package, content, part)}, number)
         page_blocks = _blocks(_pieces(content), number, "body")
         for block in page_blocks:
             budget.take(block.text)
@@ -108,7 +118,7 @@ def _read(package: Package, budget: TextBudget, path: Path, doc_id: str, name: s
     if not blocks and images:
         raise ReadError(f"OFD 文件只有页面图像（共 {images} 页为扫描件），暂不能识别其中的文字")
     blocks.extend(_template_blocks(package, document, document_part))
-    return Document(
+    doc = Document(
         id=doc_id,
         path=str(path),
         name=name,
@@ -118,6 +128,32 @@ def _read(package: Package, budget: TextBudget, path: Path, doc_id: str, name: s
         metadata=_metadata(body),
         pages_without_text=tuple(empty_pages),
     )
+    return doc, placed
+
+
+_RESOURCES = ("ofd:CommonData/ofd:DocumentRes", "ofd:CommonData/ofd:PublicRes", "ofd:PageRes")
+
+
+def _media(package: Package, owner: etree._Element, owner_part: str) -> dict[str, str]:
+    """The image resources a document or page lists: resource id -> the part holding the image. A
+    resource file that is missing or broken lists none (a picture is never worth failing a file for)."""
+    media: dict[str, str] = {}
+    for node in (n for path in _RESOURCES for n in owner.iterfind(path, _NS)):
+        res_part = _resolve(owner_part, node.text or "")
+        with contextlib.suppress(KeyError, etree.XMLSyntaxError):
+            res = package.parse(res_part)
+            folder = res.get("BaseLoc") or ""
+            for item in res.iterfind(".//ofd:MultiMedia", _NS):
+                file = item.findtext("ofd:MediaFile", namespaces=_NS)
+                if file and item.get("ID"):
+                    media[item.get("ID", "")] = _resolve(res_part, posixpath.join(folder, file.strip()))
+    return media
+
+
+def _placed_pictures(content: etree._Element, media: dict[str, str], page: int) -> list[tuple[str, int]]:
+    """The image parts a page places, with the page."""
+    ids = (obj.get("ResourceID", "") for obj in content.iterfind(".//ofd:ImageObject", _NS))
+    return [(media[i], page) for i in ids if i in media]
 
 
 def _numbers(text: str | None) -> list[float]:

@@ -95,7 +95,7 @@ def read_pdf(
         ocr_pages=scanner.done if scanner is not None else 0,
         pages_without_text=tuple(empty_pages),
         concealed=tuple(concealed),
-        pictures=tuple(pictures),
+        pictures=tuple(pictures + (scanner.pictures if scanner is not None else [])),
     )
 
 

@@ -12,8 +12,12 @@ image that cannot be decoded: a picture is a hint, never worth failing a file fo
 
 from __future__ import annotations
 
+import contextlib
 import io
 import warnings
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
 
 import imagehash
 import pypdfium2 as pdfium
@@ -21,11 +25,14 @@ import pypdfium2.raw as pdfium_c
 import xxhash
 from PIL import Image
 
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.limits import ReadLimits, open_package
 from bidcheck.model import Picture
 
 __all__ = [
     "MAX_PICTURES",
     "MIN_SIDE",
+    "package_pictures",
     "pdf_page_pictures",
     "picture_from_bytes",
     "picture_from_image",
@@ -87,6 +94,28 @@ def picture_from_bytes(data: bytes, page: int) -> Picture | None:
             return picture_from_image(image, page)
     except Exception:  # any undecodable picture is skipped, never fatal
         return None
+
+
+def package_pictures(
+    path: Path, limits: ReadLimits, placed: Iterable[tuple[str, int]]
+) -> tuple[Picture, ...]:
+    """The pictures of a zip package's parts (a docx's ``word/media``, an OFD's resources), each part
+    once, at the first page that places it, at most ``MAX_PICTURES``, within ``limits`` (a budget of
+    their own, apart from the text's); a part that cannot be read or decoded is left out."""
+    found: list[Picture] = []
+    seen: set[str] = set()
+    try:
+        with open_package(path, limits) as package:
+            for part, page in placed:
+                if part in seen or len(found) >= MAX_PICTURES:
+                    continue
+                seen.add(part)
+                with contextlib.suppress(KeyError):
+                    picture = picture_from_bytes(package.read(part), page)
+                    found += [picture] if picture else []
+    except (ReadError, OSError, zipfile.BadZipFile):
+        pass  # the pictures read so far stand; a picture is never worth failing a file for
+    return tuple(found)
 
 
 def pdf_page_pictures(page: pdfium.PdfPage, number: int, limit: int) -> list[Picture]:

@@ -27,7 +27,9 @@ from bidcheck.ingest import ocr_cache
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.ocr import OcrLine, OcrUnavailable, engine_cache_id, engine_problem, get_engine
-from bidcheck.model import Block
+from bidcheck.ingest.pictures import MAX_PICTURES
+from bidcheck.ingest.regions import region_pictures
+from bidcheck.model import Block, Picture
 
 __all__ = [
     "LOW_CONFIDENCE",
@@ -167,6 +169,7 @@ class PageOcr:
     pending: list[OcrTask] = field(default_factory=list)
     done: int = 0
     unread: list[str] = field(default_factory=list)  # why pages were not read, in a user's words
+    pictures: list[Picture] = field(default_factory=list)  # on the pages read (bidcheck.ingest.regions)
     _digest: str | None = None
 
     def blocks(self, index: int) -> list[Block]:
@@ -179,13 +182,28 @@ class PageOcr:
         if reason is not None:
             self.unread.append(f"第 {index + 1} 页{reason}")
             return []
+        image = None
         lines = self._cached(index)
         if lines is None:
-            lines = self._recognize(index, load_task_image(self._task(index)))
+            image = load_task_image(self._task(index))
+            lines = self._recognize(index, image)
         if lines is None:
             return []
         self.done += 1
+        self._find_pictures(index, lines, image)
         return blocks_from_lines(lines, index + 1)
+
+    def _find_pictures(self, index: int, lines: list[OcrLine], image: Image.Image | None) -> None:
+        """Add the pictures among the page's text (``bidcheck.ingest.regions``), the page image loaded
+        again when it came from the cache; a page whose pictures cannot be found keeps its text."""
+        if len(self.pictures) >= MAX_PICTURES:
+            return
+        try:
+            page = image or load_task_image(self._task(index))
+            found = region_pictures(page, [line.box for line in lines], index + 1)
+        except Exception:  # a picture is never worth failing a page for
+            return
+        self.pictures += found[: MAX_PICTURES - len(self.pictures)]
 
     def finish(self) -> None:
         """Raise ``OcrNeeded`` when pages were deferred."""
