@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +37,7 @@ __all__ = [
     "passage_figures_to_dict",
     "result_from_dict",
     "result_to_dict",
+    "shared_pictures",
     "side_to_dict",
     "signal_to_dict",
 ]
@@ -139,7 +142,7 @@ class Document:
     rsids: tuple[str, ...] = ()  # Word's editing-session ids (settings.xml); not in the result JSON
     rsid_texts: tuple[tuple[str, str], ...] = ()  # (rsid, the start of the first paragraph it marks)
     concealed: tuple[Concealed, ...] = ()  # see ``bidcheck.text.concealed``
-    pictures: tuple[Picture, ...] = ()  # not in the result JSON (their thumbnails go to the workbook)
+    pictures: tuple[Picture, ...] = ()  # in the result JSON only those a signal names, with thumbnails
     price: Price | None = None  # a bid's total price, when it could be read
     price_error: str | None = None  # why a bid's total price could not be read
 
@@ -305,8 +308,8 @@ class CheckResult:
         return any(d.ok and d.role != "bid" for d in self.documents)
 
 
-def document_to_dict(doc: Document) -> dict[str, Any]:
-    """A document as JSON (without its blocks)."""
+def document_to_dict(doc: Document, shown: Collection[str] = ()) -> dict[str, Any]:
+    """A document as JSON (without its blocks; of its pictures, those whose digest is in ``shown``)."""
     return {
         "id": doc.id,
         "name": doc.name,
@@ -324,7 +327,45 @@ def document_to_dict(doc: Document) -> dict[str, Any]:
         ],
         "price": asdict(doc.price) if doc.price else None,
         "price_error": doc.price_error,
+        "pictures": [_picture_to_dict(p) for p in _unique_pictures(doc.pictures, shown)],
     }
+
+
+def _unique_pictures(pictures: tuple[Picture, ...], shown: Collection[str]) -> list[Picture]:
+    """The pictures whose digest is in ``shown``, each digest once (at its first page)."""
+    first = {p.digest: p for p in reversed(pictures) if p.digest in shown}  # the first one stays
+    return [p for p in pictures if first.get(p.digest) is p]
+
+
+def _picture_to_dict(picture: Picture) -> dict[str, Any]:
+    """A picture as JSON: its thumbnail as base64 PNG, its perceptual hash as 16 hex digits."""
+    return {
+        "page": picture.page,
+        "digest": picture.digest,
+        "phash": f"{picture.phash:016x}",
+        "width": picture.width,
+        "height": picture.height,
+        "plain": picture.plain,
+        "thumbnail": base64.b64encode(picture.thumbnail).decode("ascii"),
+    }
+
+
+def _picture_from_dict(data: dict[str, Any]) -> Picture:
+    return Picture(
+        int(data["page"]),
+        str(data["digest"]),
+        int(str(data.get("phash") or "0"), 16),
+        int(data["width"]),
+        int(data["height"]),
+        base64.b64decode(str(data.get("thumbnail") or "")),
+        bool(data.get("plain", False)),
+    )
+
+
+def shared_pictures(result: CheckResult) -> set[str]:
+    """The digests of the pictures the result's picture signals name (a signal's value is one digest,
+    or two joined by ``/`` for a near copy)."""
+    return {d for p in result.pairs for s in p.signals if s.kind == "image" for d in s.value.split("/")}
 
 
 def side_to_dict(side: Side) -> dict[str, Any]:
@@ -389,8 +430,9 @@ def _history_to_dict(match: HistoryMatch) -> dict[str, Any]:
 def _documents_to_dicts(result: CheckResult) -> list[dict[str, Any]]:
     """The documents; with a library, each bid with its ``history``."""
     out = []
+    shown = shared_pictures(result)
     for doc in result.documents:
-        data = document_to_dict(doc)
+        data = document_to_dict(doc, shown)
         if result.library is not None and doc.role == "bid":
             data["history"] = [_history_to_dict(m) for m in result.history.get(doc.id, ())]
         out.append(data)
@@ -494,6 +536,7 @@ def _document_from_dict(data: dict[str, Any]) -> Document:
         ),
         price=Price(**data["price"]) if data.get("price") else None,
         price_error=data.get("price_error"),
+        pictures=tuple(_picture_from_dict(p) for p in data.get("pictures", ())),
     )
 
 

@@ -185,7 +185,7 @@ def concealed_lines(found: tuple[Concealed, ...] | list[Concealed], text_chars: 
 
 def picture_thumbnails(result: CheckResult, signal: Signal) -> tuple[bytes, bytes] | None:
     """The thumbnails (PNG) of a picture signal's two pictures, from the result's documents; ``None``
-    for another signal, or when the documents no longer hold them (a result read back from JSON)."""
+    for another signal, or when the documents do not hold them (a result saved by an older version)."""
     if signal.kind != "image":
         return None
     first, _, second = signal.value.partition("/")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,9 @@ from bench.pictures import encoded, photo
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
 from bidcheck.ingest.pictures import picture_from_bytes
-from bidcheck.model import CheckResult
+from bidcheck.model import CheckResult, load_result
 from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report.json import write_json
 from bidcheck.report.xlsx import write_xlsx
 from bidcheck.signals.image import near_pairs
 from bidcheck.words import picture_thumbnails, signal_line
@@ -186,3 +188,31 @@ def test_a_photo_on_a_scanned_page_is_found_beside_its_text_and_matches_the_orig
     assert [p.page for p in scan.pictures if p.plain] == [1, 2]  # the pages' own images
     (signal,) = result.pairs[0].signals
     assert (signal.kind, signal.field, signal.a.page if signal.a else 0) == ("image", "similar", 1)
+
+
+def test_a_saved_result_keeps_the_shared_pictures_thumbnails(section: CheckResult, tmp_path: Path) -> None:
+    """The result JSON holds each shared picture once, with its thumbnail: the workbook written from
+    the reloaded result embeds the same pictures; pictures no signal names stay out of the JSON."""
+    write_json(section, tmp_path / "result.json")
+    data = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))
+    documents = data["documents"]
+    saved = {d["id"]: [(p["page"], p["width"], p["height"]) for p in d["pictures"]] for d in documents}
+    assert saved == {
+        "d6": [],
+        "d1": [(3, 900, 600)],
+        "d2": [(2, 450, 300)],
+        "d3": [(2, 700, 500)],
+        "d4": [(3, 700, 500)],
+        "d5": [],
+    }
+    reloaded = load_result(tmp_path / "result.json")
+    for signal in (s for p in section.pairs for s in p.signals):
+        assert picture_thumbnails(reloaded, signal) == picture_thumbnails(section, signal) is not None
+    write_xlsx(reloaded, tmp_path / "reloaded.xlsx")
+    sheet = load_workbook(tmp_path / "reloaded.xlsx")["串标迹象"]
+    assert sorted((image.anchor._from.row, image.anchor._from.col) for image in sheet._images) == [
+        (1, 9),
+        (1, 11),
+        (2, 9),
+        (2, 11),
+    ]

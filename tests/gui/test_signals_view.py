@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from bidcheck.gui.window import MainWindow
 from bidcheck.model import Place, Signal
 from bidcheck.words import signal_line
 from tests.builders import make_docx, paragraphs
-from tests.gui.conftest import checked_window, settle
+from tests.gui.conftest import checked_window, new_window, settle, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +117,33 @@ def test_a_pair_sharing_a_picture_shows_both_thumbnails(picture_shown: MainWindo
     evidence.show_pair(quiet, ("a", "b"), (None, None))
     settle()
     assert not evidence.pictures.isVisible()
+
+
+def test_the_thumbnails_come_back_with_a_saved_result(
+    picture_shown: MainWindow, qapp: QApplication, tmp_path: Path
+) -> None:
+    """The result JSON keeps the shared pictures' thumbnails: a window that opens it shows them."""
+    saved = tmp_path / "result.json"
+    written: list[str] = []
+    picture_shown.file_written.connect(written.append)
+    picture_shown.export_json(saved)
+    wait_until(lambda: bool(written) and not picture_shown.busy)
+    reopened = new_window(tmp_path / "bidcheck.ini")
+    try:
+        opened: list[bool] = []
+        reopened.result_shown.connect(lambda: opened.append(True))
+        reopened.open_check(saved)
+        wait_until(lambda: bool(opened) and not reopened.busy)
+        reopened.resize(1400, 800)
+        settle()
+        evidence = reopened.evidence
+        assert evidence.pictures.isVisible() and "相同图片" in evidence.signals.text()
+        labels = evidence.pictures.findChildren(QLabel)
+        shown = [label.pixmap() for label in labels if not label.pixmap().isNull()]
+        assert len(shown) == 2 and all(p.width() == 96 for p in shown)
+        assert shown[0].toImage().pixelColor(48, 30) != shown[0].toImage().pixelColor(5, 5)  # a picture
+        shot = Path(os.environ.get("BIDCHECK_SHOT_DIR", tmp_path)) / "pictures-reopened.png"
+        assert reopened.grab().save(str(shot))
+    finally:
+        reopened.close()
+        reopened.deleteLater()
