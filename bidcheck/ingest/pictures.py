@@ -3,8 +3,11 @@ picture put into two bids, whatever its file's compression or metadata) and a pe
 looks (``imagehash``'s dHash, 64 bits: the same photo re-encoded, resized or recompressed; dHash needs
 no DCT, so no SciPy to load in every reading process), with a small thumbnail to show it by.
 
-Decoding is most of the cost, and the exact digest needs every pixel, so a picture is decoded once at
-full size and then reduced by a whole factor for the rest.
+Decoding is most of the cost. A JPEG is decoded once, by DCT scaling, at the smallest of 1/1, 1/2, 1/4
+or 1/8 of its size that keeps ``_DECODED`` pixels a side (a 12-megapixel phone photo at a sixteenth of
+its pixels), and its digest is of those pixels: the same coefficients give them, whatever the file's
+metadata or entropy coding, and a JPEG small enough to be decoded whole digests like the same pixels
+saved as PNG. Any other picture is decoded whole. Both are then reduced by a whole factor for the rest.
 
 Pictures smaller than ``MIN_SIDE`` pixels on a side (icons, rules, bullets) are left out, and so is any
 image that cannot be decoded: a picture is a hint, never worth failing a file for.
@@ -42,21 +45,21 @@ __all__ = [
 MIN_SIDE = 64
 MAX_PICTURES = 400  # per document: a file of thousands of pictures is hashed no further
 _THUMBNAIL = 128  # pixels on the longer side
+_DECODED = 256  # a JPEG is decoded at a scale that keeps at least this many pixels a side
 _LIGHT = 235  # grey level from which a pixel is paper
 _PLAIN = 0.6  # a picture more than this share paper is a page of text or a drawing on white
-_HASHED = 256  # pictures are brought down to this size first (JPEGs decoded so by DCT scaling)
 
 
-def pixels_digest(image: Image.Image) -> str:
-    """The digest of a decoded picture's pixels, with its size and mode: a PNG re-saved with other
-    compression or metadata, or a palette or opaque-alpha copy of the same colours, digests alike.
-    Pixels are taken as RGB, or RGBA where some are transparent (XXH3, 128 bits: 0.03 ms for a
-    picture of 900 × 600, where SHA-256 takes 0.8 ms)."""
+def pixels_digest(image: Image.Image, size: tuple[int, int]) -> str:
+    """The digest of a decoded picture's pixels, with its size (``size``, and the size it was decoded
+    at) and mode: a PNG re-saved with other compression or metadata, or a palette or opaque-alpha copy
+    of the same colours, digests alike. Pixels are taken as RGB, or RGBA where some are transparent
+    (XXH3, 128 bits: 0.03 ms for a picture of 900 × 600, where SHA-256 takes 0.8 ms)."""
     if image.mode not in ("RGB", "RGBA"):
         image = image.convert("RGBA" if _has_alpha(image) else "RGB")
     if image.mode == "RGBA" and image.getchannel("A").getextrema()[0] == 255:
         image = image.convert("RGB")  # an alpha channel that hides nothing
-    digest = xxhash.xxh3_128(f"{image.mode} {image.width}x{image.height}\n".encode())
+    digest = xxhash.xxh3_128(f"{image.mode} {size[0]}x{size[1]} {image.width}x{image.height}\n".encode())
     digest.update(image.tobytes())
     return digest.hexdigest()
 
@@ -65,12 +68,15 @@ def _has_alpha(image: Image.Image) -> bool:
     return image.mode in ("LA", "PA", "La", "RGBa") or "transparency" in image.info
 
 
-def picture_from_image(image: Image.Image, page: int) -> Picture:
-    """A decoded picture's hashes and thumbnail. The perceptual hash (which looks at 9 × 8 pixels) is
-    taken of the picture reduced by a whole factor to about ``_HASHED`` pixels (averaging blocks of
-    pixels: a fifth of the cost of resampling), so that a copy of it at another size hashes alike."""
-    size, digest = image.size, pixels_digest(image)
-    small = (image if image.mode == "RGB" else image.convert("RGB")).reduce(max(1, max(size) // _HASHED))
+def picture_from_image(image: Image.Image, page: int, size: tuple[int, int] | None = None) -> Picture:
+    """A decoded picture's hashes and thumbnail (``size``: its full size, when it was decoded smaller).
+    The picture is reduced by a whole factor to between one and two thumbnails' size (averaging blocks
+    of pixels: a fifth of the cost of resampling), and the perceptual hash (which looks at 9 × 8
+    pixels) taken of that, so that a copy of the picture at another size hashes alike."""
+    size = size or image.size
+    digest = pixels_digest(image, size)
+    factor = max(1, max(image.size) // _THUMBNAIL)
+    small = (image if image.mode == "RGB" else image.convert("RGB")).reduce(factor)
     grey = small.convert("L")
     phash = int(str(imagehash.dhash(grey)), 16)
     light = sum(grey.histogram()[_LIGHT:]) / (grey.width * grey.height)
@@ -90,8 +96,9 @@ def picture_from_bytes(data: bytes, page: int) -> Picture | None:
             size = image.size
             if min(size) < MIN_SIDE:
                 return None
+            image.draft("RGB", (_DECODED, _DECODED))  # a JPEG decoded smaller; no other format
             image.load()
-            return picture_from_image(image, page)
+            return picture_from_image(image, page, size)
     except Exception:  # any undecodable picture is skipped, never fatal
         return None
 
