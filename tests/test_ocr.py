@@ -20,13 +20,14 @@ from bidcheck.ingest import read_document
 from bidcheck.ingest.ocr import (
     RUNTIME_ENV,
     OcrLine,
-    char_confidences,
+    RapidOcrEngine,
     engine_cache_id,
     get_engine,
     paddle_model_dirs,
     rapid_runtime,
 )
 from bidcheck.ingest.ocr_cache import file_digest, page_key
+from bidcheck.ingest.ocr_lines import LineRecognizer, RecognizedLine
 from bidcheck.ingest.scan import RENDER_DPI, UNSURE, OcrOptions, mask_unsure
 from bidcheck.model import Document
 from bidcheck.text import clean_document
@@ -97,10 +98,15 @@ def test_unsure_characters_are_masked_and_left_out_of_the_comparison() -> None:
     assert [masked[i] for i in offsets] == list(norm)  # offsets into the shown text stay valid
 
 
-def test_character_confidences_survive_spaces() -> None:
-    assert char_confidences("甲 乙", [0.9, 0.2], 0.8) == (0.9, 1.0, 0.2)
-    assert char_confidences("甲 乙", [0.9, 0.95, 0.2], 0.8) == (0.9, 1.0, 0.2)
-    assert char_confidences("甲乙", [], 0.8) == (0.8, 0.8)
+def test_ctc_decoding_drops_blanks_and_repeats_and_gives_each_character_its_own_confidence() -> None:
+    def top1(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        steps = np.array([[0, 1, 1, 0, 1, 3, 0, 2, 2]] * len(batch))  # blank 甲 甲 blank 甲 space blank 乙 乙
+        probs = np.array([[0.99, 0.9, 0.7, 0.99, 0.8, 0.95, 0.99, 0.3, 0.6]] * len(batch))
+        return steps, probs
+
+    read = LineRecognizer(top1, ["甲", "乙"])
+    crops = [np.zeros((30, width, 3), np.uint8) for width in (300, 90)]
+    assert read(crops) == [RecognizedLine("甲甲 乙", (0.9, 0.8, 1.0, 0.3), 0.7375)] * 2
 
 
 def test_scanned_pdf_is_read_by_ocr_and_located_by_page(scanned: dict[str, Path], texts: list[str]) -> None:
@@ -137,6 +143,32 @@ def test_both_runtimes_read_a_scanned_page(
     finally:
         monkeypatch.delenv(RUNTIME_ENV)
         _forget_engines()
+
+
+@pytest.mark.parametrize("runtime", ["openvino", "onnxruntime"])
+def test_lines_read_the_same_as_by_rapidocrs_own_recogniser(runtime: str, scanned: dict[str, Path]) -> None:
+    from rapidocr import RapidOCR
+    from rapidocr.utils.typings import EngineType
+
+    [image] = page_images(scanned["text"])[:1]
+    ours = RapidOcrEngine(1, runtime, squeeze=0.6).recognize(image)
+    engine = EngineType.OPENVINO if runtime == "openvino" else EngineType.ONNXRUNTIME
+    rapid = RapidOCR(
+        params={
+            "Global.log_level": "critical",
+            "Global.use_cls": False,
+            "Det.limit_type": "max",
+            "Det.limit_side_len": 960,
+            "Det.engine_type": engine,
+            "Rec.engine_type": engine,
+            "EngineConfig.openvino.inference_num_threads": 1,
+            "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+        }
+    )
+    narrow = image.resize((round(image.width * 0.6), image.height), Image.Resampling.BOX).convert("RGB")
+    theirs = rapid(np.asarray(narrow))
+    assert len(ours) > 5
+    assert [line.text for line in ours] == list(theirs.txts)  # type: ignore[union-attr]
 
 
 def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:

@@ -32,6 +32,7 @@ import numpy as np
 from PIL import Image
 
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.ocr_lines import line_recognizer
 
 __all__ = [
     "RUNTIME_ENV",
@@ -51,8 +52,10 @@ RUNTIME_ENV = "BIDCHECK_OCR_RUNTIME"  # "onnxruntime" or "openvino": the runtime
 _SQUEEZE = {"openvino": 0.6, "onnxruntime": 0.5}  # page width factor before OCR (see the module docstring)
 _DET_SIDE = 960  # longest side of the image the text detector sees
 _MAX_SIDE = 2400  # larger pages are scaled down before OCR
-_RECIPE = 2  # raise when the way pages are prepared or read changes: cached results become stale
+_RECIPE = 3  # raise when the way pages are prepared or read changes: cached results become stale
 _UPRIGHT_CONFIDENCE = 0.8  # a page read with less mean confidence is tried upside down too
+_TEXT_SCORE = 0.5  # a line read with less mean confidence is left out (rapidocr's text_score)
+_NO_MODELS = "OCR 组件 rapidocr 的模型文件缺失，请重新安装 bidcheck"
 _RUNTIMES = ("openvino", "onnxruntime")  # the first one installed runs rapidocr's models
 _PADDLE_DET = ("PP-OCRv5_server_det", "PP-OCRv5_mobile_det", "PP-OCRv4_server_det", "PP-OCRv4_mobile_det")
 _PADDLE_REC = ("PP-OCRv5_server_rec", "PP-OCRv5_mobile_rec", "PP-OCRv4_server_rec", "PP-OCRv4_mobile_rec")
@@ -163,22 +166,20 @@ def rapid_runtime() -> str:
 
 
 def _runtime_params(threads: int, runtime: str) -> dict[str, Any]:
-    """rapidocr's settings for the runtime, one recognition using ``threads``."""
+    """rapidocr's settings for the detector on the runtime, one detection using ``threads``."""
     models = bundled_models()
     if runtime != "openvino" or models is None:
         return {
             "EngineConfig.onnxruntime.intra_op_num_threads": threads or -1,
             "EngineConfig.onnxruntime.inter_op_num_threads": 1,
-            # rapidocr turns the memory arena off; with it, recognition is about 8% faster here
+            # rapidocr turns the memory arena off; with it, the models run about 8% faster here
             "EngineConfig.onnxruntime.enable_cpu_mem_arena": True,
         }
     from rapidocr.utils.typings import EngineType
 
     return {
         "Det.engine_type": EngineType.OPENVINO,
-        "Rec.engine_type": EngineType.OPENVINO,
         "Det.model_path": str(models[0]),
-        "Rec.model_path": str(models[1]),
         "EngineConfig.openvino.inference_num_threads": threads or -1,
     }
 
@@ -188,7 +189,7 @@ def engine_problem(name: str) -> str | None:
     if name == "rapidocr":
         if importlib.util.find_spec("rapidocr") is None or importlib.util.find_spec("onnxruntime") is None:
             return "OCR 组件 rapidocr 未安装，请重新安装 bidcheck（pip install rapidocr onnxruntime）"
-        return None
+        return None if bundled_models() else _NO_MODELS
     if name != "paddleocr":
         return f"未知的 OCR 引擎 {name!r}（可选 rapidocr 或 paddleocr）"
     prefix = "设置中选择的 OCR 引擎 PaddleOCR 不可用："
@@ -226,10 +227,12 @@ def get_engine(name: str, threads: int = 0) -> OcrEngine:
 
 
 class RapidOcrEngine:
-    """rapidocr with the PP-OCR models of its wheel, on OpenVINO or onnxruntime (``rapid_runtime``).
+    """rapidocr's detector with the PP-OCR models of its wheel, on OpenVINO or onnxruntime
+    (``rapid_runtime``), and bidcheck's run of the recogniser (``bidcheck.ingest.ocr_lines``).
 
-    ``runtime``, ``squeeze`` and ``tuning`` (rapidocr's own settings) replace bidcheck's choices: for
-    ``bench/ocr_levers.py``, which measures the alternatives.
+    ``runtime``, ``squeeze``, ``tuning`` (rapidocr's settings of the detector), ``batch`` (lines
+    recognised at once) and ``precision`` (OpenVINO's precision hint for recognition, such as ``"f32"``)
+    replace bidcheck's choices: for ``bench/ocr_levers.py``, which measures the alternatives.
     """
 
     def __init__(
@@ -238,9 +241,14 @@ class RapidOcrEngine:
         runtime: str | None = None,
         squeeze: float | None = None,
         tuning: dict[str, Any] | None = None,
+        batch: int | None = None,
+        precision: str | None = None,
     ) -> None:
         from rapidocr import RapidOCR
 
+        models = bundled_models()
+        if models is None:
+            raise OcrUnavailable(_NO_MODELS)
         runtime = runtime or rapid_runtime()
         self._squeeze = squeeze or _SQUEEZE[runtime]
         self._ocr = RapidOCR(
@@ -249,6 +257,7 @@ class RapidOcrEngine:
                 # The line orientation classifier turns some clean, upright lines upside down (more so on
                 # the squeezed page), which garbles them: pages are checked as a whole instead (below).
                 "Global.use_cls": False,
+                "Global.use_rec": False,  # the lines are read by ``self._read``
                 "Global.max_side_len": _MAX_SIDE,
                 "Det.limit_type": "max",
                 "Det.limit_side_len": _DET_SIDE,
@@ -256,6 +265,7 @@ class RapidOcrEngine:
                 **(tuning or {}),
             }
         )
+        self._read = line_recognizer(models[1], runtime, threads, batch, precision)
 
     def recognize(self, image: Image.Image) -> list[OcrLine]:
         """The text lines of a page image, in reading order.
@@ -275,63 +285,35 @@ class RapidOcrEngine:
         width, height = gray.size
         squeeze = self._squeeze
         narrow = gray.resize((max(1, round(width * squeeze)), height), Image.Resampling.BOX)
-        out: Any = self._ocr(
-            np.asarray(narrow.convert("RGB")), return_word_box=True, return_single_char_box=True
-        )
-        texts: Sequence[str] = getattr(out, "txts", None) or ()
-        if not texts:
-            return []
-        chars = _CharResults(getattr(out, "word_results", None) or ())
+        crops, quads = self._detect(np.asarray(narrow.convert("RGB")))
         lines = []
-        for text, score, quad in zip(texts, out.scores, out.boxes, strict=True):
+        for line, quad in zip(self._read(crops), quads, strict=True):
+            if not line.text.strip() or line.score < _TEXT_SCORE:
+                continue
             xs, ys = [float(p[0]) / squeeze for p in quad], [float(p[1]) for p in quad]
-            confidences = char_confidences(text, chars.take(text), float(score))
-            lines.append(OcrLine(text, confidences, (min(xs), min(ys), max(xs), max(ys))))
+            lines.append(OcrLine(line.text, line.confidences, (min(xs), min(ys), max(xs), max(ys))))
         return lines
+
+    def _detect(self, pixels: np.ndarray) -> tuple[list[np.ndarray], list[Any]]:
+        """The text line images of a page and their corners on it, in rapidocr's reading order."""
+        from rapidocr.main import RapidOCRError
+        from rapidocr.utils.process_img import map_boxes_to_original
+
+        image, steps = self._ocr.preprocess_img(pixels)
+        try:
+            crops, found = self._ocr.detect_and_crop(image, steps)
+        except RapidOCRError:  # nothing found on the page
+            return [], []
+        if found.boxes is None:
+            return [], []
+        height, width = pixels.shape[:2]
+        return list(crops), list(map_boxes_to_original(found.boxes, steps, height, width))
 
 
 def _mean_confidence(lines: list[OcrLine]) -> float:
     """The mean character confidence; 0 for a page where nothing was found (upside down, it may be)."""
     confidences = [c for line in lines for c in line.confidences]
     return sum(confidences) / len(confidences) if confidences else 0.0
-
-
-class _CharResults:
-    """rapidocr's per-character results, one list per line; a line it left out gets none."""
-
-    def __init__(self, results: Sequence[Any]) -> None:
-        self._results = list(results)
-        self._next = 0
-
-    def take(self, text: str) -> list[float]:
-        """The confidences listed for this line's characters, or ``[]`` when its entry is missing."""
-        if self._next < len(self._results):
-            entry = self._results[self._next]
-            if isinstance(entry, Sequence) and "".join(str(e[0]) for e in entry) == text.replace(" ", ""):
-                self._next += 1
-                return [float(e[1]) for e in entry]
-        return []
-
-
-def char_confidences(text: str, listed: Sequence[float], score: float) -> tuple[float, ...]:
-    """A confidence for each character of ``text`` from the per-character list rapidocr gives.
-
-    rapidocr leaves spaces out of its character list but may take the confidences from the decoder's
-    list that still has them; so for a character after ``n`` spaces both ``listed[k]`` and
-    ``listed[k - n]`` are candidates and the lower one is kept. Without a list, the line's score is used.
-    """
-    if not listed:
-        return (score,) * len(text)
-    out: list[float] = []
-    spaces = 0
-    for k, char in enumerate(text):
-        if char == " ":
-            spaces += 1
-            out.append(1.0)
-            continue
-        candidates = [listed[i] for i in {k, k - spaces} if 0 <= i < len(listed)]
-        out.append(min(candidates) if candidates else score)
-    return tuple(out)
 
 
 class PaddleOcrEngine:

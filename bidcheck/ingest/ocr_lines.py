@@ -1,0 +1,149 @@
+"""Text line recognition of rapidocr's detected lines: the PP-OCR recogniser, run for what bidcheck reads.
+
+rapidocr's own recogniser copies the model's whole output out of the runtime, a probability for each of
+the 18,710 characters at every step of every line (about 10 MB a line), and then looks for the most
+likely character in it with numpy; afterwards it places a box on every character, which bidcheck never
+uses. Here, on OpenVINO, the model itself is given a last step that keeps the most likely character and
+its probability (top-1 of the softmax), so 18,710 times less leaves the runtime; on onnxruntime the full
+output is reduced with numpy as rapidocr does. The lines are prepared and decoded as rapidocr does them
+(sorted by width, six to a batch, scaled to 48 pixels high, CTC with repeats and blanks dropped), so the
+text and the confidences are the same; each character's confidence is its own (rapidocr's character list
+leaves spaces out, which shifts it). ``bench/ocr_levers.py`` measures the difference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+__all__ = ["LineRecognizer", "RecognizedLine", "line_recognizer"]
+
+_HEIGHT = 48  # the recogniser's line height
+_MIN_RATIO = 320 / 48  # a batch is at least this wide for its height, as rapidocr pads it
+_BATCH = 6  # lines a batch (rapidocr's default; larger batches pad more and ran slower)
+_ROUND = 5  # rapidocr rounds confidences to five decimals; kept, so that results stay the same
+
+
+@dataclass(frozen=True)
+class RecognizedLine:
+    """A line's text, a confidence per character (1 for a space), and the line's score (the mean
+    confidence of what the recogniser read)."""
+
+    text: str
+    confidences: tuple[float, ...]
+    score: float
+
+
+class _Top1(Protocol):
+    def __call__(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The most likely character index at each step of each line, and its probability."""
+        ...
+
+
+class _OpenVinoTop1:
+    """The model compiled on OpenVINO with a top-1 step after its softmax."""
+
+    def __init__(self, model_path: Path, threads: int, precision: str | None = None) -> None:
+        import openvino as ov  # type: ignore[import-untyped]
+        import openvino.opset13 as ops  # type: ignore[import-untyped]
+
+        core = ov.Core()
+        if threads > 0:
+            core.set_property("CPU", {"INFERENCE_NUM_THREADS": str(threads)})
+        if precision:
+            core.set_property("CPU", {"INFERENCE_PRECISION_HINT": precision})
+        model = core.read_model(model_path)
+        framework = model.get_rt_info()["framework"]
+        self.characters: list[str] = str(framework["character"].value).splitlines()
+        softmax = model.output(0).get_node().input_value(0)  # the Result's input
+        top = ops.topk(softmax, 1, 2, "max", "none")
+        top1 = ov.Model([top.output(0), top.output(1)], model.get_parameters(), "rec_top1")
+        self._request = core.compile_model(top1, "CPU").create_infer_request()
+
+    def __call__(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        out = self._request.infer([batch])
+        return np.asarray(out[1])[..., 0], np.asarray(out[0])[..., 0]
+
+
+class _OnnxTop1:
+    """The model on onnxruntime; the most likely characters are taken from its full output."""
+
+    def __init__(self, model_path: Path, threads: int) -> None:
+        import onnxruntime as ort  # type: ignore[import-untyped]
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads if threads > 0 else 0
+        options.inter_op_num_threads = 1
+        options.enable_cpu_mem_arena = True
+        self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        meta = self._session.get_modelmeta().custom_metadata_map
+        self.characters = meta["character"].splitlines()
+        self._input = self._session.get_inputs()[0].name
+
+    def __call__(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        preds: Any = self._session.run(None, {self._input: batch})[0]
+        return preds.argmax(axis=2), preds.max(axis=2)
+
+
+class LineRecognizer:
+    """Reads cropped text line images (RGB, any size) into text with per-character confidences."""
+
+    def __init__(self, top1: _Top1, characters: Sequence[str], batch: int = _BATCH) -> None:
+        self._top1 = top1
+        self._characters = ["", *characters, " "]  # index 0 is CTC's blank; rapidocr adds the space last
+        self._batch = batch
+
+    def __call__(self, crops: Sequence[np.ndarray]) -> list[RecognizedLine]:
+        """One result per crop, in the order given."""
+        ratios = [crop.shape[1] / crop.shape[0] for crop in crops]
+        order = np.argsort(np.array(ratios)).tolist()  # rapidocr's order: the same lines share a batch
+        out: list[RecognizedLine | None] = [None] * len(crops)
+        for start in range(0, len(order), self._batch):
+            chunk = order[start : start + self._batch]
+            width = int(_HEIGHT * max(_MIN_RATIO, *(ratios[i] for i in chunk)))
+            indexes, probs = self._top1(_batch_pixels([crops[i] for i in chunk], width))
+            for row, i in enumerate(chunk):
+                out[i] = self._decode(indexes[row], probs[row])
+        return [line for line in out if line is not None]
+
+    def _decode(self, indexes: np.ndarray, probs: np.ndarray) -> RecognizedLine:
+        """CTC decoding: a step counts when it is not blank and differs from the step before."""
+        keep = indexes != 0
+        keep[1:] &= indexes[1:] != indexes[:-1]
+        steps = zip(indexes[keep].tolist(), probs[keep].tolist(), strict=True)
+        read = [(self._characters[i], round(p, _ROUND)) for i, p in steps]
+        score = round(sum(p for _, p in read) / len(read), _ROUND) if read else 0.0
+        text = "".join(chars for chars, _ in read)
+        confidences = tuple(1.0 if c == " " else p for chars, p in read for c in chars)
+        return RecognizedLine(text, confidences, score)
+
+
+def _batch_pixels(crops: Sequence[np.ndarray], width: int) -> np.ndarray:
+    """The crops scaled to the line height, normalised to [-1, 1] and padded to one width, as rapidocr
+    prepares them."""
+    batch = np.zeros((len(crops), 3, _HEIGHT, width), np.float32)
+    for row, crop in enumerate(crops):
+        scaled_w = min(width, math.ceil(_HEIGHT * crop.shape[1] / crop.shape[0]))
+        scaled = cv2.resize(crop, (scaled_w, _HEIGHT)).astype(np.float32)
+        batch[row, :, :, :scaled_w] = (scaled.transpose(2, 0, 1) / 255 - 0.5) / 0.5
+    return batch
+
+
+def line_recognizer(
+    model_path: Path, runtime: str, threads: int, batch: int | None = None, precision: str | None = None
+) -> LineRecognizer:
+    """The recogniser of ``model_path`` (an ONNX model carrying its character list) on ``runtime``,
+    ``threads`` to a recognition (0: every core), ``batch`` lines at once (``None``: six), in OpenVINO's
+    ``precision`` (``None``: its default)."""
+    top1: _OpenVinoTop1 | _OnnxTop1 = (
+        _OpenVinoTop1(model_path, threads, precision)
+        if runtime == "openvino"
+        else _OnnxTop1(model_path, threads)
+    )
+    return LineRecognizer(top1, top1.characters, batch or _BATCH)
