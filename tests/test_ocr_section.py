@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from bidcheck.config import Settings
-from bidcheck.ingest.ocr_batch import time_left
+from bidcheck.ingest import read_document
+from bidcheck.ingest.ocr_batch import recognize_pages, time_left
+from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import Cancelled
 from tests.builders import make_docx, make_pdf, paragraphs
-from tests.test_ocr import scan_pdf
+from tests.test_ocr import page_images, scan_pdf
 
 
 def _bids(root: Path, tender: list[str]) -> list[Path]:
@@ -106,6 +108,28 @@ def test_cancel_stops_between_ocr_pages(tmp_path: Path) -> None:
     with pytest.raises(Cancelled):
         check(CheckInputs(bids), Settings(workers=2), progress, cancel)
     assert sum("文字识别" in m for m in seen) < 9
+
+
+def test_a_page_image_in_several_files_is_recognised_once(tmp_path: Path) -> None:
+    source = make_pdf(tmp_path / "text.pdf", [paragraphs(n, 1, 1) for n in (71, 72, 73)], numbers=False)
+    certificate, own_a, own_b = page_images(source)
+    files = {"a": [certificate, own_a], "b": [own_b, certificate]}  # the same scan in both bids
+    paths = [tmp_path / f"{name}.pdf" for name in files]
+    for path, (first, second) in zip(paths, files.values(), strict=True):
+        first.save(path, save_all=True, append_images=[second], resolution=150)
+    tasks: list[OcrTask] = []
+    for path in paths:
+        with pytest.raises(OcrNeeded) as needed:
+            read_document(path, "d1", OcrOptions(defer=True))
+        tasks += needed.value.tasks
+    assert len(tasks) == 4 and len({t.image for t in tasks}) == 3
+    seen: list[str] = []
+    assert recognize_pages(tasks, "rapidocr", 1, lambda _f, m: seen.append(m)) == {}
+    assert [re.search(r"（OCR）(\d+)/4 页", m).group(1) for m in seen] == ["2", "3", "4"], seen  # type: ignore[union-attr]
+    a, b = (read_document(path, f"d{n}", OcrOptions(defer=True)) for n, path in enumerate(paths))
+    assert a.ocr_pages == b.ocr_pages == 2
+    page_a = [x.text for x in a.blocks if x.page == 1]
+    assert page_a and page_a == [x.text for x in b.blocks if x.page == 2]
 
 
 def test_time_left_reads_as_an_estimate() -> None:

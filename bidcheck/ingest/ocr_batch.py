@@ -2,7 +2,8 @@
 
 Readers that run with ``OcrOptions(defer=True)`` leave scanned pages that are not cached yet and say which
 (``OcrNeeded``). ``recognize_pages`` then recognises all those pages, of all files together, in worker
-processes (one runtime thread each, so every core works on its own page), reports progress per page
+processes (one runtime thread each, so every core works on its own page; a page image found in several
+files, such as the same certificate in several bids, is recognised once), reports progress per page
 (pages done of all, and the time left at the pace so far) and checks the cancel flag while they work
 (cancel stops the workers at once). Results land in the OCR cache, from which the files are then read
 again. With one worker the pages are recognised in one process, using every core for each page. A page
@@ -21,7 +22,7 @@ from bidcheck.ingest.scan import OcrTask, recognize_task
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 from bidcheck.workers import Lost, run_tasks
 
-__all__ = ["ocr_message", "recognize_pages", "time_left"]
+__all__ = ["ocr_message", "recognize_pages", "same_images", "time_left"]
 
 
 def time_left(seconds: float) -> str:
@@ -67,7 +68,8 @@ def recognize_pages(
         tasks: The pages.
         engine: The OCR engine's name.
         workers: Worker processes (1: one process, using every core for each page).
-        progress: Called after each page.
+        progress: Called after each page recognised (a page image found in several files counts as
+            that many pages).
         cancel: Checked every 0.2 s while pages are recognised; when set, the workers are stopped and
             ``Cancelled`` is raised.
         time_limit_s: A page taking longer is given up (its worker stopped).
@@ -80,18 +82,19 @@ def recognize_pages(
     if not tasks:
         return {}
     threads = 0 if workers <= 1 else 1
+    groups = same_images(tasks)
     done = 0
     started = time.monotonic()
 
     def finished(index: int, _outcome: object) -> None:
         nonlocal done
-        done += 1
+        done += len(groups[index])
         elapsed = time.monotonic() - started
-        progress(done / len(tasks), ocr_message(tasks[index], done, len(tasks), elapsed))
+        progress(done / len(tasks), ocr_message(tasks[groups[index][0]], done, len(tasks), elapsed))
 
     outcomes = run_tasks(
         _recognize_quietly,
-        [(task, engine, threads) for task in tasks],
+        [(tasks[group[0]], engine, threads) for group in groups],
         workers,
         finished,
         cancel=cancel,
@@ -101,10 +104,20 @@ def recognize_pages(
         time_limit_s=time_limit_s,
     )
     return {
-        task: _given_up(outcome, time_limit_s)
-        for task, outcome in zip(tasks, outcomes, strict=True)
+        tasks[index]: _given_up(outcome, time_limit_s)
+        for group, outcome in zip(groups, outcomes, strict=True)
         if isinstance(outcome, Lost)
+        for index in group
     }
+
+
+def same_images(tasks: Sequence[OcrTask]) -> list[list[int]]:
+    """The tasks (their indexes) grouped by page image, in the order first seen; a task whose page image
+    is not known is a group of its own."""
+    groups: dict[str, list[int]] = {}
+    for index, task in enumerate(tasks):
+        groups.setdefault(task.image or f"#{index}", []).append(index)
+    return list(groups.values())
 
 
 def _given_up(lost: Lost, time_limit_s: float | None) -> str:

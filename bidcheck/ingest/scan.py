@@ -83,12 +83,19 @@ class OcrOptions:
 
 @dataclass(frozen=True)
 class OcrTask:
-    """One page to recognise: a PDF page or an image frame (0-based), and its file's page count."""
+    """One page to recognise: a PDF page or an image frame (0-based), and its file's page count.
+
+    ``digest`` is the hash of the file's bytes and ``image`` the cache key of the page image, when the
+    reader that deferred the page knew them (``""`` otherwise): the OCR stage hashes no file again, and
+    recognises a page image found in several files once.
+    """
 
     path: str
     kind: SourceKind
     page: int
     pages: int
+    digest: str = ""
+    image: str = ""
 
 
 class OcrNeeded(Exception):
@@ -153,9 +160,8 @@ def load_task_image(task: OcrTask) -> Image.Image:
 
 def recognize_task(task: OcrTask, engine_name: str, threads: int = 0) -> None:
     """Recognise one page into the cache (the work of ``bidcheck.ingest.ocr_batch``)."""
-    PageOcr(Path(task.path), task.kind, task.pages, OcrOptions(engine_name, threads=threads)).blocks(
-        task.page
-    )
+    options = OcrOptions(engine_name, threads=threads)
+    PageOcr(Path(task.path), task.kind, task.pages, options, _digest=task.digest or None).blocks(task.page)
 
 
 @dataclass
@@ -238,14 +244,14 @@ class PageOcr:
             ocr_cache.store_lines([self._page_key(index)], lines)
             return lines
         if self.options.defer:
-            self.pending.append(self._task(index))
+            self.pending.append(self._task(index, by_image))
             return None
         lines = get_engine(self.options.engine, self.options.threads).recognize(image)
         ocr_cache.store_lines([self._page_key(index), by_image], lines)
         return lines
 
-    def _task(self, index: int) -> OcrTask:
-        return OcrTask(str(self.path), self.kind, index, self.pages)
+    def _task(self, index: int, image: str = "") -> OcrTask:
+        return OcrTask(str(self.path), self.kind, index, self.pages, self._digest or "", image)
 
 
 def mask_unsure(line: OcrLine, threshold: float = LOW_CONFIDENCE) -> str:
