@@ -168,7 +168,7 @@ def test_lines_read_the_same_as_by_rapidocrs_own_recogniser(runtime: str, scanne
     narrow = image.resize((round(image.width * 0.6), image.height), Image.Resampling.BOX).convert("RGB")
     theirs = rapid(np.asarray(narrow))
     assert len(ours) > 5
-    assert [line.text for line in ours] == list(theirs.txts)  # type: ignore[union-attr]
+    assert [line.text for line in ours] == list(getattr(theirs, "txts", None) or ())
 
 
 def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:
