@@ -18,7 +18,8 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash, fingerprint_text, simhash_similarity, window_minhashes
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
-from bidcheck.fingerprint.tokens import DICTS, _tokenizer
+from bidcheck.fingerprint.oddwords import _FUNCTION, odd_words
+from bidcheck.fingerprint.tokens import DICTS, _tokenizer, cut, is_word
 from bidcheck.text import normalize
 from tests.builders import paragraph, paragraphs
 
@@ -147,3 +148,31 @@ TEXTS = {
 def test_simhash_equals_a_plain_reference(name: str, jieba_reference: Reference) -> None:
     norm = normalize(TEXTS[name])[0]
     assert build_simhash(norm) == _reference_simhash(norm, jieba_reference)
+
+
+def _odd_words_one_by_one(words: list[str]) -> tuple[tuple[str, int], ...]:
+    """The rule of ``odd_words`` word by word: each single plain ideograph with the word before it and
+    the word after it, two or three plain ideographs, out of the dictionary, at its first offset."""
+    plain = lambda text: all("\u4e00" <= c <= "\u9fff" and c not in _FUNCTION for c in text)  # noqa: E731
+    found: dict[str, int] = {}
+    for index, word in enumerate(words):
+        if len(word) != 1 or not plain(word):
+            continue
+        for lo in (index - 1, index):
+            if 0 <= lo < len(words) - 1:
+                span = words[lo] + words[lo + 1]
+                if len(span) <= 3 and plain(span) and not is_word(span) and span not in found:
+                    found[span] = sum(map(len, words[:lo]))
+    return tuple(found.items())
+
+
+def test_odd_words_found_over_whole_arrays_follow_the_rule_word_by_word() -> None:
+    """Random cuts of ideographs, function words, digits, Latin, punctuation, a character beyond the
+    BMP and a lone surrogate, and real cuts: the same candidates at the same offsets, in order."""
+    rng = random.Random(11)
+    letters = [*"钢筯筋混泥凝土砂桨浆验受收质亮量的了各项应后第3aB，。 \n", "\U00020000", "\ud800", "⼀"]
+    for _ in range(500):
+        words = ["".join(rng.choices(letters, k=rng.choice((1, 1, 2, 3)))) for _ in range(rng.randint(0, 30))]
+        assert odd_words(words) == _odd_words_one_by_one(words), words
+    real = cut("底板钢筯绑扎后用水泥砂桨找平，" + "".join(paragraphs(9, 8)))
+    assert odd_words(real) == _odd_words_one_by_one(real) and dict(odd_words(real)).keys() >= {"钢筯", "砂桨"}

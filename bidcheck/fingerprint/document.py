@@ -34,11 +34,7 @@ def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
     windows = window_minhashes(
         norm, starts, settings.window_chars, settings.shingle_chars, settings.num_perm, settings.seed
     )
-    words = cut(norm)
-    return Fingerprint(
-        build_simhash(norm, settings.seed, words),
-        tuple(starts),
-        tuple(windows),
-        kgram_hashes(norm, settings.seed_chars),
-        odd_words(words),
-    )
+    words = cut(norm)  # 1.6 million words for a bid of 2 million characters: let go before the k-grams
+    simhash, odd = build_simhash(norm, settings.seed, words), odd_words(words)
+    del words
+    return Fingerprint(simhash, tuple(starts), tuple(windows), kgram_hashes(norm, settings.seed_chars), odd)

@@ -5,12 +5,16 @@ into: the cut falls into single characters there. Each single character (not a f
 neighbour word on either side, or both, is a candidate when the dictionary does not hold the whole. Most
 candidates are innocent (a phrase jieba cuts apart); ``bidcheck.signals.shared_error`` keeps those two
 bids alone share that are one character off a word of the section.
+
+The candidates are found with whole-array operations over the cut (its words' lengths and the text's
+code points), so that a text that falls apart everywhere (a bid of 2 million characters in one-cell
+tables) costs no Python loop over its words; only the distinct spans are looked up in the dictionary.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
+import numpy as np
+import numpy.typing as npt
 
 from bidcheck.fingerprint.tokens import is_word
 
@@ -22,30 +26,51 @@ _FUNCTION = frozenset(
     "的了和与及在是对将把被为以于而或并也就都又从向到由等之其所这那个中上下不有无各每该此已均应可须需按如若则即至"
     "前后时内外里间第项条款次"
 )
+_PLAIN = np.zeros(0x110000, dtype=bool)  # by code point: a CJK ideograph (U+4E00-U+9FFF), no function word
+_PLAIN[0x4E00:0xA000] = True
+_PLAIN[[ord(c) for c in _FUNCTION]] = False
+_MAX_SPAN = 3  # characters: a single character with a neighbour of one or two
 
 
-_CJK = re.compile("[\u4e00-\u9fff]+")
+def _candidate_starts(starts: npt.NDArray[np.int32], plain: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """The indices ``lo`` (ascending) of the word pairs ``words[lo] + words[lo + 1]`` (``starts``: each
+    word's offset in the text, and the text's length) that hold a single plain ideograph, are at most
+    ``_MAX_SPAN`` characters and are plain ideographs throughout (``plain``: by character)."""
+    lengths = np.diff(starts)
+    single = lengths == 1
+    single[single] = plain[starts[:-1][single]]
+    del lengths
+    wanted = (single[:-1] | single[1:]) & (starts[2:] - starts[:-2] <= _MAX_SPAN)
+    bad = np.zeros(len(plain) + 1, dtype=np.int32)  # characters that are no plain ideograph, so far
+    np.cumsum(~plain, out=bad[1:])
+    wanted &= bad[starts[2:]] == bad[starts[:-2]]
+    return np.flatnonzero(wanted)
 
 
 def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     """The out-of-dictionary candidates of a cut text (``tokens.cut``), each with its offset in the text
     (first occurrence), in order: a single character with a neighbour of one or two characters. Each
     span is looked up in the dictionary once."""
-    singles = [n for n, w in enumerate(words) if len(w) == 1 and w not in _FUNCTION and _CJK.fullmatch(w)]
-    if not singles:
+    if len(words) < 2:
         return ()
-    starts = list(itertools.accumulate(map(len, words), initial=0))
-    found: dict[str, int] = {}
-    seen: set[str] = set()
-    last = len(words)
-    for index in singles:
-        for lo in (index - 1, index):
-            if lo < 0 or lo + 2 > last:
-                continue
-            span = words[lo] + words[lo + 1]
-            if span in seen:
-                continue
-            seen.add(span)
-            if len(span) <= 3 and _FUNCTION.isdisjoint(span) and _CJK.fullmatch(span) and not is_word(span):
-                found[span] = starts[lo]
-    return tuple(found.items())
+    text = "".join(words)
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    starts = np.zeros(len(words) + 1, dtype=np.int32)  # a text holds at most a few million characters
+    np.cumsum(np.fromiter(map(len, words), dtype=np.int32, count=len(words)), out=starts[1:])
+    lows = _candidate_starts(starts, _PLAIN[points])
+    offsets, ends = starts[lows], starts[lows + 2]
+    _, first = np.unique(_span_keys(points, offsets, ends), return_index=True)
+    found = ((text[offsets[n] : ends[n]], int(offsets[n])) for n in np.sort(first).tolist())
+    return tuple((span, at) for span, at in found if not is_word(span))
+
+
+def _span_keys(
+    points: npt.NDArray[np.uint32], offsets: npt.NDArray[np.int32], ends: npt.NDArray[np.int32]
+) -> npt.NDArray[np.uint64]:
+    """One number for each span of two or three ideographs (21 bits a code point), equal for equal spans."""
+    key = np.zeros(len(offsets), dtype=np.uint64)
+    for n in range(_MAX_SPAN):
+        inside = offsets + n < ends
+        point = points[np.minimum(offsets + n, len(points) - 1)].astype(np.uint64)
+        key = (key << np.uint64(21)) | np.where(inside, point, np.uint64(0))
+    return key
