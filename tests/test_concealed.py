@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from docx import Document as new_docx
 from docx.enum.style import WD_STYLE_TYPE
 from docx.shared import Pt, RGBColor
+from lxml import etree
 from openpyxl import load_workbook
 from PIL import Image
 from reportlab.lib.pagesizes import A4
@@ -16,6 +19,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from bidcheck.config import Settings
+from bidcheck.ingest.docx_look import _CONCEALING, RunLooks, _conceals, look_of
+from bidcheck.ingest.limits import ReadLimits, open_package
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
@@ -165,3 +170,57 @@ def test_hidden_copied_text_and_a_disguised_copy_are_strong_signals(tmp_path: Pa
     assert listed["01.docx"] in ((0, ""), (0, None))
     signs = list(load_workbook(tmp_path / "report.xlsx")["串标迹象"].iter_rows(values_only=True))
     assert {row[3] for row in signs[1:]} == {"隐藏文字"} and len(signs) == 4
+
+
+def test_a_docx_without_concealing_formatting_skips_the_looks_and_one_with_any_does_not(
+    tmp_path: Path,
+) -> None:
+    """Each way of concealing alone (hidden, near-white, 2 pt, a hidden style, a tiny default size)
+    makes the reader resolve the runs' looks; grey 12-pt text and hidden text switched off do not."""
+
+    def looks(path: Path) -> RunLooks:
+        with open_package(path, ReadLimits()) as package:
+            return RunLooks(package.parse("word/styles.xml"), package.parse("word/document.xml"))
+
+    def bid(name: str, dress: Callable[[Any], None] | None = None) -> Path:
+        document = new_docx()
+        document.add_paragraph("施工组织设计。").add_run("本段说明总体安排。")
+        if dress is not None:
+            dress(document)
+        document.save(str(tmp_path / name))
+        return tmp_path / name
+
+    plain = looks(bid("plain.docx", lambda d: setattr(d.paragraphs[0].runs[1].font, "size", Pt(12))))
+    assert not plain.possible
+    shown = bid("shown.docx", lambda d: setattr(d.paragraphs[0].runs[1].font, "hidden", False))
+    assert not looks(shown).possible
+    dressings = {
+        "hidden": lambda d: setattr(d.paragraphs[0].runs[1].font, "hidden", True),
+        "white": lambda d: setattr(d.paragraphs[0].runs[1].font.color, "rgb", RGBColor(0xF8, 0xF8, 0xF8)),
+        "tiny": lambda d: setattr(d.paragraphs[0].runs[1].font, "size", Pt(2)),
+        "style": lambda d: setattr(d.styles["Normal"].font, "hidden", True),
+    }
+    for name, dress in dressings.items():
+        assert looks(bid(f"{name}.docx", dress)).possible, name
+        assert [c.kind for c in concealed_in(tmp_path / f"{name}.docx")] == [
+            "hidden" if name == "style" else name
+        ], name
+
+
+def test_the_quick_look_at_the_body_never_misses_formatting_the_runs_would_be_concealed_by() -> None:
+    """For each value Word or a hand-made file may give: when a run's look would conceal it, the
+    libxml2 search over the body finds the element too (it may find more, never less)."""
+    values = {
+        "vanish": ["", "1", "true", "On", "TRUE", "0", "false", "OFF", "no"],
+        "color": ["FFFFFF", "fff0f5", "F0F0F0", "EFFFFF", "FFFFEF", "auto", "FFF", "000000", "FZFZFZ"],
+        "sz": ["1", "4", "5", " 4", "+4", "-2", "x", "24", ""],
+    }
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    for tag, options in values.items():
+        for value in options:
+            body = etree.Element(f"{w}body")
+            rpr = etree.SubElement(etree.SubElement(etree.SubElement(body, f"{w}p"), f"{w}r"), f"{w}rPr")
+            etree.SubElement(rpr, f"{w}{tag}", {f"{w}val": value})
+            assert _CONCEALING(body) or not _conceals(look_of(rpr)), (tag, value)
+            if (tag, value) in {("vanish", "0"), ("vanish", "OFF"), ("color", "000000"), ("sz", "24")}:
+                assert not _CONCEALING(body), (tag, value)  # what shows leaves the quick look empty

@@ -14,7 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from bidcheck.ingest.docx_look import RunLooks
-from bidcheck.ingest.docx_marks import comment_texts, paragraph_marks, revision_people
+from bidcheck.ingest.docx_marks import comment_texts, has_marks, paragraph_marks, revision_people
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.ingest.pictures import package_pictures
@@ -41,6 +41,10 @@ _PICTURE_REFS = {  # an element that places a picture, and the attribute naming 
 
 
 _PARAGRAPH_RSIDS = (_q("rsidR"), _q("rsidRPr"), _q("rsidRDefault"))  # the sessions that made a paragraph
+# the tags the walk meets at every paragraph and run, named once
+_P, _TBL, _SDT, _R_TAG, _T, _TAB = _q("p"), _q("tbl"), _q("sdt"), _q("r"), _q("t"), _q("tab")
+_BREAKS, _RENDERED, _BOX = (_q("br"), _q("cr")), _q("lastRenderedPageBreak"), _q("txbxContent")
+_FALLBACK = f"{{{MC}}}Fallback"
 _RSID_TEXT = 60  # enough of a paragraph's text to find it again
 
 
@@ -61,6 +65,7 @@ class _Walk:
     concealed: list[Concealed] = field(default_factory=list)
     pictures: list[tuple[str, int]] = field(default_factory=list)  # (relationship id, page) in order
     comments: dict[str, str] = field(default_factory=dict)  # comment id -> its author and text
+    marked: bool = False  # the body holds tracked deletions or comments
 
     def new_page(self) -> None:
         self.page += 1
@@ -105,7 +110,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
     except KeyError as exc:
         raise ReadError("Word 文件已损坏（缺少正文 document.xml）") from exc
     walk = _Walk(TextBudget(limits.chars), RunLooks(parts.get("word/styles.xml"), root))
-    walk.comments = comment_texts(parts.get(_COMMENTS))
+    walk.comments, walk.marked = comment_texts(parts.get(_COMMENTS)), has_marks(root)
     body = root.find(_q("body"))
     if body is None:
         raise ReadError("Word 文件已损坏（缺少正文）")
@@ -140,14 +145,14 @@ def _section_starts_new_page(body: etree._Element) -> list[bool]:
 
 def _walk_body(container: etree._Element, walk: _Walk, section_breaks: list[bool]) -> None:
     for child in container:
-        if child.tag == _q("p"):
+        if child.tag == _P:
             _walk_paragraph(child, walk, "body")
             ends_section = child.find("w:pPr/w:sectPr", _NS) is not None and section_breaks
             if ends_section and section_breaks.pop(0):
                 walk.new_page()
-        elif child.tag == _q("tbl"):
+        elif child.tag == _TBL:
             _walk_table(child, walk)
-        elif child.tag == _q("sdt"):
+        elif child.tag == _SDT:
             content = child.find(_q("sdtContent"))
             if content is not None:
                 _walk_body(content, walk, section_breaks)
@@ -161,9 +166,9 @@ def _walk_table(table: etree._Element, walk: _Walk) -> None:
         for column, cell in enumerate(tr.iterfind("w:tc", _NS)):
             walk.place = (row, column)
             for child in cell:
-                if child.tag == _q("p"):
+                if child.tag == _P:
                     _walk_paragraph(child, walk, "table")
-                elif child.tag == _q("tbl"):
+                elif child.tag == _TBL:
                     _walk_table(child, walk)
                     walk.place = (row, column)
     walk.place = (0, 0)
@@ -176,8 +181,9 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
     pieces: list[str] = []
     boxes: list[etree._Element] = []
     before = len(walk.blocks)
-    style = para.find("w:pPr/w:pStyle", _NS)
-    walk.para_style = (style.get(_q("val")) or "") if style is not None else ""
+    if walk.looks.possible:  # the paragraph's style is needed only to resolve its runs' looks
+        style = para.find("w:pPr/w:pStyle", _NS)
+        walk.para_style = (style.get(_q("val")) or "") if style is not None else ""
     _walk_runs(para, pieces, boxes, walk, kind)
     _flush(pieces, walk, kind)
     if len(walk.blocks) > before:
@@ -185,11 +191,11 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
             rsid = (para.get(name) or "").upper()
             if len(rsid) == 8:
                 walk.rsid_texts.setdefault(rsid, walk.blocks[before].text[:_RSID_TEXT])
-    # comments and tracked deletions belong to the paragraph's block (a wholly deleted one: the one before)
-    at = before if len(walk.blocks) > before else len(walk.blocks) - 1
-    walk.concealed += [
-        Concealed(how, walk.page, 0, text, at) for how, text in paragraph_marks(para, walk.comments)
-    ]
+    if walk.marked:  # comments and tracked deletions belong to the paragraph's block (a wholly deleted
+        at = before if len(walk.blocks) > before else len(walk.blocks) - 1  # one: the one before)
+        walk.concealed += [
+            Concealed(how, walk.page, 0, text, at) for how, text in paragraph_marks(para, walk.comments)
+        ]
     for box in boxes:
         for box_para in box.iterfind(".//w:p", _NS):
             walk.add("".join(t.text or "" for t in box_para.iterfind(".//w:t", _NS)), "textbox")
@@ -201,21 +207,21 @@ def _walk_runs(
     """The paragraph's own text in order; text boxes are set aside, VML fallback copies skipped."""
     for child in node:
         tag = child.tag
-        if tag == _q("t"):
+        if tag == _T:
             pieces.append(child.text or "")
-        elif tag == _q("tab"):
+        elif tag == _TAB:
             pieces.append("\t")
-        elif tag in (_q("br"), _q("cr")):
+        elif tag in _BREAKS:
             _walk_break(child, pieces, walk, kind)
-        elif tag == _q("lastRenderedPageBreak"):
+        elif tag == _RENDERED:
             _flush(pieces, walk, kind)
             walk.rendered_break()
-        elif tag == _q("txbxContent"):
+        elif tag == _BOX:
             boxes.append(child)
         elif tag in _PICTURE_REFS:
             walk.pictures.append((child.get(_PICTURE_REFS[tag]) or "", walk.page))
-        elif tag != f"{{{MC}}}Fallback" and isinstance(tag, str):
-            if tag == _q("r"):
+        elif tag != _FALLBACK and isinstance(tag, str):
+            if tag == _R_TAG and walk.looks.possible:
                 _note_unseen(child, walk)
             _walk_runs(child, pieces, boxes, walk, kind)
 

@@ -18,6 +18,18 @@ _NS = {"w": W}
 _TINY_HALF_POINTS = 4  # w:sz counts half-points: 2 pt or less no one reads
 _NEAR_WHITE = 0xF0  # every channel at least this: white or near-white
 _STYLE_DEPTH = 10  # basedOn chains longer than this (or circular) stop here
+# formatting in the body that may conceal a run, found by libxml2 alone: looser than ``look_of`` and
+# ``_kind``, never stricter (hidden not switched off; every channel's first hex digit F; a size of 4
+# half-points or less, or one that is no number)
+_VAL = "translate(@w:val, 'AEFLNOSRTU', 'aeflnosrtu')"
+_HIGH = "translate(substring(@w:val, {n}, 1), 'f', 'F') = 'F'"
+_CONCEALING = etree.XPath(
+    f"boolean(//w:vanish[not({_VAL} = '0' or {_VAL} = 'false' or {_VAL} = 'off')]"
+    f" | //w:color[string-length(@w:val) = 6 and {' and '.join(_HIGH.format(n=n) for n in (1, 3, 5))}]"
+    f" | //w:sz[not(number(@w:val) > {_TINY_HALF_POINTS})])",
+    namespaces=_NS,
+)
+_STYLES_USED = etree.XPath("//w:pStyle/@w:val | //w:rStyle/@w:val", namespaces=_NS)
 
 
 def _q(tag: str) -> str:
@@ -69,6 +81,16 @@ def look_of(rpr: etree._Element | None) -> Look:
     return Look(hidden, color, size, backed)
 
 
+def _conceals(look: Look) -> bool:
+    """Whether a look hides, whitens or shrinks text (white only shows on a white page: a check no
+    stricter than the reader's)."""
+    return (
+        bool(look.hidden)
+        or (look.size is not None and look.size <= _TINY_HALF_POINTS)
+        or near_white(look.color or "")
+    )
+
+
 def near_white(color: str) -> bool:
     """Whether a Word colour (``FFFFFF``, ``auto``...) is white or nearly so (``auto`` is not)."""
     if len(color) != 6:
@@ -94,6 +116,7 @@ class RunLooks:
         background = document.find("w:background", _NS)
         color = (background.get(_q("color")) or "FFFFFF").upper() if background is not None else "FFFFFF"
         self._white_page = color == "AUTO" or near_white(color)
+        self.possible = self._may_conceal(document)
 
     def _read_styles(self, styles: etree._Element) -> None:
         self._defaults = look_of(styles.find("w:docDefaults/w:rPrDefault/w:rPr", _NS))
@@ -104,6 +127,16 @@ class RunLooks:
             self._own[style_id] = (look_of(style.find("w:rPr", _NS)), based_on)
             if style.get(_q("type")) == "paragraph" and _on_attr(style.get(_q("default"))):
                 self._default_para = style_id
+
+    def _may_conceal(self, document: etree._Element) -> bool:
+        """Whether any layer of a run's look can conceal it: the defaults, a style the body uses (with
+        the styles it is based on), or formatting in the body. Without one no run is concealed, and the
+        reader need not resolve each run's look (most files: a table style's white heading text is
+        no such layer unless the body uses the style)."""
+        used = {self._default_para, *map(str, _STYLES_USED(document))}
+        if any(_conceals(look) for look in (self._defaults, *map(self._style, used))):
+            return True
+        return bool(_CONCEALING(document))
 
     def _style(self, style_id: str, depth: int = 0) -> Look:
         if style_id not in self._own or depth > _STYLE_DEPTH:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-__all__ = ["comment_texts", "paragraph_marks", "revision_people"]
+__all__ = ["comment_texts", "has_marks", "paragraph_marks", "revision_people"]
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _REVISIONS = ("ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange")  # elements naming their author
@@ -33,6 +33,12 @@ def comment_texts(comments: etree._Element | None) -> dict[str, str]:
             author = (comment.get(_q("author")) or "").strip()
             out[comment.get(_q("id")) or ""] = f"{author}：{text}" if author else text
     return out
+
+
+def has_marks(document: etree._Element) -> bool:
+    """Whether the body holds a tracked deletion or a comment's anchor (most files hold neither, and
+    their paragraphs need not be searched for them)."""
+    return next(document.iter(_q("del"), _q("commentReference")), None) is not None
 
 
 def paragraph_marks(para: etree._Element, comments: dict[str, str]) -> list[tuple[str, str]]:
