@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -95,9 +96,10 @@ def test_changed_settings_are_not_answered_from_the_cache(cache: Path, tmp_path:
 
 
 def _input(masked: list[bool]) -> AlignInput:
-    norm = "甲乙丙丁戊己庚辛壬癸" * 2
+    norm = "甲乙丙丁戊己庚辛壬癸" * 200
     kgrams = np.arange(len(norm) - 4, dtype=np.uint64)
-    return AlignInput(norm, kgrams, np.zeros(1, np.int32), (0,), np.asarray(masked * 2), None, 5)
+    starts = tuple(range(0, len(norm) - 300, 250))
+    return AlignInput(norm, kgrams, np.zeros(1, np.int32), starts, np.asarray(masked * 200), None, 5)
 
 
 def test_a_pair_is_remembered_under_what_verification_sees_of_both_sides(cache: Path) -> None:
@@ -110,3 +112,53 @@ def test_a_pair_is_remembered_under_what_verification_sees_of_both_sides(cache: 
     assert PairMemo([plain, masked], Settings()).load_pairs([job]) == {}
     assert PairMemo([plain, plain], Settings(seed_chars=6)).load_pairs([job]) == {}
     assert PairMemo([plain, plain], Settings()).load_pairs([(0, 1, [(0, 1)])]) == {}
+
+
+def test_a_mask_changed_away_from_a_pairs_candidates_keeps_its_verification(cache: Path) -> None:
+    """Text that became common far from the pair's candidate windows (a bid was added) changes nothing
+    verification reads of the pair; text that became common near them does."""
+    plain = _input([False] * 10)
+    far = replace(plain, masked=np.r_[np.zeros(1500, bool), np.ones(500, bool)])
+    near = replace(plain, masked=np.r_[np.zeros(100, bool), np.ones(20, bool), np.zeros(1880, bool)])
+    passage = RawPassage((0, 10), (0, 10), 10, (((0, 10), (0, 10)),))
+    job = (0, 1, [(0, 0)])  # the first windows: k-grams 0..550 may seed
+    PairMemo([plain, plain], Settings()).store_pairs([job], {(0, 1): [passage]})
+    assert PairMemo([far, far], Settings()).load_pairs([job]) == {(0, 1): [passage]}
+    assert PairMemo([plain, near], Settings()).load_pairs([job]) == {}
+    assert PairMemo([near, plain], Settings()).load_pairs([job]) == {}
+
+
+def _late_bid_section(root: Path, late: bool) -> CheckInputs:
+    """Bids 1, 2 and 3 share paragraph P, bids 3 and 4 paragraph Q, far from P in bid 3; the late fifth
+    bid holds P too (four bids then: P becomes common text) and shares paragraph R with bid 3."""
+    root.mkdir(exist_ok=True)
+    p, q, r = paragraphs(90, 3), paragraphs(91, 3), paragraphs(92, 3)
+    texts = [paragraphs(80 + n, 10) for n in range(5)]
+    texts[0], texts[1] = texts[0] + p, p + texts[1]
+    texts[2], texts[3] = q + texts[2] + r + p, q + texts[3]
+    texts[4] = texts[4][:3] + p + texts[4][3:] + r
+    bids = [make_docx(root / f"0{n + 1}-投标{n + 1}.docx", [text]) for n, text in enumerate(texts)]
+    return CheckInputs(bids if late else bids[:4])
+
+
+def _verified_entries(cache: Path) -> set[Path]:
+    return set((cache / "pairs").rglob("v*.bin"))
+
+
+def test_a_late_bid_verifies_only_the_pairs_whose_evidence_changed(cache: Path, tmp_path: Path) -> None:
+    """Adding a bid to a checked section (the GUI's late file) gives what a fresh check of all the bids
+    gives, though it changes the masks of earlier bids: only the new pairs with candidates are aligned,
+    and an earlier pair whose masks changed away from its candidates is read back."""
+    settings = Settings(workers=1, common_min_bids=4, common_alone_bids=3)  # P common from four bids on
+    before = check(_late_bid_section(tmp_path / "s", late=False), settings)
+    levels = {(x.a, x.b): x.level for x in before.pairs}
+    assert levels[("d1", "d2")] == levels[("d2", "d3")] == levels[("d3", "d4")] == "high"
+    verified = _verified_entries(cache)
+    after = check(_late_bid_section(tmp_path / "s", late=True), settings)
+    assert len(_verified_entries(cache) - verified) == 1  # bids 3 and 5 (R); 3-4 (Q) read back
+    levels = {(x.a, x.b): x.level for x in after.pairs}
+    assert levels[("d1", "d2")] == levels[("d2", "d3")] == "none"  # P is common text now
+    assert levels[("d3", "d4")] == levels[("d3", "d5")] == "high"
+    shutil.rmtree(cache)
+    fresh = check(_late_bid_section(tmp_path / "s", late=True), settings)
+    assert _normalised(after) == _normalised(fresh)

@@ -1,11 +1,14 @@
 """Verified pairs remembered on disk: a re-check aligns only the pairs whose inputs changed.
 
-A pair's passages depend on nothing but the two documents as verification sees them (comparable text,
-masked text and stock phrases: ``AlignInput``), its candidate windows, the settings and the code. The key
-of an entry hashes all of them, so an entry is found again only where aligning anew would give the same
-passages; adding a bid to a checked section aligns the new pairs (and those of bids whose masked text the
-new bid changed). The passages of masked text are listed for all pairs at once, and remembered under the
-hash of every input. A cache that cannot be read or written only costs time (``bidcheck.cache``).
+A pair's passages depend on nothing but the two texts (comparable text, k-grams, sentences, windows),
+its candidate windows, which k-grams near those windows may seed evidence (outside masked text, no stock
+phrase: ``AlignInput.open``, read only at seeds, and seeds come only from the candidate regions), the
+settings and the code. The key of an entry hashes exactly these, so an entry is found again only where
+aligning anew would give the same passages. Adding a bid to a checked section changes the masks (text
+becomes common when the new bid makes its holders enough): only the pairs whose candidate regions the
+change reaches are aligned again, with the new pairs. The passages of masked text are listed for all
+pairs at once, and remembered under the hash of every input. A cache that cannot be read or written only
+costs time (``bidcheck.cache``).
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from bidcheck import __version__
 from bidcheck.cache import code_digest, load_blob, store_blob
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
+from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
 
-__all__ = ["PairMemo", "input_digest"]
+__all__ = ["PairMemo", "input_digest", "text_digest"]
 
 _KIND = "pairs"
-_FORMAT = 1
+_FORMAT = 2
 Pair = tuple[int, int]
 Job = tuple[int, int, list[tuple[int, int]]]
 Found = dict[Pair, list[RawPassage]]
@@ -52,31 +56,42 @@ def _bits(mask: np.ndarray | None) -> bytes:
     return b"-" if mask is None else np.packbits(mask).tobytes() + len(mask).to_bytes(8, "little")
 
 
-def input_digest(x: AlignInput) -> bytes:
-    """A hash of what verification sees of one document."""
+def text_digest(x: AlignInput) -> bytes:
+    """A hash of one document's text as verification reads it, its masks left out."""
     starts = np.asarray(x.window_starts, dtype=np.int64).tobytes()
-    parts = (
-        x.norm.encode("utf-8", "surrogatepass"),
-        x.sentence_starts.tobytes(),
-        starts,
-        _bits(x.masked),
-        _bits(x.stock),
-    )
+    parts = (x.norm.encode("utf-8", "surrogatepass"), x.kgrams.tobytes(), x.sentence_starts.tobytes(), starts)
     return bytes.fromhex(_hash(*parts, str(x.k).encode()))
+
+
+def input_digest(x: AlignInput) -> bytes:
+    """A hash of what verification sees of one document: its text and its masks."""
+    return bytes.fromhex(_hash(text_digest(x), _bits(x.masked), _bits(x.stock)))
+
+
+def _open_near(x: AlignInput, windows: set[int], settings: Settings) -> bytes:
+    """Which k-grams of the candidate regions of ``windows`` may seed evidence (``AlignInput.open``)."""
+    region = candidate_region(len(x.kgrams), x.window_starts, windows, settings)
+    return np.packbits(x.open[region]).tobytes()
 
 
 class PairMemo:
     """The remembered verification of one section's documents under one set of settings."""
 
     def __init__(self, inputs: Sequence[AlignInput], settings: Settings) -> None:
+        self._inputs = inputs
+        self._settings = settings
+        self._texts = [text_digest(x) for x in inputs]
         self._digests = [input_digest(x) for x in inputs]
         shape = json.dumps(settings.to_dict(), sort_keys=True, default=str)
         self._context = f"{_FORMAT}|{__version__}|{_code()}|{shape}".encode()
 
     def _pair_key(self, job: Job) -> str:
+        """The pair's texts, its candidate windows and what may seed evidence near them (see the module)."""
         i, j, windows = job
         listed = np.asarray(windows, dtype=np.int64).tobytes()
-        return "v" + _hash(self._context, self._digests[i], self._digests[j], listed)
+        near_a = _open_near(self._inputs[i], {w for w, _ in windows}, self._settings)
+        near_b = _open_near(self._inputs[j], {w for _, w in windows}, self._settings)
+        return "v" + _hash(self._context, self._texts[i], self._texts[j], listed, near_a, near_b)
 
     def load_pairs(self, jobs: Sequence[Job]) -> Found:
         """The passages remembered for these pairs (those not remembered are left out)."""

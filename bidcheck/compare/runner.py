@@ -25,6 +25,7 @@ __all__ = ["PairFound", "compare_pairs"]
 
 _WORKER_INPUTS: tuple[Sequence[AlignInput], Settings] | None = None
 _PAIRS_PER_TASK = 64
+_POOL_MIN_WINDOWS = 400  # fewer candidate window pairs align faster here than worker processes start
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def _verify(
         return masked if masked is not None else all_masked_passages(inputs, settings, cancel)
 
     live: dict[tuple[int, int], list[RawPassage]] = {}
-    if settings.worker_count <= 1 or len(jobs) < 4:
+    if settings.worker_count <= 1 or sum(len(job[2]) for job in jobs) < _POOL_MIN_WINDOWS:
         for done, job in enumerate(jobs, start=1):
             check_cancel(cancel)
             live[(job[0], job[1])] = _compare(inputs, job, settings)

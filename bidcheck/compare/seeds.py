@@ -11,7 +11,7 @@ import numpy.typing as npt
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.config import Settings
 
-__all__ = ["Chain", "chain_seeds", "find_seeds"]
+__all__ = ["Chain", "candidate_region", "chain_seeds", "find_seeds"]
 
 Span = tuple[int, int]
 _MAX_OCCURRENCES = 4
@@ -29,7 +29,10 @@ class Chain:
     seeds: list[tuple[int, int]] = field(default_factory=list)
 
 
-def _region_mask(length: int, starts: tuple[int, ...], windows: set[int], settings: Settings) -> np.ndarray:
+def candidate_region(
+    length: int, starts: tuple[int, ...], windows: set[int], settings: Settings
+) -> npt.NDArray[np.bool_]:
+    """Which k-grams of a document lie near its candidate ``windows``: the only ones seeds come from."""
     mask = np.zeros(max(length, 0), dtype=bool)
     reach = settings.window_stride
     for w in windows:
@@ -42,8 +45,8 @@ def find_seeds(
     a: AlignInput, b: AlignInput, window_pairs: list[tuple[int, int]], settings: Settings
 ) -> npt.NDArray[np.int64]:
     """Seed pairs ``(pos_a, pos_b)`` of equal k-grams inside the candidate regions, sorted by A."""
-    mask_a = _region_mask(len(a.kgrams), a.window_starts, {w for w, _ in window_pairs}, settings)
-    mask_b = _region_mask(len(b.kgrams), b.window_starts, {w for _, w in window_pairs}, settings)
+    mask_a = candidate_region(len(a.kgrams), a.window_starts, {w for w, _ in window_pairs}, settings)
+    mask_b = candidate_region(len(b.kgrams), b.window_starts, {w for _, w in window_pairs}, settings)
     idx_a = np.flatnonzero(mask_a)
     idx_b = np.flatnonzero(mask_b)
     hb = b.kgrams[idx_b]
