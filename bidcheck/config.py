@@ -55,6 +55,7 @@ SETTING_LABELS = {
     "worker_memory_mb": "每个读取进程的内存上限（MB，0 为自动）",
     "ocr_page_timeout_s": "每页文字识别的时限（秒）",
     "max_passages_per_pair": "每对文件最多列出的段落数",
+    "cache_max_mb": "缓存上限（MB，超出时先删去最久未用的）",
     "ocr_engine": "文字识别（OCR）引擎",
     "library_path": "资料库文件（空为默认位置）",
     "library_keep_texts": "资料库保存全文",
@@ -127,6 +128,7 @@ class Settings:
     worker_memory_mb: int = 0  # 0 = a share of the PC's memory (bidcheck.workers.default_memory_mb)
     ocr_page_timeout_s: int = 120
     max_passages_per_pair: int = 200
+    cache_max_mb: int = 2048  # what was read and compared is kept up to this (a 100-bid section: ~150 MB)
     ocr_engine: str = "rapidocr"  # or "paddleocr", when installed with its models on disk
     # the library of checked sections (bidcheck.library)
     library_path: str = ""  # "" = the default place (bidcheck.library.default_library_path)
@@ -165,6 +167,7 @@ class Settings:
             "short_passage_chars",
             "common_min_bids",
             "max_passages_per_pair",
+            "cache_max_mb",
             "max_file_mb",
             "ring_min_chars",
             "common_alone_bids",

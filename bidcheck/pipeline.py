@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, load_blob, store_blob
+from bidcheck.cache import code_digest, load_blob, prune_cache, store_blob
 from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
 from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
 from bidcheck.compare.runner import PairFound
@@ -259,16 +259,19 @@ def _library_digest(run: _Run) -> str:
     return "library|" + hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def _remembered(run: _Run, stage: str, compute: Callable[[], _T], keep: bool = True) -> _T:
+def _remembered(
+    run: _Run, stage: str, compute: Callable[[], _T], keep: bool | Callable[[_T], bool] = True
+) -> _T:
     """What ``compute`` gives, or what it gave in an earlier check from the same inputs (``_Run.key``):
-    a re-check of unchanged files costs what reading the cache costs. ``keep`` false: not remembered."""
+    a re-check of unchanged files costs what reading the cache costs. ``keep`` false (or false of the
+    value): not remembered."""
     key = f"{stage[0]}{run.key}"
     data = load_blob("stages", key) if run.key else None
     if data is not None:
         with contextlib.suppress(Exception):  # damaged, or written by another version: compute again
             return cast(_T, pickle.loads(data))
     value = compute()
-    if run.key and keep:
+    if run.key and (keep(value) if callable(keep) else keep):
         store_blob("stages", key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     return value
 
@@ -336,7 +339,14 @@ def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
 
 
 def _verify(run: _Run, progress: ProgressFn) -> None:
-    run.found = compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel)
+    """Every pair with candidates verified: remembered whole for a re-check of the same files, else pair
+    by pair (``bidcheck.compare.memo``: after a bid is added, the pairs whose evidence did not change)."""
+    run.found = _remembered(
+        run,
+        "verify",
+        lambda: compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel),
+        keep=lambda found: not any(pair.failed for pair in found.values()),  # such pairs are tried again
+    )
 
 
 def _semantic(run: _Run, progress: ProgressFn) -> None:
@@ -440,7 +450,8 @@ def check(
     The stages (``_STAGES``) run in order, each on its slice of the progress bar, with a cancel check
     before each and its wall time kept in the result's ``timings``. With a ``library`` (read only:
     storing the section is the caller's, see ``bidcheck.library.store_result``), each bid is also
-    compared with the bids of its earlier sections (other than ``section``).
+    compared with the bids of its earlier sections (other than ``section``). The on-disk cache is kept
+    within ``cache_max_mb`` (``bidcheck.cache.prune_cache``).
     """
     settings = settings or Settings()
     started = time.perf_counter()
@@ -456,6 +467,7 @@ def check(
             stage.run(run, slice_progress(progress, stage.start, stage.end))
         timings[stage.name] = time.perf_counter() - lap
     documents = sorted([p.doc for p in run.prepared] + run.duplicates, key=lambda d: int(d.id[1:]))
+    prune_cache(settings.cache_max_mb << 20)  # the entries used least recently go first
     progress(1.0, "完成")
     return CheckResult(
         settings.to_dict(),

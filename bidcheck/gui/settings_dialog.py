@@ -54,7 +54,7 @@ GROUPS = (
         ),
     ),
     ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
-    ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
+    ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine", "cache_max_mb")),
     (
         "语义改写",
         (

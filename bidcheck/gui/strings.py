@@ -185,6 +185,7 @@ ENGLISH: dict[str, str] = {
     "压缩包内文件数上限": "Most entries in a zip package",
     "单个文件的文字上限（字）": "Most characters in one file",
     "每个读取进程的内存上限（MB，0 为自动）": "Memory of each reading process (MB, 0: automatic)",
+    "缓存上限（MB，超出时先删去最久未用的）": "Cache size limit (MB; least recently used removed first)",
     "每页文字识别的时限（秒）": "OCR time per page (s)",
     "资料库文件（空为默认位置）": "Library file (empty: the default place)",
     "资料库保存全文": "Library keeps full texts",
