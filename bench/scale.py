@@ -4,10 +4,12 @@ plain-text floor (reading the same files with pypdfium2 and python-docx and doin
 For each size it prints the floor, the whole check as a user runs it (a fresh process, an empty cache),
 its stages, the ratio to the floor, the peak memory of the process tree, a re-check with the cache
 filled (its result must equal the first, times and paths aside), and the check after adding one bid (all
-bids but the last checked first, with their own cache); then how the check time grows from one size to
-the next. With ``--repeat N`` every size is timed N times, the sizes in turn (10, 30, …, 10, 30, …), so
-that a drift in the machine's speed reaches all of them alike; the summary shows each size's fastest
-check (peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
+bids but the last checked first, with their own cache; its result must equal the first check's), both
+also in CPU seconds (user + system of the process and its workers: on a shared machine the wall time
+grows with the load, the CPU time hardly); then how the check time grows from one size to the next.
+With ``--repeat N`` every size is timed N times, the sizes in turn (10, 30, …, 10, 30, …), so that a
+drift in the machine's speed reaches all of them alike; the summary shows each size's fastest check
+(peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
 Sections are generated once into ``--folder`` and reused.
 
 ``--settings FILE`` passes a settings file to every check (e.g. ``{"semantic_max_bids": 200}`` to time
@@ -23,6 +25,7 @@ import argparse
 import itertools
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -84,11 +87,17 @@ def _tree_rss(root: int) -> int:
 SETTINGS: list[str] = []  # extra arguments of every check (``--settings FILE``)
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes of this one."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def run_check(
     section: Path, out: Path, cache: Path, workers: int, bids: list[Path] | None = None
-) -> tuple[float, int, dict[str, object]]:
+) -> tuple[float, int, dict[str, object], float]:
     """Run ``bidcheck check`` in a fresh process on the section's bids (or those given): (wall seconds,
-    peak tree memory, result JSON)."""
+    peak tree memory, result JSON, CPU seconds of the process and its workers)."""
     cmd = [
         sys.executable,
         "-m",
@@ -107,7 +116,7 @@ def run_check(
         *SETTINGS,
     ]
     env = {**os.environ, "BIDCHECK_CACHE_DIR": str(cache)}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     peak = [0]
 
@@ -123,27 +132,32 @@ def run_check(
     sampler.join()
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"bidcheck check failed ({proc.returncode}): {err.decode()[-2000:]}")
-    return wall, peak[0], json.loads((out / "r.json").read_text(encoding="utf-8"))
+    cpu = _children_cpu() - cpu
+    return wall, peak[0], json.loads((out / "r.json").read_text(encoding="utf-8")), cpu
 
 
-def _cold_and_warm(section: Path, workers: int) -> tuple[float, int, dict[str, object], float]:
-    """A check with an empty cache (wall, peak memory, result) and the same check again from the cache."""
+def _cold_and_warm(section: Path, workers: int) -> tuple[float, int, dict[str, object], tuple[float, float]]:
+    """A check with an empty cache (wall, peak memory, result) and the same check again from the cache
+    (wall and CPU seconds)."""
     with tempfile.TemporaryDirectory() as temp:
-        cold_wall, peak, result = run_check(section, Path(temp), Path(temp) / "cache", workers)
-        warm_wall, _, warm_result = run_check(section, Path(temp), Path(temp) / "cache", workers)
+        cold_wall, peak, result, _ = run_check(section, Path(temp), Path(temp) / "cache", workers)
+        warm_wall, _, warm_result, warm_cpu = run_check(section, Path(temp), Path(temp) / "cache", workers)
     if _normalised(warm_result) != _normalised(result):
         raise RuntimeError("the re-check from the cache gave another result than the first check")
-    return cold_wall, peak, result, warm_wall
+    return cold_wall, peak, result, (warm_wall, warm_cpu)
 
 
-def add_one_seconds(section: Path, workers: int) -> float:
+def add_one_seconds(section: Path, workers: int, cold: dict[str, object]) -> tuple[float, float]:
     """A check of all bids but the last (its cache then filled), then of all of them: the second's wall
-    time, as when a late bid is added to a checked section."""
+    and CPU seconds, as when a late bid is added to a checked section. Its result must be the ``cold``
+    check's of all the bids."""
     bids = sorted((section / "bids").iterdir())
     with tempfile.TemporaryDirectory() as temp:
         run_check(section, Path(temp), Path(temp) / "cache", workers, bids[:-1])
-        wall, _, _ = run_check(section, Path(temp), Path(temp) / "cache", workers, bids)
-    return wall
+        wall, _, result, cpu = run_check(section, Path(temp), Path(temp) / "cache", workers, bids)
+    if _normalised(result) != _normalised(cold):
+        raise RuntimeError("the check after adding a bid gave another result than a fresh check")
+    return wall, cpu
 
 
 def _normalised(result: dict[str, object]) -> str:
@@ -163,7 +177,8 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
         generate_section(section, size, seed=size, own=(250, 270), prose=lexicon_paragraph, alternate=True)
     files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
     floor = floor_seconds(files, workers)
-    cold_wall, peak, result, warm_wall = _cold_and_warm(section, workers)
+    cold_wall, peak, result, (warm_wall, warm_cpu) = _cold_and_warm(section, workers)
+    add_wall, add_cpu = add_one_seconds(section, workers, result)
     timings = dict(result["timings"])  # type: ignore[arg-type]
     timings["start+report"] = cold_wall - float(result["elapsed_s"])  # type: ignore[arg-type]
     chars = sum(int(d["chars"]) for d in result["documents"])  # type: ignore[union-attr]
@@ -176,7 +191,9 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
         "stages": timings,
         "peak_mb": peak / 2**20,
         "warm": warm_wall,
-        "add_one": add_one_seconds(section, workers),
+        "warm_cpu": warm_cpu,
+        "add_one": add_wall,
+        "add_one_cpu": add_cpu,
         "raised": _raised(section, result),
     }  # type: ignore[union-attr]
 
@@ -185,7 +202,7 @@ def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
     """The runs of one size as one row: the fastest check with its stages, the fastest floor and
     re-check, the highest peak memory."""
     row = dict(min(runs, key=lambda run: float(run["check"])))  # type: ignore[arg-type]
-    for key in ("floor", "warm", "add_one"):
+    for key in ("floor", "warm", "warm_cpu", "add_one", "add_one_cpu"):
         row[key] = min(float(run[key]) for run in runs)  # type: ignore[arg-type]
     row["peak_mb"] = max(float(run["peak_mb"]) for run in runs)  # type: ignore[arg-type]
     row["ratio"] = float(row["check"]) / float(row["floor"])  # type: ignore[arg-type]
@@ -219,7 +236,9 @@ _COLUMNS = (
     ("st+rep", 8),
     ("peak MB", 9),
     ("re-check", 9),
+    ("cpu", 6),
     ("add one", 8),
+    ("cpu", 6),
     ("raised", 9),
 )
 
@@ -244,7 +263,9 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{s.get('start+report', 0):.1f}",
             f"{r['peak_mb']:.0f}",
             f"{r['warm']:.1f}",
+            f"{r['warm_cpu']:.1f}",
             f"{r['add_one']:.1f}",
+            f"{r['add_one_cpu']:.1f}",
             f"{r['raised']}",
         )
         lines.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, _COLUMNS, strict=True)))
@@ -276,7 +297,7 @@ def main() -> None:
         f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
         " 'st+rep' is process start, imports and writing the JSON and Excel reports;"
         " 're-check': the same check again, every file cached; 'add one': the check after one bid is added"
-        " to the others, checked before;"
+        " to the others, checked before (each with its CPU seconds, user + system, workers included);"
         " 'raised' is planted pairs at watch or high / planted pairs, and other pairs raised"
     )
     print(table(rows))
