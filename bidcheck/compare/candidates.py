@@ -9,12 +9,11 @@ Neither loops over pairs of documents; both read the colliding pairs out of thei
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib.stride_tricks import sliding_window_view
 
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 
@@ -113,11 +112,26 @@ def _grouped_by_documents(
 
 
 def winnow(kgrams: npt.NDArray[np.uint64], window: int = _WINNOW) -> npt.NDArray[np.int64]:
-    """Positions of the winnowing fingerprints: the smallest hash of every ``window`` consecutive k-grams."""
+    """Positions of the winnowing fingerprints: the smallest hash of every ``window`` consecutive k-grams
+    (the first of equal ones). Found by doubling: the smallest of 2, 4, 8 … k-grams from each position is
+    the smaller of two halves', so a window of 8 takes three vectorised steps."""
     if len(kgrams) <= window:
         return np.arange(min(len(kgrams), 1), dtype=np.int64) if len(kgrams) else np.zeros(0, np.int64)
-    lows = sliding_window_view(kgrams, window).argmin(axis=1) + np.arange(len(kgrams) - window + 1)
-    return np.unique(lows).astype(np.int64)
+    lows, width = np.arange(len(kgrams), dtype=np.int64), 1
+    while width * 2 <= window:
+        lows, width = _smaller_first(kgrams, lows, width), width * 2
+    if width < window:  # two overlapping runs of ``width`` cover the window
+        lows = _smaller_first(kgrams, lows, window - width)
+    lows = lows[: len(kgrams) - window + 1]  # each window's first smallest, never before the last one's
+    return lows[np.r_[True, lows[1:] != lows[:-1]]]
+
+
+def _smaller_first(
+    kgrams: npt.NDArray[np.uint64], lows: npt.NDArray[np.int64], offset: int
+) -> npt.NDArray[np.int64]:
+    """For each position, the smaller hash of ``lows`` there and ``offset`` later (the earlier if equal)."""
+    left, right = lows[:-offset], lows[offset:]
+    return np.where(kgrams[right] < kgrams[left], right, left)
 
 
 def _fingerprints(
@@ -142,34 +156,43 @@ def kgram_window_pairs(
     """Window pairs sharing at least two winnowed k-grams, from one inverted index of all documents.
 
     ``usable[d]`` says which k-grams of document ``d`` may enter the index (those outside masked text).
+    The index is one sort: every two entries of a hash in different documents are a hit of their window
+    pair, and the hits are counted with one more sort (no loop over buckets or pairs).
     """
     parts = [_fingerprints(h, usable[d] if usable is not None else None) for d, h in enumerate(kgrams)]
-    hashes = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint64)
-    docs = np.concatenate([np.full(len(p[0]), d) for d, p in enumerate(parts)]) if parts else np.zeros(0)
-    windows = (
-        np.concatenate(
-            [np.minimum(p[1] // stride, max(window_counts[d] - 1, 0)) for d, p in enumerate(parts)]
-        )
-        if parts
-        else np.zeros(0)
-    )
-    order = np.argsort(hashes, kind="stable")
+    if not parts:
+        return {}
+    hashes = np.concatenate([p[0] for p in parts])
+    docs = np.concatenate([np.full(len(p[0]), d, dtype=np.int64) for d, p in enumerate(parts)])
+    windows = np.concatenate(
+        [np.minimum(p[1] // stride, max(window_counts[d] - 1, 0)) for d, p in enumerate(parts)]
+    ).astype(np.int64)
+    order = np.lexsort((windows, docs, hashes))
     hashes, docs, windows = hashes[order], docs[order], windows[order]
-    bounds = np.flatnonzero(np.diff(hashes)) + 1
-    hits: Counter[tuple[int, int, int, int]] = Counter()
-    for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(hashes)], strict=True):
-        if hi - lo < 2 or len(set(docs[lo:hi].tolist())) == 1:
-            continue
-        entries = sorted(set(zip(docs[lo:hi].tolist(), windows[lo:hi].tolist(), strict=True)))
-        for x, (da, wa) in enumerate(entries):
-            for db, wb in entries[x + 1 :]:
-                if db != da:
-                    hits[(da, db, wa, wb)] += 1
-    pairs: defaultdict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for (da, db, wa, wb), count in hits.items():
-        if count >= _MIN_HITS:
-            pairs[(da, db)].append((wa, wb))
-    return dict(pairs)
+    distinct = np.r_[True, (np.diff(hashes) != 0) | (np.diff(docs) != 0) | (np.diff(windows) != 0)]
+    hashes, docs, windows = hashes[distinct], docs[distinct], windows[distinct]
+    first, second = _equal_runs_pairs(hashes)
+    apart = docs[first] != docs[second]  # entries come in document order: docs[first] < docs[second]
+    first, second = first[apart], second[apart]
+    size = max([*window_counts, 1])
+    keys = ((docs[first] * len(kgrams) + docs[second]) * size + windows[first]) * size + windows[second]
+    values, counts = np.unique(keys, return_counts=True)
+    values = values[counts >= _MIN_HITS]
+    pair, wa, wb = values // (size * size), values // size % size, values % size
+    return _grouped_by_documents(pair // len(kgrams), wa, pair % len(kgrams), wb)
+
+
+def _equal_runs_pairs(values: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every pair of indexes ``x < y`` of equal values, in a sorted array."""
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]]) if len(values) else np.zeros(0, np.int64)
+    sizes = np.diff(np.r_[starts, len(values)])
+    firsts, seconds = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for size in np.unique(sizes[sizes > 1]).tolist():
+        members = starts[sizes == size][:, None] + np.arange(size)
+        low, high = np.triu_indices(size, 1)
+        firsts.append(members[:, low].ravel())
+        seconds.append(members[:, high].ravel())
+    return np.concatenate(firsts), np.concatenate(seconds)
 
 
 def mostly_open_windows(
