@@ -6,9 +6,10 @@ phrase: ``AlignInput.open``, read only at seeds, and seeds come only from the ca
 settings and the code. The key of an entry hashes exactly these, so an entry is found again only where
 aligning anew would give the same passages. Adding a bid to a checked section changes the masks (text
 becomes common when the new bid makes its holders enough): only the pairs whose candidate regions the
-change reaches are aligned again, with the new pairs. The passages of masked text are listed for all
-pairs at once, and remembered under the hash of every input. A cache that cannot be read or written only
-costs time (``bidcheck.cache``).
+change reaches are aligned again, with the new pairs. The passages of masked text two bids share are
+built from nothing but the k-grams each holds once in its masked text: they are remembered by pair of
+those, one entry per bid for its pairs with the later bids, so a new bid lists only its own pairs'. A
+cache that cannot be read or written only costs time (``bidcheck.cache``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
 
-__all__ = ["PairMemo", "input_digest", "text_digest"]
+__all__ = ["PairMemo", "text_digest"]
 
 _KIND = "pairs"
 _FORMAT = 2
@@ -52,10 +53,6 @@ def _hash(*parts: bytes) -> str:
     return digest.hexdigest()
 
 
-def _bits(mask: np.ndarray | None) -> bytes:
-    return b"-" if mask is None else np.packbits(mask).tobytes() + len(mask).to_bytes(8, "little")
-
-
 def text_digest(x: AlignInput) -> bytes:
     """A hash of one document's text as verification reads it, its masks left out."""
     starts = np.asarray(x.window_starts, dtype=np.int64).tobytes()
@@ -63,9 +60,11 @@ def text_digest(x: AlignInput) -> bytes:
     return bytes.fromhex(_hash(*parts, str(x.k).encode()))
 
 
-def input_digest(x: AlignInput) -> bytes:
-    """A hash of what verification sees of one document: its text and its masks."""
-    return bytes.fromhex(_hash(text_digest(x), _bits(x.masked), _bits(x.stock)))
+def _singles_digest(x: AlignInput) -> bytes:
+    """A hash of what the passages of masked text are built from: the k-grams of one document's masked
+    text held there once, with their positions (``AlignInput.masked_in_order``)."""
+    hashes, positions = x.masked_in_order
+    return bytes.fromhex(_hash(hashes.tobytes(), positions.astype(np.int64).tobytes(), str(x.k).encode()))
 
 
 def _open_near(x: AlignInput, windows: set[int], settings: Settings) -> bytes:
@@ -81,7 +80,8 @@ class PairMemo:
         self._inputs = inputs
         self._settings = settings
         self._texts = [text_digest(x) for x in inputs]
-        self._digests = [input_digest(x) for x in inputs]
+        self._singles = [_singles_digest(x) for x in inputs]
+        self._rows: list[dict[bytes, list[RawPassage]]] = [{} for _ in inputs]
         shape = json.dumps(settings.to_dict(), sort_keys=True, default=str)
         self._context = f"{_FORMAT}|{__version__}|{_code()}|{shape}".encode()
 
@@ -109,17 +109,35 @@ class PairMemo:
             if passages is not None:
                 _store(self._pair_key(job), passages)
 
-    def _masked_key(self) -> str:
-        return "m" + _hash(self._context, *self._digests)
+    def _row_key(self, i: int) -> str:
+        return "m" + _hash(self._context, self._singles[i])
 
-    def load_masked(self) -> Found | None:
-        """The passages of masked text of every pair, when remembered for exactly these documents."""
-        found = _load_blob(self._masked_key())
-        return found if isinstance(found, dict) else None
+    def load_masked(self) -> tuple[Found, dict[int, list[int]]]:
+        """The passages of masked text of the pairs remembered (pairs sharing none left out), and by bid
+        the later bids whose pair with it is not remembered."""
+        found: Found = {}
+        missing: dict[int, list[int]] = {}
+        self._rows = [_row(_load_blob(self._row_key(i))) for i in range(len(self._singles))]
+        for i, row in enumerate(self._rows):
+            for j in range(i + 1, len(self._singles)):
+                known = row.get(self._singles[j])
+                if known is None:
+                    missing.setdefault(i, []).append(j)
+                elif known:
+                    found[(i, j)] = known
+        return found, missing
 
-    def store_masked(self, found: Found) -> None:
-        """Remember the passages of masked text of every pair."""
-        store_blob(_KIND, self._masked_key(), pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+    def store_masked(self, missing: dict[int, list[int]], found: Found) -> None:
+        """Remember the passages of masked text of the pairs ``load_masked`` found missing (``found``
+        holds those that share some), each bid's with the later bids in one entry."""
+        for i, later in missing.items():
+            row = {**self._rows[i], **{self._singles[j]: found.get((i, j), []) for j in later}}
+            store_blob(_KIND, self._row_key(i), pickle.dumps(row, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _row(value: object) -> dict[bytes, list[RawPassage]]:
+    """A remembered row of masked passages (by the digest of the later bid's masked text), or none."""
+    return value if isinstance(value, dict) else {}
 
 
 def _load_blob(key: str) -> object:

@@ -7,7 +7,7 @@ main process lists the passages of masked text every pair shares (exact runs of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -85,28 +85,27 @@ def compare_pairs(
     jobs = [(i, j, windows) for (i, j), windows in sorted(candidates.items())]
     live = memo.load_pairs(jobs)
     todo = [job for job in jobs if (job[0], job[1]) not in live]
-    masked = memo.load_masked()
-    aligned, listed, failed = _verify(todo, inputs, settings, masked, progress, cancel)
+    known, missing = memo.load_masked()
+
+    def listed() -> dict[tuple[int, int], list[RawPassage]]:
+        return known | all_masked_passages(inputs, settings, cancel, missing) if missing else known
+
+    aligned, masked, failed = _verify(todo, inputs, settings, listed, progress, cancel)
     memo.store_pairs(todo, aligned)
-    if masked is None:
-        memo.store_masked(listed)
-    return _found(live | aligned, listed, failed)
+    memo.store_masked(missing, masked)
+    return _found(live | aligned, masked, failed)
 
 
 def _verify(
     jobs: list[Job],
     inputs: Sequence[AlignInput],
     settings: Settings,
-    masked: dict[tuple[int, int], list[RawPassage]] | None,
+    listed: Callable[[], dict[tuple[int, int], list[RawPassage]]],
     progress: ProgressFn,
     cancel: CancelFlag | None,
 ) -> tuple[dict[tuple[int, int], list[RawPassage]], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
-    """Align the pairs of ``jobs`` and list the passages of masked text (unless ``masked`` has them):
-    (passages by pair, masked passages by pair, pairs whose worker died twice)."""
-
-    def listed() -> dict[tuple[int, int], list[RawPassage]]:
-        return masked if masked is not None else all_masked_passages(inputs, settings, cancel)
-
+    """Align the pairs of ``jobs`` and list the passages of masked text (``listed``, in this process while
+    the workers align): (passages by pair, masked passages by pair, pairs whose worker died twice)."""
     live: dict[tuple[int, int], list[RawPassage]] = {}
     if settings.worker_count <= 1 or sum(len(job[2]) for job in jobs) < _POOL_MIN_WINDOWS:
         for done, job in enumerate(jobs, start=1):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -40,10 +40,16 @@ class _Positions:
         for row, (ids, pos) in enumerate(zip(self.ids, self.positions, strict=True)):
             self.table[row, ids] = pos
 
-    def runs_after(self, i: int, k: int) -> Runs:
-        """(other bid, a0, a1, b0, b1) of every exact run bid ``i`` shares with each later bid, ordered by
-        bid, then by position in ``i``: characters ``a0..a1`` of ``i`` equal ``b0..b1`` of the other."""
-        pa, partner = self.positions[i], self.table[i + 1 :, self.ids[i]]
+    def runs_after(self, i: int, k: int, rows: npt.NDArray[np.int64] | None = None) -> Runs:
+        """(other bid, a0, a1, b0, b1) of every exact run bid ``i`` shares with each later bid (those of
+        ``rows``, ascending, when given), ordered by bid, then by position in ``i``: characters ``a0..a1``
+        of ``i`` equal ``b0..b1`` of the other."""
+        if rows is None:
+            rows = np.arange(i + 1, len(self.table), dtype=np.int64)
+            partner = self.table[i + 1 :, self.ids[i]]
+        else:
+            partner = self.table[np.ix_(rows, self.ids[i])]
+        pa = self.positions[i]
         held = partner >= 0
         cont = np.zeros_like(held)
         cont[:, 1:] = held[:, 1:] & held[:, :-1] & (partner[:, 1:] == partner[:, :-1] + 1)
@@ -53,7 +59,7 @@ class _Positions:
         other, first = np.nonzero(held & ~cont)
         _, last = np.nonzero(ends)
         b0, b1 = partner[other, first].astype(np.int64), partner[other, last].astype(np.int64) + k
-        return (other + i + 1).astype(np.int64), pa[first], pa[last] + k, b0, b1
+        return rows[other], pa[first], pa[last] + k, b0, b1
 
 
 def _groups(runs: Runs, gap: int, min_chars: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -134,9 +140,11 @@ def _picker(indices: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
     return get if len(indices) > 1 else lambda values: (get(values),)
 
 
-def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[int, list[RawPassage]]:
+def _passages_after(
+    positions: _Positions, i: int, settings: Settings, rows: npt.NDArray[np.int64] | None = None
+) -> dict[int, list[RawPassage]]:
     k = settings.seed_chars
-    runs = positions.runs_after(i, k)
+    runs = positions.runs_after(i, k, rows)
     if not len(runs[0]):
         return {}
     first, end = _groups(runs, settings.max_gap_chars, settings.min_passage_chars)
@@ -152,15 +160,22 @@ def _passages_after(positions: _Positions, i: int, settings: Settings) -> dict[i
 
 
 def all_masked_passages(
-    inputs: Sequence[AlignInput], settings: Settings, cancel: CancelFlag | None = None
+    inputs: Sequence[AlignInput],
+    settings: Settings,
+    cancel: CancelFlag | None = None,
+    wanted: Mapping[int, Sequence[int]] | None = None,
 ) -> dict[tuple[int, int], list[RawPassage]]:
     """The passages of masked text every pair of bids ``(i, j)``, ``i < j``, shares (pairs sharing none
-    are left out), from exact runs of equal k-grams."""
+    are left out), from exact runs of equal k-grams; with ``wanted``, only the pairs of each ``i`` with
+    the later bids ``wanted[i]`` (a pair's passages depend on nothing but its two bids)."""
     positions = _Positions(inputs, settings.seed_chars)
     out: dict[tuple[int, int], list[RawPassage]] = {}
-    for i in range(len(inputs)):
+    for i in range(len(inputs)) if wanted is None else sorted(wanted):
         check_cancel(cancel)
-        out.update(((i, j), found) for j, found in _passages_after(positions, i, settings).items())
+        rows = None if wanted is None else np.asarray(sorted(wanted[i]), dtype=np.int64)
+        if rows is not None and not len(rows):
+            continue
+        out.update(((i, j), found) for j, found in _passages_after(positions, i, settings, rows).items())
     return out
 
 
