@@ -54,7 +54,7 @@ GROUPS = (
         ),
     ),
     ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
-    ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine", "cache_max_mb")),
+    ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
     (
         "语义改写",
         (
@@ -78,6 +78,7 @@ GROUPS = (
             "max_chars",
             "worker_memory_mb",
             "ocr_page_timeout_s",
+            "cache_max_mb",
         ),
     ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
