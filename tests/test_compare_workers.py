@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bidcheck.compare import runner
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.judge import verdict
@@ -40,6 +41,7 @@ def test_a_comparison_worker_killed_mid_check_loses_no_pair(
     inputs = CheckInputs((_section(tmp_path),))
     expected = check(inputs, SETTINGS)
     monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path / "empty"))  # verified anew, not from the cache
+    monkeypatch.setattr(runner, "_POOL_MIN_WINDOWS", 1)  # so few windows are aligned without workers
     killed: list[int] = []
 
     def kill_a_worker(_fraction: float, message: str) -> None:
