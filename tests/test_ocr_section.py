@@ -14,7 +14,7 @@ import pytest
 
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
-from bidcheck.ingest.ocr_batch import recognize_pages, time_left
+from bidcheck.ingest.ocr_batch import ocr_processes, recognize_pages, time_left
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
@@ -142,3 +142,8 @@ def test_time_left_reads_as_an_estimate() -> None:
         "约 1 小时 1 分钟",
         "约 4 小时 20 分钟",
     ]
+
+
+def test_ocr_runs_two_cores_to_a_process() -> None:
+    # one process on all cores of a 2-core PC; past that, processes of two threads each
+    assert [ocr_processes(n) for n in (1, 2, 3, 4, 9)] == [(1, 0), (1, 0), (1, 0), (2, 2), (4, 2)]
