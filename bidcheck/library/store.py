@@ -141,9 +141,14 @@ class SectionRow:
     bidders: tuple[str, ...]
 
 
+def _is_busy(exc: BaseException) -> bool:
+    """Whether SQLite's error says another connection holds the file."""
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _words(exc: BaseException) -> str:
     text = str(exc)
-    if "locked" in text or "busy" in text:
+    if _is_busy(exc):
         return "资料库正被另一个程序占用"
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return "资料库文件已损坏"
@@ -189,7 +194,7 @@ def _switch_to_wal(conn: sqlite3.Connection, busy_timeout_s: float) -> None:
             conn.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
+            if not _is_busy(exc) or time.monotonic() >= deadline:
                 raise
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
