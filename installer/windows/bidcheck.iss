@@ -20,6 +20,7 @@ ArchitecturesAllowed=x64compatible
 ArchitecturesInstallIn64BitMode=x64compatible
 ChangesAssociations=yes
 UninstallDisplayIcon={app}\bidcheck-gui.exe
+SetupIconFile=build\bidcheck.ico
 SourceDir=..\..
 OutputDir=dist
 OutputBaseFilename=bidcheck-{#AppVersion}-setup
