@@ -155,8 +155,9 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO) -> int:
-    """Run one library verb: 0 done, 1 no file could be read, 2 no such section; ``LibraryError``
-    when the library cannot be used."""
+    """Run one library verb: 0 done, 1 a file could not be read (``add``, ``add-template``), 2 no such
+    section or no such file to add or import; ``UnwritablePath`` for an output that cannot take the
+    file, ``LibraryError`` when the library (or the one imported) cannot be used."""
     from bidcheck.library import open_library
 
     library = open_library(library_path(args, settings))
@@ -169,8 +170,8 @@ def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO
 
 def _list(library: Library, _args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
     for row in library.sections():
-        kind = "范本" if row.kind == "templates" else "标段"
-        out.write(f"{row.checked}  {kind}  {row.name}  {row.files} 份投标文件  {'、'.join(row.bidders)}\n")
+        kind, files = ("范本", "份范本文件") if row.kind == "templates" else ("标段", "份投标文件")
+        out.write(f"{row.checked}  {kind}  {row.name}  {row.files} {files}  {'、'.join(row.bidders)}\n")
     return 0
 
 
@@ -212,10 +213,25 @@ def _add(library: Library, args: argparse.Namespace, settings: Settings, out: Te
     from bidcheck.library import store_result
     from bidcheck.pipeline import CheckInputs, check
 
+    missing = _missing([*args.paths, *args.tender], out)
+    if missing:
+        return missing
     inputs = CheckInputs(tuple(args.paths), tuple(args.tender))
     result = check(inputs, settings, no_progress, threading.Event(), library, args.section)
     store_result(library, args.section, result, settings)
+    for doc in result.documents:
+        if not doc.ok:
+            out.write(f"无法读取 {doc.name}：{doc.error}\n")
     out.write(f"已存入标段 {args.section}：{len([d for d in result.bids if d.ok])} 份投标文件\n")
+    return 0 if all(d.ok for d in result.documents) else 1
+
+
+def _missing(paths: list[Path], out: TextIO) -> int:
+    """2 (said) when a path named does not exist, before anything is read or stored; else 0."""
+    for path in paths:
+        if not path.exists():
+            out.write(f"找不到文件或文件夹：{path}\n")
+            return 2
     return 0
 
 
@@ -231,8 +247,11 @@ def _add_template(library: Library, args: argparse.Namespace, settings: Settings
 
 def _groups(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
     from bidcheck.library.groups import HAMMING
+    from bidcheck.report.files import check_output_path
 
     hamming = HAMMING if args.hamming is None else args.hamming
+    if args.json:
+        check_output_path(args.json)  # a wrong path is said before the regrouping, never as a traceback
     library.regroup(hamming)
     groups = library.groups()
     for number, members in groups:
@@ -271,12 +290,18 @@ def write_groups_json(groups: list[tuple[int, list[tuple[str, str]]]], path: Pat
 
 
 def _export(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    from bidcheck.report.files import check_output_path
+
+    check_output_path(args.file)
     library.export(args.file)
     out.write(f"已导出到 {args.file}\n")
     return 0
 
 
 def _import(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    if not args.file.is_file():  # never an empty library made at a mistyped path
+        out.write(f"找不到要导入的资料库文件：{args.file}\n")
+        return 2
     names = library.import_from(args.file)
     out.write(f"已导入 {len(names)} 个标段：{'、'.join(names)}\n")
     return 0

@@ -376,7 +376,8 @@ class Library:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT s.name, s.kind, s.checked, count(f.id), group_concat(f.bidder, char(31)) "
-                "FROM sections s LEFT JOIN files f ON f.section_id = s.id AND f.role = 'bid' "
+                "FROM sections s LEFT JOIN files f ON f.section_id = s.id "
+                "AND f.role = CASE s.kind WHEN 'templates' THEN 'template' ELSE 'bid' END "
                 "GROUP BY s.id ORDER BY s.checked, s.id"
             ).fetchall()
         return [
@@ -509,7 +510,10 @@ class Library:
 
     def import_from(self, source: Path) -> list[str]:
         """Add the sections of another library file (a section of the same name is replaced)."""
-        open_library(source).close()  # a library of a schema this program reads, brought up to date
+        try:
+            open_library(source).close()  # a library of a schema this program reads, brought up to date
+        except LibraryError as exc:  # said of the file imported, not of this library
+            raise LibraryError(f"无法导入 {source}：{exc}") from exc
         try:
             self._conn.execute("ATTACH DATABASE ? AS other", (str(source),))
         except sqlite3.Error as exc:

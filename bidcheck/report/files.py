@@ -70,6 +70,8 @@ def check_output_path(path: Path) -> None:
 
 def _why_unwritable(path: Path) -> str | None:
     folder = path.parent
+    if str(path) == "-":  # the usual "standard output" of other tools: no file named "-" is made
+        return "报告只写入文件，请给出文件名（如 结果.json），不能写到屏幕（-）"
     if path.is_dir():
         return "这是一个文件夹，请给出文件名"
     if not folder.exists():
