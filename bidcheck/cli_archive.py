@@ -43,6 +43,9 @@ def archive_command(args: argparse.Namespace, settings: Settings, stdout: TextIO
     if "://" not in args.input and not Path(args.input).exists():
         stderr.write(f"bidcheck: 找不到 {args.input}\n")
         return 2
+    if "://" not in args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        stderr.write(f"bidcheck: --out 应为文件夹，{args.out} 是一个文件\n")  # said before Spark starts
+        return 2
     if not 0.0 < args.min <= 1.0 or not 0 <= args.hamming <= 15:
         stderr.write("bidcheck: --min 应在 0 与 1 之间，--hamming 在 0 与 15 之间\n")
         return 2

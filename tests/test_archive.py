@@ -84,3 +84,13 @@ def test_the_command_names_a_missing_input(tmp_path: Path) -> None:
     err = io.StringIO()
     status = main(["archive", str(tmp_path / "none"), "--out", str(tmp_path / "o")], io.StringIO(), err)
     assert status == 2 and "找不到" in err.getvalue()
+
+
+def test_an_out_that_is_a_file_is_refused_before_spark_starts(tmp_path: Path) -> None:
+    make_docx(tmp_path / "a.docx", [paragraphs(5, 3)])
+    taken = tmp_path / "结果 文件.txt"
+    taken.write_text("已有的文件", encoding="utf-8")
+    err = io.StringIO()
+    status = main(["archive", str(tmp_path), "--out", str(taken)], io.StringIO(), err)
+    assert status == 2 and err.getvalue() == f"bidcheck: --out 应为文件夹，{taken} 是一个文件\n"
+    assert taken.read_text(encoding="utf-8") == "已有的文件"

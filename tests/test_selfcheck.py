@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -228,3 +229,20 @@ def test_concealed_text_and_leftovers_are_found_and_cleared_when_removed(tmp_pat
     fixed = write_docx(tmp_path / "01-华东建设-改.docx", cleared)
     code, stdout, _ = _run("selfcheck", fixed, "--quiet")
     assert code == 0, stdout
+
+
+def test_a_power_of_attorney_names_the_bidder_without_its_words(tmp_path: Path) -> None:
+    text = f"本人代表{OTHER}参加本项目投标。"
+    assert [name for name, _s, _e in company_names(text)] == [OTHER]
+    bid = write_docx(tmp_path / "01-投标.docx", [*FORMS, text, *paragraphs(570, 3)])
+    result = self_check(SelfCheckInputs(bid), Settings(workers=1))
+    assert [f.value for f in result.findings if f.field == "bidder"] == [OTHER]
+
+
+def test_a_copy_of_the_bid_among_its_references_is_left_out(files: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "投标 文件夹"
+    (folder / "备份").mkdir(parents=True)
+    bid = shutil.copy(files["fixed"], folder / files["fixed"].name)
+    shutil.copy(files["fixed"], folder / "备份" / "副本.docx")
+    result = self_check(SelfCheckInputs(Path(bid), (folder,), (files["tender"],)), Settings(workers=1))
+    assert result.references == () and result.clean

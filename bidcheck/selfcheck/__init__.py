@@ -9,6 +9,7 @@ deletions (``concealed``) and what the bid shares with each reference (``shared`
 
 from __future__ import annotations
 
+import filecmp
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -59,9 +60,18 @@ def _bidder(given: str, text: str, file_name: str) -> tuple[str, BidderSource]:
 
 
 def _references(inputs: SelfCheckInputs) -> list[Path]:
-    """The reference files (folders expanded), less the bid itself (a folder of bids holding it)."""
+    """The reference files (folders expanded), less the bid itself (a folder of bids holding it) and
+    copies of it byte for byte (a backup kept beside it): a file is no reference against itself."""
     bid = inputs.bid.resolve()
-    return [p for p in collect_paths(inputs.references) if p.resolve() != bid]
+    return [p for p in collect_paths(inputs.references) if p.resolve() != bid and not _copy_of(p, bid)]
+
+
+def _copy_of(path: Path, bid: Path) -> bool:
+    """Whether ``path`` holds the same bytes as ``bid`` (False when either cannot be read)."""
+    try:
+        return filecmp.cmp(path, bid, shallow=False)
+    except OSError:
+        return False
 
 
 def _owner(bidder: str, tenders: Sequence[Document]) -> Owner:

@@ -29,8 +29,9 @@ __all__ = ["ForeignName", "Owner", "company_names", "find_foreign"]
 _NAME = re.compile(
     r"[\u4e00-\u9fff（）()]{2,20}?(?P<form>有限责任公司|股份有限公司|集团有限公司|有限公司|集团公司|研究院|设计院|事务所)"
 )
-# a word a name never starts after: what comes before it in a sentence (由恒信公司承建, 我公司恒信公司...)
-_LEAD = re.compile(r"[由与及向对受被给从经将把的了是在为和、]|公司|单位|我方")
+# a word a name never starts after: what comes before it in a sentence (由恒信公司承建, 我公司恒信公司,
+# the power of attorney's 本人代表恒信公司...)
+_LEAD = re.compile(r"[由与及向对受被给从经将把的了是在为和、]|公司|单位|我方|代表")
 _THIRD_PARTY = re.compile(r"银行|保险|担保|证券|信用社|信用合作|公证处|律师事务所")
 # the owner, designer or supervisor of a past project, named in the bid's 业绩 tables
 _CLIENT = re.compile(
