@@ -6,8 +6,10 @@ import functools
 import hashlib
 import pickle
 import stat
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar, cast
 
 from bidcheck import __version__
 from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
@@ -28,6 +30,8 @@ __all__ = [
     "Ready",
     "cached_ready",
     "load_prepared",
+    "of_document",
+    "per_key_of_document",
     "prepare_cached",
     "prepare_document",
 ]
@@ -224,3 +228,65 @@ def prepare_cached(
         prepared = replace(prepared, ready=replace(prepared.ready, source=key))
         store_blob(_CACHE_KIND, key, pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
     return prepared
+
+
+_T = TypeVar("_T")
+_DERIVED_KIND = "derived"
+
+
+@functools.cache
+def _sources_digest(sources: tuple[Path, ...]) -> str:
+    return code_digest(list(sources))
+
+
+def _derived_key(ready: Ready, kind: str, code: Sequence[Path]) -> str:
+    parts = f"{kind}|{ready.source}|{__version__}|{_sources_digest(tuple(code))}"
+    return "x" + hashlib.blake2b(parts.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+def _load_derived(key: str) -> object | None:
+    data = load_blob(_DERIVED_KIND, key)
+    if data is None:
+        return None
+    try:
+        return cast(object, pickle.loads(data))
+    except Exception:  # damaged, or written by another version: computed again
+        return None
+
+
+def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
+    """What a later stage computes of one document alone (``compute``), remembered on disk beside the
+    document's cache entry: under that entry's key, ``kind`` (with whatever else the value depends on)
+    and the ``code`` files that compute it. A section checked again, or with one bid more, computes it
+    only for the new bid. A document read outside the cache (``source`` "") is computed each time."""
+    if not ready.source:
+        return compute()
+    key = _derived_key(ready, kind, code)
+    found = _load_derived(key)
+    if found is not None:
+        return cast(_T, found)
+    value = compute()
+    store_blob(_DERIVED_KIND, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
+
+
+_K = TypeVar("_K", bound=Hashable)
+
+
+def per_key_of_document(
+    ready: Ready, kind: str, code: Sequence[Path], keys: Iterable[_K], compute: Callable[[_K], _T]
+) -> dict[_K, _T]:
+    """``compute(key)`` of one document for each of ``keys``, remembered like ``of_document`` in one
+    entry that grows with the keys asked: a check asks for what earlier checks of the document asked
+    for, and for a few more."""
+    wanted = set(keys)
+    if not ready.source:
+        return {k: compute(k) for k in wanted}
+    entry = _derived_key(ready, kind, code)
+    known = _load_derived(entry)
+    values: dict[_K, _T] = dict(known) if isinstance(known, dict) else {}
+    missing = wanted.difference(values)
+    if missing:
+        values.update((k, compute(k)) for k in missing)
+        store_blob(_DERIVED_KIND, entry, pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL))
+    return {k: values[k] for k in wanted}

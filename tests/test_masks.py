@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import random
 from pathlib import Path
 
@@ -12,7 +13,13 @@ from bidcheck.compare.align import AlignInput, passes
 from bidcheck.compare.shared import _group_passage, _passage, all_masked_passages, masked_passages
 from bidcheck.config import Settings
 from bidcheck.evidence import template_mask
-from bidcheck.evidence.flags import form_pieces, long_gram_hashes, occurrences_mask, spans_mask
+from bidcheck.evidence.flags import (
+    form_pieces,
+    frequent_kgrams,
+    long_gram_hashes,
+    occurrences_mask,
+    spans_mask,
+)
 from bidcheck.evidence.masks import shared_masks
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.kgrams import kgram_hashes
@@ -237,3 +244,13 @@ def test_phrases_of_the_trade_are_stock_only_in_sections_of_twenty_bids_or_more(
 
     assert stock_of_first(bids) == {everyone[i : i + 5] for i in range(len(everyone) - 4)}
     assert stock_of_first(bids[:19]) == set()
+
+
+@pytest.mark.parametrize("needed", [0, 1, 2, 3, 7, 12, 13])
+def test_frequent_kgrams_are_those_as_many_documents_hold(needed: int) -> None:
+    rng = np.random.default_rng(needed)
+    documents = [rng.integers(0, 40, size=rng.integers(0, 30), dtype=np.uint64) for _ in range(12)]
+    held = collections.Counter(int(h) for d in documents for h in set(d.tolist()))
+    expected = sorted(h for h, count in held.items() if count >= needed)
+    found = frequent_kgrams(documents, needed)
+    assert found.dtype == np.uint64 and found.tolist() == expected

@@ -80,14 +80,19 @@ def _hit_runs_mask(hits: npt.NDArray[np.bool_], length: int, k: int, min_chars: 
 
 
 def frequent_kgrams(kgrams: Sequence[npt.NDArray[np.uint64]], needed: int) -> npt.NDArray[np.uint64]:
-    """The k-gram hashes that at least ``needed`` of the documents hold, sorted."""
+    """The k-gram hashes that at least ``needed`` of the documents hold, sorted.
+
+    Each document's hashes counted once and all sorted together, a hash at ``i`` that ``needed`` of
+    them hold is also at ``i + needed - 1``: one comparison of the array with itself shifted, no count
+    of every hash (arrays of millions, each costing its memory)."""
     if not kgrams or needed > len(kgrams):
         return np.zeros(0, dtype=np.uint64)
-    ordered: npt.NDArray[np.uint64] = np.sort(np.concatenate([_distinct(h) for h in kgrams]))
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    counts = np.diff(np.r_[starts, len(ordered)])
-    frequent: npt.NDArray[np.uint64] = ordered[starts[counts >= needed]]
-    return frequent
+    ordered = np.concatenate([_distinct(h) for h in kgrams])
+    ordered.sort()
+    if needed <= 1:
+        return _distinct(ordered)
+    span = max(len(ordered) - needed + 1, 0)
+    return _distinct(ordered[:span][ordered[:span] == ordered[needed - 1 :]])
 
 
 def long_gram_hashes(kgrams: npt.NDArray[np.uint64], k: int, length: int) -> npt.NDArray[np.uint64]:

@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +29,7 @@ from bidcheck.evidence.flags import (
     template_mask,
 )
 from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
-from bidcheck.prepare import Ready
+from bidcheck.prepare import Ready, of_document
 
 __all__ = ["SharedMasks", "common_after_rings", "shared_masks"]
 
@@ -37,6 +38,7 @@ _BLANK = re.compile(r"[_＿]{2,}|[ \u3000]{2,}|（\s*）|\(\s*\)")
 _FORM_PIECE_CHARS = 4
 _STOCK_MIN_BIDS = 20
 _STOCK_SHARE = 0.5
+_CODE = tuple(Path(__file__).parent / name for name in ("masks.py", "flags.py", "tables.py"))
 
 
 @dataclass(frozen=True)
@@ -87,19 +89,47 @@ def _tender_pieces(templates: Sequence[Ready]) -> list[str]:
     return sorted(set(pieces))
 
 
-def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> list[Mask]:
-    hashes = [t.fingerprint.kgrams for t in templates]
-    union = np.concatenate(hashes) if hashes else np.zeros(0, dtype=np.uint64)  # made unique by template_mask
-    pieces = _tender_pieces(templates)
-    frames = frame_masks(bids, templates_frame(templates))
-    return [
-        template_mask(
-            b.fingerprint.kgrams, union, len(b.clean.norm), settings.seed_chars, settings.template_min_chars
+class _TenderText:
+    """What a bid's template mask is made of: the k-grams, the pieces of forms and the frame of the
+    tables of every tender and template document, each worked out when a bid first needs it."""
+
+    def __init__(self, templates: Sequence[Ready], settings: Settings) -> None:
+        self.templates = templates
+        self.settings = settings
+
+    @functools.cached_property
+    def _hashes(self) -> npt.NDArray[np.uint64]:
+        hashes = [t.fingerprint.kgrams for t in self.templates]
+        return np.unique(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
+
+    @functools.cached_property
+    def _pieces(self) -> list[str]:
+        return _tender_pieces(self.templates)
+
+    @functools.cached_property
+    def _frame(self) -> frozenset[str]:
+        return templates_frame(self.templates)
+
+    def mask(self, bid: Ready) -> Mask:
+        """The bid's tender and template text, by comparable character."""
+        k, min_chars = self.settings.seed_chars, self.settings.template_min_chars
+        return (
+            template_mask(bid.fingerprint.kgrams, self._hashes, len(bid.clean.norm), k, min_chars)
+            | occurrences_mask(bid.clean.norm, self._pieces)
+            | frame_masks([bid], self._frame)[0]
         )
-        | occurrences_mask(b.clean.norm, pieces)
-        | frame
-        for b, frame in zip(bids, frames, strict=True)
-    ]
+
+
+def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> list[Mask]:
+    """Each bid's template mask, remembered with its cache entry under the tender and template
+    documents' entries and the sizes it depends on: a bid added to a checked section is the only one
+    whose mask is worked out (``of_document``)."""
+    tender = _TenderText(templates, settings)
+    if not all(t.source for t in templates):
+        return [tender.mask(b) for b in bids]
+    sizes = f"{settings.seed_chars}|{settings.template_min_chars}"
+    kind = "|".join(["template", sizes, *(t.source for t in templates)])
+    return [of_document(b, kind, _CODE, functools.partial(tender.mask, b)) for b in bids]
 
 
 def _untendered_masks(bids: Sequence[Ready], common: list[Mask], settings: Settings) -> list[Mask]:

@@ -15,9 +15,10 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from bidcheck.model import Place, Signal, Strength
-from bidcheck.prepare import Ready
+from bidcheck.prepare import Ready, of_document
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
 from bidcheck.text import CleanText
 from bidcheck.words import SIGNAL_FIELDS
@@ -150,14 +151,20 @@ def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
     return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there)
 
 
+def _remembered(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
+    """A document's ``identifiers``, remembered with its cache entry (a bid added to a checked section
+    is the only one searched)."""
+    return of_document(doc, "identifiers", (Path(__file__),), lambda: identifiers(doc.clean))
+
+
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """Pairs of bids holding the same identifier of some kind, located on both sides."""
     out: list[Linked] = []
-    squeezed = [_Squeezed.of(b.clean.text) for b in bids]
-    tenders = [(t.clean, _Squeezed.of(t.clean.text)) for t in section.tenders]
+    held = [_remembered(b) for b in bids]
+    tenders = [_remembered(t) for t in section.tenders]
     for field in PATTERNS:
-        values = [_values(b.clean, field, q) for b, q in zip(bids, squeezed, strict=True)]
-        excluded = {v for clean, q in tenders for v in _values(clean, field, q)}
+        values = [found[field] for found in held]
+        excluded = {v for found in tenders for v in found[field]}
         for value, docs in held_by_few(values, excluded, section.settings).items():
             for i, j in itertools.combinations(docs, 2):
                 here = place_of(bids[i].clean, *values[i][value])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bidcheck.fingerprint.tokens import cut, is_word
 from bidcheck.model import Signal, Strength
-from bidcheck.prepare import Ready
+from bidcheck.prepare import Ready, per_key_of_document
 from bidcheck.signals.base import Linked, SectionInfo, place_of
 
 __all__ = ["MISSPELLINGS", "find", "right_form"]
@@ -180,12 +180,19 @@ def _held_by_two(bids: Sequence[Ready], tender: set[str]) -> dict[str, list[tupl
 def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[str, tuple[list[int], str]]:
     """The out-of-dictionary words exactly two bids hold that are wrong characters: the two bids and
     the right form. ``texts``: the comparable texts of the bids, then the tenders."""
+    held = {
+        word: [index for index, _ in places]
+        for word, places in _held_by_two(bids, tender).items()
+        if not any(word in listed for listed in MISSPELLINGS)
+    }
+    asked: dict[int, set[str]] = {}
+    for word, docs in held.items():
+        for index in docs:
+            asked.setdefault(index, set()).add(word)
+    contexts = {index: _remembered_contexts(bids[index], words) for index, words in asked.items()}
     out: dict[str, tuple[list[int], str]] = {}
-    for word, places in _held_by_two(bids, tender).items():
-        (first, _), (second, _) = places
-        if any(word in listed for listed in MISSPELLINGS):
-            continue
-        if not _same_context(word, texts[first], texts[second]):
+    for word, (first, second) in held.items():
+        if not _one_side_alike(contexts[first][word], contexts[second][word]):
             continue
         right = right_form(word, texts, [texts[first], texts[second]])
         if right and not any(word in t for n, t in enumerate(texts) if n not in (first, second)):
@@ -193,7 +200,17 @@ def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[
     return out
 
 
-def _contexts(word: str, text: str) -> tuple[set[str], set[str]]:
+Contexts = tuple[set[str], set[str]]
+
+
+def _remembered_contexts(bid: Ready, words: set[str]) -> dict[str, Contexts]:
+    """The ``_contexts`` of each word in the bid's comparable text, remembered with its cache entry: a
+    bid added to a checked section asks the other bids' texts about a few words only."""
+    code = (Path(__file__),)
+    return per_key_of_document(bid, "error contexts", code, words, lambda w: _contexts(w, bid.clean.norm))
+
+
+def _contexts(word: str, text: str) -> Contexts:
     """The ``_CONTEXT_CHARS`` characters before and after the first few places ``word`` stands in."""
     before, after, at = set(), set(), text.find(word)
     for _ in range(5):
@@ -205,11 +222,15 @@ def _contexts(word: str, text: str) -> tuple[set[str], set[str]]:
     return before, after
 
 
+def _one_side_alike(one: Contexts, other: Contexts) -> bool:
+    """Whether two places of a word share the characters before it or those after it."""
+    return bool(one[0] & other[0] or one[1] & other[1])
+
+
 def _same_context(word: str, text: str, other: str) -> bool:
     """Whether the word stands between the same characters on one side in both texts, as a copied
     error does (its sentence came with it); the same slip made twice apart seldom does."""
-    (before, after), (before_2, after_2) = _contexts(word, text), _contexts(word, other)
-    return bool(before & before_2 or after & after_2)
+    return _one_side_alike(_contexts(word, text), _contexts(word, other))
 
 
 def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int], list[tuple[str, str, str]]]:
