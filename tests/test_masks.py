@@ -16,6 +16,7 @@ from bidcheck.evidence import template_mask
 from bidcheck.evidence.flags import (
     form_pieces,
     frequent_kgrams,
+    is_member,
     long_gram_hashes,
     occurrences_mask,
     spans_mask,
@@ -254,3 +255,16 @@ def test_frequent_kgrams_are_those_as_many_documents_hold(needed: int) -> None:
     expected = sorted(h for h, count in held.items() if count >= needed)
     found = frequent_kgrams(documents, needed)
     assert found.dtype == np.uint64 and found.tolist() == expected
+
+
+@pytest.mark.parametrize("size", [0, 1, 300, 20_000])
+def test_membership_in_a_sorted_set_is_that_of_np_isin(size: int) -> None:
+    rng = np.random.default_rng(size)
+    values = rng.integers(0, 2**64 - 1, size=30_000, dtype=np.uint64)
+    chosen = rng.choice(values, size=min(size, 200)) if size else values[:0]
+    members = np.unique(np.concatenate([chosen, rng.integers(0, 2**64 - 1, size=size, dtype=np.uint64)]))
+    low_alike = (values[:500] & np.uint64(0xFFFF)) | np.uint64(1 << 40)  # pass the sieve, no members
+    values = np.concatenate([values, low_alike])
+    found = is_member(values, members)
+    assert np.array_equal(found, np.isin(values, members))
+    assert found.any() == bool(size)
