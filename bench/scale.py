@@ -26,6 +26,7 @@ import itertools
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -147,17 +148,49 @@ def _cold_and_warm(section: Path, workers: int) -> tuple[float, int, dict[str, o
     return cold_wall, peak, result, (warm_wall, warm_cpu)
 
 
-def add_one_seconds(section: Path, workers: int, cold: dict[str, object]) -> tuple[float, float]:
+def add_one_seconds(section: Path, workers: int, cold: dict[str, object]) -> dict[str, float]:
     """A check of all bids but the last (its cache then filled), then of all of them: the second's wall
-    and CPU seconds, as when a late bid is added to a checked section. Its result must be the ``cold``
-    check's of all the bids."""
+    and CPU seconds, as when a late bid is added to a checked section; and the same in the app
+    (``app_seconds``), each from a copy of that cache. Every result without the library must be the
+    ``cold`` check's of all the bids."""
     bids = sorted((section / "bids").iterdir())
     with tempfile.TemporaryDirectory() as temp:
-        run_check(section, Path(temp), Path(temp) / "cache", workers, bids[:-1])
-        wall, _, result, cpu = run_check(section, Path(temp), Path(temp) / "cache", workers, bids)
+        cache = Path(temp) / "cache"
+        run_check(section, Path(temp), cache, workers, bids[:-1])
+        app = app_seconds(section, workers, cache, cold, library=False)
+        app_lib = app_seconds(section, workers, cache, cold, library=True)
+        wall, _, result, cpu = run_check(section, Path(temp), cache, workers, bids)
     if _normalised(result) != _normalised(cold):
         raise RuntimeError("the check after adding a bid gave another result than a fresh check")
-    return wall, cpu
+    return {
+        "wall": wall,
+        "cpu": cpu,
+        "app": app[0],
+        "app_cpu": app[1],
+        "lib": app_lib[0],
+        "lib_cpu": app_lib[1],
+    }
+
+
+def app_seconds(
+    section: Path, workers: int, cache: Path, cold: dict[str, object], library: bool
+) -> tuple[float, float]:
+    """Adding the last bid in the app (``bench.app_add_one``: one process checks the other bids, then
+    all of them, as the window does, with a new library or none), from a copy of ``cache``: the
+    second check's wall and CPU seconds."""
+    with tempfile.TemporaryDirectory() as temp:
+        shutil.copytree(cache, Path(temp) / "cache")
+        out = Path(temp) / "r.json"
+        cmd = [sys.executable, "-m", "bench.app_add_one", str(section), "--workers", str(workers)]
+        cmd += [*SETTINGS, *(["--library"] if library else ["--json", str(out)])]
+        env = {**os.environ, "BIDCHECK_CACHE_DIR": str(Path(temp) / "cache")}
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"bench.app_add_one failed ({done.returncode}): {done.stderr[-2000:]}")
+        if not library and _normalised(json.loads(out.read_text(encoding="utf-8"))) != _normalised(cold):
+            raise RuntimeError("adding a bid in the app gave another result than a fresh check")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(figures["wall"]), float(figures["cpu"])
 
 
 def _normalised(result: dict[str, object]) -> str:
@@ -178,7 +211,7 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
     files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
     floor = floor_seconds(files, workers)
     cold_wall, peak, result, (warm_wall, warm_cpu) = _cold_and_warm(section, workers)
-    add_wall, add_cpu = add_one_seconds(section, workers, result)
+    add_one = add_one_seconds(section, workers, result)
     timings = dict(result["timings"])  # type: ignore[arg-type]
     timings["start+report"] = cold_wall - float(result["elapsed_s"])  # type: ignore[arg-type]
     chars = sum(int(d["chars"]) for d in result["documents"])  # type: ignore[union-attr]
@@ -192,8 +225,12 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
         "peak_mb": peak / 2**20,
         "warm": warm_wall,
         "warm_cpu": warm_cpu,
-        "add_one": add_wall,
-        "add_one_cpu": add_cpu,
+        "add_one": add_one["wall"],
+        "add_one_cpu": add_one["cpu"],
+        "app": add_one["app"],
+        "app_cpu": add_one["app_cpu"],
+        "app_lib": add_one["lib"],
+        "app_lib_cpu": add_one["lib_cpu"],
         "raised": _raised(section, result),
     }  # type: ignore[union-attr]
 
@@ -202,7 +239,17 @@ def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
     """The runs of one size as one row: the fastest check with its stages, the fastest floor and
     re-check, the highest peak memory."""
     row = dict(min(runs, key=lambda run: float(run["check"])))  # type: ignore[arg-type]
-    for key in ("floor", "warm", "warm_cpu", "add_one", "add_one_cpu"):
+    for key in (
+        "floor",
+        "warm",
+        "warm_cpu",
+        "add_one",
+        "add_one_cpu",
+        "app",
+        "app_cpu",
+        "app_lib",
+        "app_lib_cpu",
+    ):
         row[key] = min(float(run[key]) for run in runs)  # type: ignore[arg-type]
     row["peak_mb"] = max(float(run["peak_mb"]) for run in runs)  # type: ignore[arg-type]
     row["ratio"] = float(row["check"]) / float(row["floor"])  # type: ignore[arg-type]
@@ -239,6 +286,10 @@ _COLUMNS = (
     ("cpu", 6),
     ("add one", 8),
     ("cpu", 6),
+    ("app", 6),
+    ("cpu", 6),
+    ("app+lib", 8),
+    ("cpu", 6),
     ("raised", 9),
 )
 
@@ -266,6 +317,10 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{r['warm_cpu']:.1f}",
             f"{r['add_one']:.1f}",
             f"{r['add_one_cpu']:.1f}",
+            f"{r['app']:.1f}",
+            f"{r['app_cpu']:.1f}",
+            f"{r['app_lib']:.1f}",
+            f"{r['app_lib_cpu']:.1f}",
             f"{r['raised']}",
         )
         lines.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, _COLUMNS, strict=True)))
@@ -297,7 +352,12 @@ def main() -> None:
         f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
         " 'st+rep' is process start, imports and writing the JSON and Excel reports;"
         " 're-check': the same check again, every file cached; 'add one': the check after one bid is added"
-        " to the others, checked before (each with its CPU seconds, user + system, workers included);"
+        " to the others, checked before (bidcheck check in a fresh process, JSON and Excel written);"
+        " 'app': adding that bid in the app, the window's check in the process that checked the others"
+        " before (pipeline.check, then the bids' texts for the evidence view; no report, no library);"
+        " 'app+lib': the same with the library on, as the app starts (checked against a new library"
+        " holding the section's other bids, and stored there again); each with its CPU seconds"
+        " (user + system, workers included);"
         " 'raised' is planted pairs at watch or high / planted pairs, and other pairs raised"
     )
     print(table(rows))

@@ -3,8 +3,8 @@
 A passage side holds ``start``/``end`` offsets into its document's *clean text*. The evidence view shows
 that whole text with the passages highlighted, so it needs the clean text of every bid:
 
-* after a check, from the ``Document`` blocks the ``CheckResult`` carries (``build_clean_text``, the same
-  function the pipeline used, so the offsets agree by construction);
+* after a check, from the ``Document`` blocks the ``CheckResult`` carries (``join_blocks``, the join
+  ``build_clean_text`` makes in the pipeline, so the offsets agree by construction);
 * for a reopened result JSON (no blocks), by reading the files again when they are still there.
 
 Either way a text is kept only when every passage's wording is found at its offsets: a file changed since
@@ -24,7 +24,8 @@ from bidcheck.ingest import read_document
 from bidcheck.ingest.scan import OcrOptions
 from bidcheck.model import CheckResult, Document
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
-from bidcheck.text import build_clean_text, clean_document
+from bidcheck.text import clean_document
+from bidcheck.text.normalize import join_blocks
 
 __all__ = ["DocText", "doc_text_from_dict", "doc_text_to_dict", "texts_from_files", "texts_from_result"]
 
@@ -47,34 +48,42 @@ class DocText:
 
 
 def _doc_text(doc: Document) -> DocText:
-    clean = build_clean_text(doc)
-    return DocText(clean.text, clean.block_starts, clean.block_pages, clean.block_paragraphs)
+    """The clean text as the check joined it (``join_blocks``, which ``build_clean_text`` uses: the
+    offsets agree by construction; the comparable form is not needed here)."""
+    joined = join_blocks(doc)
+    return DocText(joined.text, joined.block_starts, joined.block_pages, joined.block_paragraphs)
 
 
-def _sides(result: CheckResult, doc_id: str) -> list[tuple[int, int, str]]:
-    """Every passage side of a document: (start, end, text)."""
-    out = []
+Side = tuple[int, int, str]  # a passage side: start, end, text
+
+
+def _all_sides(result: CheckResult) -> dict[str, list[Side]]:
+    """By document id, every passage side of the document, in one pass over the pairs."""
+    out: dict[str, list[Side]] = {}
     for pair in result.pairs:
         for passage in pair.passages:
-            if pair.a == doc_id:
-                out.append((passage.a.start, passage.a.end, passage.a.text))
-            if pair.b == doc_id:
-                out.append((passage.b.start, passage.b.end, passage.b.text))
+            out.setdefault(pair.a, []).append((passage.a.start, passage.a.end, passage.a.text))
+            out.setdefault(pair.b, []).append((passage.b.start, passage.b.end, passage.b.text))
     return out
+
+
+def _found_at(sides: list[Side], text: DocText) -> bool:
+    return all(text.text[start:end] == wording for start, end, wording in sides)
 
 
 def agrees(result: CheckResult, doc_id: str, text: DocText) -> bool:
     """Whether every passage of the document is found at its offsets in ``text``."""
-    return all(text.text[start:end] == wording for start, end, wording in _sides(result, doc_id))
+    return _found_at(_all_sides(result).get(doc_id, []), text)
 
 
 def texts_from_result(result: CheckResult) -> dict[str, DocText]:
     """The clean texts of the bids whose blocks the result carries (a result fresh from ``check``)."""
     out = {}
+    sides = _all_sides(result)
     for doc in result.bids:
         if doc.ok and doc.blocks:
             text = _doc_text(doc)
-            if agrees(result, doc.id, text):
+            if _found_at(sides.get(doc.id, []), text):
                 out[doc.id] = text
     return out
 
@@ -95,10 +104,11 @@ def texts_from_files(
     """
     out = dict(known or {})
     wanted = [d for d in result.bids if d.ok and d.id not in out]
+    sides = _all_sides(result)
     for done, doc in enumerate(wanted, start=1):
         check_cancel(cancel)
         text = _read_text(doc, OcrOptions(str(result.settings.get("ocr_engine", "rapidocr"))))
-        if text is not None and agrees(result, doc.id, text):
+        if text is not None and _found_at(sides.get(doc.id, []), text):
             out[doc.id] = text
         progress(done / len(wanted), f"读取 {doc.name}")
     return out

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from bidcheck.model import Document
 from bidcheck.text.concealed import LOOKALIKES
 
-__all__ = ["CleanText", "build_clean_text", "normalize"]
+__all__ = ["CleanText", "JoinedBlocks", "build_clean_text", "join_blocks", "normalize"]
 
 _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FOLD.update({0x3000: 0x20, **{code: code + 32 for code in range(ord("A"), ord("Z") + 1)}})
@@ -75,8 +75,19 @@ def normalize(text: str) -> tuple[str, npt.NDArray[np.int32], npt.NDArray[np.int
     return norm, offsets, np.asarray(starts, dtype=np.int32)
 
 
-def build_clean_text(doc: Document) -> CleanText:
-    """Join a document's compared blocks and normalise them."""
+@dataclass(frozen=True)
+class JoinedBlocks:
+    """A document's clean text (its compared blocks joined by newlines) and where each block starts,
+    with its page and paragraph number."""
+
+    text: str
+    block_starts: tuple[int, ...]
+    block_pages: tuple[int, ...]
+    block_paragraphs: tuple[int, ...]
+
+
+def join_blocks(doc: Document) -> JoinedBlocks:
+    """Join a document's compared blocks: the clean text that passages' offsets point into."""
     blocks = doc.compared_blocks()
     starts: list[int] = []
     offset = 0
@@ -84,12 +95,20 @@ def build_clean_text(doc: Document) -> CleanText:
         starts.append(offset)
         offset += len(block.text) + 1
     text = "\n".join(b.text for b in blocks)
-    norm, norm_map, sentences = normalize(text)
+    return JoinedBlocks(
+        text, tuple(starts), tuple(b.page for b in blocks), tuple(b.paragraph for b in blocks)
+    )
+
+
+def build_clean_text(doc: Document) -> CleanText:
+    """Join a document's compared blocks and normalise them."""
+    joined = join_blocks(doc)
+    norm, norm_map, sentences = normalize(joined.text)
     return CleanText(
-        text,
-        tuple(starts),
-        tuple(b.page for b in blocks),
-        tuple(b.paragraph for b in blocks),
+        joined.text,
+        joined.block_starts,
+        joined.block_pages,
+        joined.block_paragraphs,
         norm,
         norm_map,
         sentences,
