@@ -37,8 +37,10 @@ def _register() -> tuple[frozenset[str], int]:
     return words, max(map(len, words))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def clause_density(text: str) -> float:
-    """Share of the letters of ``text`` covered by register words (longest match first)."""
+    """Share of the letters of ``text`` covered by register words (longest match first); a sentence
+    that several bids share (a ring's draft) is measured once."""
     words, longest = _register()
     letters = "".join(c for c in text if c.isalnum())
     covered = position = 0

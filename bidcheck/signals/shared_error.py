@@ -89,16 +89,24 @@ def right_form(word: str, texts: Sequence[str], writers: Sequence[str] = ()) -> 
     each of ``writers`` (the texts holding the slip: their writer knows the word) uses too; else
     ``None``."""
     needed = max(3, (len(texts) + 1) // 2)
+    for right in _sound_alike_words(word):
+        if _used_by(right, writers, len(writers)) and _used_by(right, texts, needed):
+            return right
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _sound_alike_words(word: str) -> tuple[str, ...]:
+    """The dictionary words one character off ``word``, the two characters sounding alike, in the order
+    ``right_form`` tries them (the same words for every section: the app's next check asks again)."""
+    found: list[str] = []
     for n, char in enumerate(word):
         if char in _NUMERALS or (n == 0 and len(word) == 2 and char in _SURNAMES):
             continue
         head, tail = word[:n], word[n + 1 :]
         others = {c for reading in _readings(char) for c in _sound_table().get(reading, "")}
-        for other in sorted(others - {char} - _NUMERALS):
-            right = head + other + tail
-            if is_word(right) and _used_by(right, writers, len(writers)) and _used_by(right, texts, needed):
-                return right
-    return None
+        found += [w for other in sorted(others - {char} - _NUMERALS) if is_word(w := head + other + tail)]
+    return tuple(found)
 
 
 def _used_by(word: str, texts: Sequence[str], needed: int) -> bool:
