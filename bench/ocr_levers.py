@@ -1,4 +1,4 @@
-"""OCR levers: CPU seconds a page and error rate of each way of running rapidocr, on bench/ocr.py's pages.
+"""OCR levers: CPU seconds a page and error rate of each way of running the OCR models (bench/ocr.py's pages).
 
 Usage: .venv/bin/python -m bench.ocr_levers [--pages N] [--levers NAME ...]
 
@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from PIL import Image
 from bench.ocr import dense_pdf, error_rates, page_texts, scan
 from bidcheck.ingest import read_document
 from bidcheck.ingest.ocr import RapidOcrEngine
+from bidcheck.ingest.ocr_detect import TextDetector
 from bidcheck.ingest.ocr_lines import LineRecognizer
 from bidcheck.ingest.scan import OcrTask, blocks_from_lines, load_task_image
 from bidcheck.model import Block, Document
@@ -43,19 +44,19 @@ class Lever:
     runtime: str
     squeeze: float | None = None
     precision: str | None = None  # OpenVINO's inference precision hint ("f32"), else its default
-    tuning: dict[str, Any] = field(default_factory=dict)
+    side: int | None = None  # the longest side the detector sees (None: bidcheck's choice)
     batch: int | None = None  # lines recognised at once (None: bidcheck's choice)
 
 
 LEVERS = {
     "onnxruntime, squeeze 0.5": Lever("onnxruntime"),
-    "onnxruntime, det side 736": Lever("onnxruntime", tuning={"Det.limit_side_len": 736}),
+    "onnxruntime, det side 736": Lever("onnxruntime", side=736),
     "openvino f32, squeeze 0.6": Lever("openvino", 0.6, "f32"),
     "openvino default, squeeze 0.5": Lever("openvino", 0.5),
     "openvino default, squeeze 0.6 (bidcheck)": Lever("openvino", 0.6),
     "openvino default, squeeze 0.6, rec batch 1": Lever("openvino", 0.6, batch=1),
     "openvino default, squeeze 0.6, rec batch 12": Lever("openvino", 0.6, batch=12),
-    "openvino default, squeeze 0.6, det side 736": Lever("openvino", 0.6, tuning={"Det.limit_side_len": 736}),
+    "openvino default, squeeze 0.6, det side 736": Lever("openvino", 0.6, side=736),
 }
 
 _SPENT: dict[str, float] = {}
@@ -75,26 +76,9 @@ def _timed(cls: type, key: str) -> None:
     cls.__call__ = timed  # type: ignore[operator]
 
 
-def _precision(hint: str | None) -> None:
-    """Give OpenVINO's CPU plugin an inference precision (``None``: its own default)."""
-    from rapidocr.inference_engine.openvino import device_config
-
-    original = getattr(device_config.CPUConfig, "_bidcheck_original", device_config.CPUConfig.get_config)
-    device_config.CPUConfig._bidcheck_original = original
-
-    def config(self: object) -> dict[str, Any]:
-        settings: dict[str, Any] = original(self)
-        if hint:
-            settings["INFERENCE_PRECISION_HINT"] = hint
-        return settings
-
-    device_config.CPUConfig.get_config = config
-
-
 def engine_for(lever: Lever, first: Image.Image) -> RapidOcrEngine:
     """The engine of a lever, its models loaded and its runtime warmed up on one page."""
-    _precision(lever.precision)
-    engine = RapidOcrEngine(1, lever.runtime, lever.squeeze, dict(lever.tuning), lever.batch, lever.precision)
+    engine = RapidOcrEngine(1, lever.runtime, lever.squeeze, lever.side, lever.batch, lever.precision)
     engine.recognize(first)
     return engine
 
@@ -126,8 +110,6 @@ def main() -> None:
     parser.add_argument("--levers", nargs="+", choices=sorted(LEVERS), default=list(LEVERS))
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    from rapidocr.ch_ppocr_det import TextDetector
-
     _timed(TextDetector, "det")
     _timed(LineRecognizer, "rec")
     with tempfile.TemporaryDirectory() as temp:
@@ -147,7 +129,6 @@ def main() -> None:
     read: dict[str, list[Block]] = {}
     for _ in range(args.rounds):
         for name, engine in engines.items():
-            _precision(LEVERS[name].precision)
             read[name], spent = run(engine, images)
             times[name].append(spent)
     print(f"{'lever':46} {'cpu s/p':>7} {'det':>6} {'rec':>6} {'CER':>8} {'raw CER':>8} {'idle p/s':>9}")

@@ -21,12 +21,14 @@ from bidcheck.ingest.ocr import (
     RUNTIME_ENV,
     OcrLine,
     RapidOcrEngine,
+    bundled_models,
     engine_cache_id,
     get_engine,
     paddle_model_dirs,
     rapid_runtime,
 )
 from bidcheck.ingest.ocr_cache import file_digest, page_key
+from bidcheck.ingest.ocr_detect import TextDetector
 from bidcheck.ingest.ocr_lines import LineRecognizer, RecognizedLine
 from bidcheck.ingest.scan import RENDER_DPI, UNSURE, OcrOptions, mask_unsure
 from bidcheck.model import Document
@@ -105,7 +107,7 @@ def test_ctc_decoding_drops_blanks_and_repeats_and_gives_each_character_its_own_
         return steps, probs
 
     read = LineRecognizer(top1, ["甲", "乙"])
-    crops = [np.zeros((30, width, 3), np.uint8) for width in (300, 90)]
+    crops = [np.zeros((30, width), np.uint8) for width in (300, 90)]  # grey line images
     assert read(crops) == [RecognizedLine("甲甲 乙", (0.9, 0.8, 1.0, 0.3), 0.7375)] * 2
 
 
@@ -169,6 +171,28 @@ def test_lines_read_the_same_as_by_rapidocrs_own_recogniser(runtime: str, scanne
     theirs = rapid(np.asarray(narrow))
     assert len(ours) > 5
     assert [line.text for line in ours] == list(getattr(theirs, "txts", None) or ())
+
+
+@pytest.mark.parametrize("runtime", ["openvino", "onnxruntime"])
+def test_lines_are_found_and_cut_out_as_by_rapidocrs_own_detector(
+    runtime: str, scanned: dict[str, Path]
+) -> None:
+    from bench.ocr_detect import rapid_detector, rapid_lines
+
+    [image] = page_images(scanned["text"])[:1]
+    page = np.asarray(
+        image.convert("L").resize((round(image.width * 0.6), image.height), Image.Resampling.BOX)
+    )
+    models = bundled_models()
+    assert models is not None
+    crops, boxes = TextDetector(models[0], runtime, 1, 960)(page)
+    their_crops, their_boxes = rapid_lines(rapid_detector(runtime), page)
+    assert len(boxes) > 5
+    assert np.array_equal(np.array(boxes), np.array(their_boxes, np.float32))
+    assert [c.shape for c in crops] == [c.shape for c in their_crops]
+    differ = [np.abs(a.astype(int) - b) for a, b in zip(crops, their_crops, strict=True)]
+    assert max(int(d.max()) for d in differ) <= 1  # a tilted line's bicubic sums, added in another order
+    assert sum(int((d > 0).sum()) for d in differ) <= 0.001 * sum(c.size for c in crops)
 
 
 def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:

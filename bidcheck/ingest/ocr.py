@@ -32,6 +32,7 @@ import numpy as np
 from PIL import Image
 
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.ocr_detect import TextDetector
 from bidcheck.ingest.ocr_lines import line_recognizer
 
 __all__ = [
@@ -52,7 +53,7 @@ RUNTIME_ENV = "BIDCHECK_OCR_RUNTIME"  # "onnxruntime" or "openvino": the runtime
 _SQUEEZE = {"openvino": 0.6, "onnxruntime": 0.5}  # page width factor before OCR (see the module docstring)
 _DET_SIDE = 960  # longest side of the image the text detector sees
 _MAX_SIDE = 2400  # larger pages are scaled down before OCR
-_RECIPE = 3  # raise when the way pages are prepared or read changes: cached results become stale
+_RECIPE = 4  # raise when the way pages are prepared or read changes: cached results become stale
 _UPRIGHT_CONFIDENCE = 0.8  # a page read with less mean confidence is tried upside down too
 _TEXT_SCORE = 0.5  # a line read with less mean confidence is left out (rapidocr's text_score)
 _NO_MODELS = "OCR 组件 rapidocr 的模型文件缺失，请重新安装 bidcheck"
@@ -130,28 +131,34 @@ def engine_cache_id(name: str) -> str:
     )
 
 
+def _model_file(folder: Path, config: dict[str, Any], task: str) -> Path | None:
+    """The model of ``task`` (``"Det"`` or ``"Rec"``) that rapidocr's configuration names, in its wheel's
+    ``models`` folder: ``{ocr_version}_{det|rec}_{model_type}.onnx``."""
+    settings = config.get(task) or {}
+    version, kind, size = settings.get("ocr_version"), settings.get("task_type"), settings.get("model_type")
+    path = folder / "models" / f"{version}_{kind}_{size}.onnx"
+    return path if path.is_file() else None
+
+
 @functools.cache
 def bundled_models() -> tuple[Path, Path] | None:
-    """The detection and recognition models (ONNX) rapidocr's wheel ships, or ``None`` when not found."""
-    try:
-        from rapidocr.inference_engine.base import FileInfo, InferSession
-        from rapidocr.main import DEFAULT_CFG_PATH
-        from rapidocr.utils.parse_parameters import ParseParams
-        from rapidocr.utils.typings import EngineType
-    except ImportError:
+    """The detection and recognition models (ONNX) rapidocr's wheel ships, or ``None`` when not found.
+
+    Found from rapidocr's package folder and its configuration, without importing its modules (they
+    import OpenCV, which the desktop bundle leaves out).
+    """
+    import yaml  # type: ignore[import-untyped]
+
+    spec = importlib.util.find_spec("rapidocr")
+    if spec is None or not spec.submodule_search_locations:
         return None
-    config = ParseParams.load(DEFAULT_CFG_PATH)
-    paths = []
-    for task in (config.Det, config.Rec):
-        info = FileInfo(
-            EngineType.ONNXRUNTIME, task.ocr_version, task.task_type, task.lang_type, task.model_type
-        )
-        try:
-            url = InferSession.get_model_url(info)["model_dir"]
-        except (ValueError, KeyError):
-            return None
-        paths.append(Path(DEFAULT_CFG_PATH).parent / "models" / Path(str(url)).name)
-    return (paths[0], paths[1]) if all(p.is_file() for p in paths) else None
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    try:
+        config = yaml.safe_load((folder / "config.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    det, rec = (_model_file(folder, config, task) for task in ("Det", "Rec"))
+    return (det, rec) if det and rec else None
 
 
 @functools.cache
@@ -163,25 +170,6 @@ def rapid_runtime() -> str:
         if importlib.util.find_spec(runtime) is not None and (runtime != "openvino" or bundled_models()):
             return runtime
     return "onnxruntime"
-
-
-def _runtime_params(threads: int, runtime: str) -> dict[str, Any]:
-    """rapidocr's settings for the detector on the runtime, one detection using ``threads``."""
-    models = bundled_models()
-    if runtime != "openvino" or models is None:
-        return {
-            "EngineConfig.onnxruntime.intra_op_num_threads": threads or -1,
-            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
-            # rapidocr turns the memory arena off; with it, the models run about 8% faster here
-            "EngineConfig.onnxruntime.enable_cpu_mem_arena": True,
-        }
-    from rapidocr.utils.typings import EngineType
-
-    return {
-        "Det.engine_type": EngineType.OPENVINO,
-        "Det.model_path": str(models[0]),
-        "EngineConfig.openvino.inference_num_threads": threads or -1,
-    }
 
 
 def engine_problem(name: str) -> str | None:
@@ -227,12 +215,13 @@ def get_engine(name: str, threads: int = 0) -> OcrEngine:
 
 
 class RapidOcrEngine:
-    """rapidocr's detector with the PP-OCR models of its wheel, on OpenVINO or onnxruntime
-    (``rapid_runtime``), and bidcheck's run of the recogniser (``bidcheck.ingest.ocr_lines``).
+    """The PP-OCR models of rapidocr's wheel, on OpenVINO or onnxruntime (``rapid_runtime``), run by
+    bidcheck: its detector (``bidcheck.ingest.ocr_detect``, rapidocr's steps without OpenCV) and its run
+    of the recogniser (``bidcheck.ingest.ocr_lines``).
 
-    ``runtime``, ``squeeze``, ``tuning`` (rapidocr's settings of the detector), ``batch`` (lines
-    recognised at once) and ``precision`` (OpenVINO's precision hint for recognition, such as ``"f32"``)
-    replace bidcheck's choices: for ``bench/ocr_levers.py``, which measures the alternatives.
+    ``runtime``, ``squeeze``, ``side`` (the longest side the detector sees), ``batch`` (lines recognised
+    at once) and ``precision`` (OpenVINO's precision hint, such as ``"f32"``) replace bidcheck's choices:
+    for ``bench/ocr_levers.py``, which measures the alternatives.
     """
 
     def __init__(
@@ -240,31 +229,16 @@ class RapidOcrEngine:
         threads: int = 0,
         runtime: str | None = None,
         squeeze: float | None = None,
-        tuning: dict[str, Any] | None = None,
+        side: int | None = None,
         batch: int | None = None,
         precision: str | None = None,
     ) -> None:
-        from rapidocr import RapidOCR
-
         models = bundled_models()
         if models is None:
             raise OcrUnavailable(_NO_MODELS)
         runtime = runtime or rapid_runtime()
         self._squeeze = squeeze or _SQUEEZE[runtime]
-        self._ocr = RapidOCR(
-            params={
-                "Global.log_level": "critical",
-                # The line orientation classifier turns some clean, upright lines upside down (more so on
-                # the squeezed page), which garbles them: pages are checked as a whole instead (below).
-                "Global.use_cls": False,
-                "Global.use_rec": False,  # the lines are read by ``self._read``
-                "Global.max_side_len": _MAX_SIDE,
-                "Det.limit_type": "max",
-                "Det.limit_side_len": _DET_SIDE,
-                **_runtime_params(threads, runtime),
-                **(tuning or {}),
-            }
-        )
+        self._detect = TextDetector(models[0], runtime, threads, side or _DET_SIDE, precision)
         self._read = line_recognizer(models[1], runtime, threads, batch, precision)
 
     def recognize(self, image: Image.Image) -> list[OcrLine]:
@@ -285,7 +259,7 @@ class RapidOcrEngine:
         width, height = gray.size
         squeeze = self._squeeze
         narrow = gray.resize((max(1, round(width * squeeze)), height), Image.Resampling.BOX)
-        crops, quads = self._detect(np.asarray(narrow.convert("RGB")))
+        crops, quads = self._detect(np.asarray(narrow))
         lines = []
         for line, quad in zip(self._read(crops), quads, strict=True):
             if not line.text.strip() or line.score < _TEXT_SCORE:
@@ -293,21 +267,6 @@ class RapidOcrEngine:
             xs, ys = [float(p[0]) / squeeze for p in quad], [float(p[1]) for p in quad]
             lines.append(OcrLine(line.text, line.confidences, (min(xs), min(ys), max(xs), max(ys))))
         return lines
-
-    def _detect(self, pixels: np.ndarray) -> tuple[list[np.ndarray], list[Any]]:
-        """The text line images of a page and their corners on it, in rapidocr's reading order."""
-        from rapidocr.main import RapidOCRError
-        from rapidocr.utils.process_img import map_boxes_to_original
-
-        image, steps = self._ocr.preprocess_img(pixels)
-        try:
-            crops, found = self._ocr.detect_and_crop(image, steps)
-        except RapidOCRError:  # nothing found on the page
-            return [], []
-        if found.boxes is None:
-            return [], []
-        height, width = pixels.shape[:2]
-        return list(crops), list(map_boxes_to_original(found.boxes, steps, height, width))
 
 
 def _mean_confidence(lines: list[OcrLine]) -> float:

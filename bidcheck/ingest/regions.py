@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 from PIL import Image
 
+from bidcheck.ingest.blobs import find_blobs
 from bidcheck.ingest.pictures import MIN_SIDE, picture_from_image
+from bidcheck.ingest.raster import dilate
 from bidcheck.model import Picture
 
 __all__ = ["MAX_REGIONS", "picture_regions", "region_pictures"]
@@ -62,12 +63,11 @@ def _is_picture(ink: npt.NDArray[np.bool_], rows: slice, columns: slice) -> bool
 def _blobs(ink: npt.NDArray[np.bool_]) -> list[tuple[slice, slice]]:
     """The boxes (rows, columns) of the ink of each blob (ink joined across ``_GAP`` cells) that keeps
     off the edge."""
-    joined = cv2.dilate(ink.astype(np.uint8), np.ones((_GAP, _GAP), np.uint8))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    stats = find_blobs(dilate(ink, _GAP)).boxes()
     rim, (height, width) = _GAP // 2, ink.shape  # the dilation widened each blob by ``rim`` a side
     return [
         (slice(int(y) + rim, int(y + h) - rim), slice(int(x) + rim, int(x + w) - rim))
-        for x, y, w, h, _ in stats[1:]
+        for x, y, w, h, _ in stats
         if x > 0 and y > 0 and x + w < width and y + h < height
     ]
 
