@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.graph import components
+
 __all__ = ["Blobs", "find_blobs", "min_area_rect"]
 
 Ints = npt.NDArray[np.int64]
@@ -92,27 +94,10 @@ def _touching(rows: Ints, starts: Ints, stops: Ints, width: int) -> tuple[Ints, 
     return a, b
 
 
-def _union(count: int, a: Ints, b: Ints) -> Ints:
-    """Each run's root (the smallest run of its blob), joining the pairs (a, b)."""
-    parent = np.arange(count)
-    while True:
-        pa, pb = parent[a], parent[b]
-        if np.array_equal(pa, pb):
-            return parent
-        low = np.minimum(pa, pb)
-        np.minimum.at(parent, pa, low)
-        np.minimum.at(parent, pb, low)
-        while True:  # every run straight to its root
-            jumped = parent[parent]
-            if np.array_equal(jumped, parent):
-                break
-            parent = jumped
-
-
 def find_blobs(mask: npt.NDArray[np.bool_]) -> Blobs:
     """The 8-connected blobs of the set pixels of ``mask``."""
     rows, starts, stops = _runs(mask)
-    roots = _union(len(rows), *_touching(rows, starts, stops, mask.shape[1]))
+    roots = components(len(rows), *_touching(rows, starts, stops, mask.shape[1]))
     _, labels = np.unique(roots, return_inverse=True)
     return Blobs(rows, starts, stops, labels.astype(np.int64))
 

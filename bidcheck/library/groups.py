@@ -18,6 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.graph import components
+
 __all__ = [
     "HAMMING",
     "assign_groups",
@@ -73,22 +75,6 @@ def band_edges(hashes: npt.NDArray[np.uint64], hamming: int = HAMMING) -> tuple[
         for shift, mask in band_masks(hamming)
     ]
     return np.concatenate([a for a, _ in found]), np.concatenate([b for _, b in found])
-
-
-def components(count: int, a: Ints, b: Ints) -> Ints:
-    """Connected components of ``count`` nodes joined by edges (a[i], b[i]), each node labelled by the
-    smallest node of its component: roots hooked onto the smaller root of every edge, then every path
-    compressed, until each edge's two ends carry one label."""
-    labels = np.arange(count, dtype=np.int64)
-    while True:
-        la, lb = labels[a], labels[b]
-        if np.array_equal(la, lb):
-            return labels
-        low = np.minimum(la, lb)
-        np.minimum.at(labels, la, low)
-        np.minimum.at(labels, lb, low)
-        while not np.array_equal(jumped := labels[labels], labels):
-            labels = jumped
 
 
 def simhash_labels(hashes: npt.NDArray[np.uint64], hamming: int = HAMMING) -> Ints:
