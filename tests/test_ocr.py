@@ -195,6 +195,38 @@ def test_lines_are_found_and_cut_out_as_by_rapidocrs_own_detector(
     assert sum(int((d > 0).sum()) for d in differ) <= 0.001 * sum(c.size for c in crops)
 
 
+def test_a_page_wider_than_the_detector_takes_and_a_lone_line_are_read_as_rapidocr_reads_them(
+    scanned: dict[str, Path],
+) -> None:
+    from bench.ocr_detect import rapid_detector, rapid_lines
+
+    page = np.asarray(page_images(scanned["text"], dpi=200)[0].convert("L"))
+    models = bundled_models()
+    assert models is not None
+    detect, rapid = TextDetector(models[0], "onnxruntime", 1, 960), rapid_detector("onnxruntime")
+    _, boxes = detect(page)
+    top, bottom = int(boxes[1][0][1]) - 5, int(boxes[1][2][1]) + 5
+    wide = np.ascontiguousarray(np.tile(page, (1, 2)))  # over 2,400 pixels: scaled down first
+    strip = np.ascontiguousarray(page[top:bottom])  # one line, 30 times wider than tall: padded
+    for image in (wide, strip):
+        ours, theirs = detect(image)[1], rapid_lines(rapid, image)[1]
+        assert len(ours) >= 1 and np.array_equal(np.array(ours), np.array(theirs, np.float32))
+
+
+def test_pages_of_odd_shapes_give_no_lines_and_no_error() -> None:
+    models = bundled_models()
+    assert models is not None
+    detect = TextDetector(models[0], "onnxruntime", 1, 960)
+    for width, height in [
+        (2500, 10),
+        (5, 5000),
+        (1, 1),
+        (3, 40),
+        (4000, 40),
+    ]:  # too thin to scale, tiny, wide
+        assert detect(np.full((height, width), 255, np.uint8)) == ([], [])
+
+
 def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:
     first = read_document(scanned["scan"], "d1")
     key = page_key(engine_cache_id("rapidocr"), file_digest(scanned["scan"]), 0, RENDER_DPI)

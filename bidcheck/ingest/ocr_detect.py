@@ -59,9 +59,12 @@ def _scaled(pixels: npt.NDArray[np.uint8], ratio: float) -> npt.NDArray[np.uint8
     return resize_linear(pixels, new_w, new_h)
 
 
-def _page_for_detection(pixels: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], float, float, int]:
+def _page_for_detection(
+    pixels: npt.NDArray[np.uint8],
+) -> tuple[npt.NDArray[np.uint8], float, float, int] | None:
     """The page as rapidocr prepares it: scaled into ``_MIN_PAGE`` .. ``_MAX_PAGE``, padded black above
-    and below when very wide; with the factors back to the page and the padding's height."""
+    and below when very wide; with the factors back to the page and the padding's height. ``None`` for a
+    strip too thin to scale (rapidocr fails on it; it holds no line of text)."""
     ratio_h = ratio_w = 1.0
     image = pixels
     for limit in (_MAX_PAGE, _MIN_PAGE):
@@ -69,7 +72,7 @@ def _page_for_detection(pixels: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.u
         if (side > limit) if limit == _MAX_PAGE else (side < limit):
             scaled = _scaled(image, float(limit) / side)
             if scaled is None:
-                raise ValueError(f"a page of {pixels.shape[1]} x {pixels.shape[0]} pixels cannot be scaled")
+                return None
             ratio_h, ratio_w = image.shape[0] / scaled.shape[0], image.shape[1] / scaled.shape[1]
             image = scaled
     height, width = image.shape
@@ -214,10 +217,11 @@ class TextDetector:
 
     def __call__(self, pixels: npt.NDArray[np.uint8]) -> DetectedLines:
         """The line images (grey) of a page (2-D, grey) and their corners on the page, in reading order."""
-        image, ratio_h, ratio_w, pad = _page_for_detection(pixels)
-        batch = _model_input(image, self._side)
-        if batch is None:
+        prepared = _page_for_detection(pixels)
+        batch = None if prepared is None else _model_input(prepared[0], self._side)
+        if prepared is None or batch is None:
             return [], []
+        image, ratio_h, ratio_w, pad = prepared
         probability = np.asarray(self._run(batch), np.float32)[0, 0]
         boxes = _reading_order(_boxes(probability, *image.shape))
         crops = [_cut(image, box) for box in boxes]
