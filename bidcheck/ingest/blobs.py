@@ -5,8 +5,9 @@ pictures on scanned pages need of OpenCV's ``findContours``, ``connectedComponen
 
 Each row's runs of set pixels are found with numpy; a run touches a run of the next row when their
 columns overlap or meet at a corner (8-connectivity), and those pairs are joined by union-find over the
-runs. A blob's convex hull is the hull of its runs' end pixels, and its smallest rectangle lies along one
-of the hull's edges (rotating calipers).
+runs. A blob's convex hull is the hull of its runs' end pixels (the hull of its outline, which OpenCV
+traces), and its smallest rectangle is found by OpenCV's rotating calipers, computed as OpenCV computes
+them, in float32.
 """
 
 from __future__ import annotations
