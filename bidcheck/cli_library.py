@@ -160,7 +160,11 @@ def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO
     file, ``LibraryError`` when the library (or the one imported) cannot be used."""
     from bidcheck.library import open_library
 
-    library = open_library(library_path(args, settings))
+    path = library_path(args, settings)
+    if args.verb in _READING and not path.exists():  # a mistyped path is said, not made a new library
+        stdout.write(f"资料库 {path} 不存在（还没有存入过标段，或路径有误）\n")
+        return 2
+    library = open_library(path)
     try:
         verb: Callable[[Library, argparse.Namespace, Settings, TextIO], int] = _VERBS[args.verb]
         return verb(library, args, settings, stdout)
@@ -307,6 +311,7 @@ def _import(library: Library, args: argparse.Namespace, _s: Settings, out: TextI
     return 0
 
 
+_READING = frozenset({"list", "show", "remove", "stats", "groups", "export"})  # verbs that store nothing
 _VERBS: dict[str, Callable[[Library, argparse.Namespace, Settings, TextIO], int]] = {
     "list": _list,
     "show": _show,

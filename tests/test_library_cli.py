@@ -96,3 +96,17 @@ def test_a_report_is_never_written_to_a_file_named_dash(stored: Path) -> None:
         assert status == ExitStatus.USAGE and out == ""
         assert "请给出文件名" in err
     assert not Path("-").exists()
+
+
+@pytest.mark.parametrize("verb", [("list",), ("show", "一"), ("remove", "一"), ("stats",), ("groups",)])
+def test_a_mistyped_library_is_said_not_made(tmp_path: Path, verb: tuple[str, ...]) -> None:
+    typo = tmp_path / "资料 库" / "libary.sqlite"
+    status, out, _ = run("library", "--library", str(typo), *verb)
+    assert status == ExitStatus.USAGE and f"资料库 {typo} 不存在" in out
+    assert not typo.parent.exists()
+
+
+def test_a_folder_given_as_the_library_is_said_in_words(tmp_path: Path) -> None:
+    status, _, err = run("library", "--library", str(tmp_path), "add", str(tmp_path), "--section", "一")
+    assert status == ExitStatus.LIBRARY_FAILED
+    assert err == f"bidcheck: 无法打开资料库 {tmp_path}：这是一个文件夹，请给出资料库文件名\n"

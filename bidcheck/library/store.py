@@ -159,6 +159,8 @@ def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
     """Open (and create, or bring up to date) the library at ``path``; ``LibraryError`` when it cannot
     be used: locked beyond the busy timeout (``BUSY_TIMEOUT_S``), not a database, or of a newer schema."""
     busy_timeout_s = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
+    if path.is_dir():
+        raise LibraryError(f"无法打开资料库 {path}：这是一个文件夹，请给出资料库文件名")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
