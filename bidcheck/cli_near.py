@@ -102,15 +102,19 @@ def _in_library(library: Library, minimum: float, norm: str) -> tuple[NearMatch,
 
 
 def near_command(args: argparse.Namespace, settings: Settings, stdout: TextIO, stderr: TextIO) -> int:
-    """Run ``near``: 0 done, 1 some new files could not be read, 2 a bad ``--min``; ``UnwritablePath``
-    for a ``--json`` path that cannot take the file, ``LibraryError`` when the library or the vault's
-    index cannot be used."""
+    """Run ``near``: 0 done, 1 some new files could not be read, 2 a bad ``--min`` or ``--vault``;
+    ``UnwritablePath`` for a ``--json`` path that cannot take the file, ``LibraryError`` when the
+    library or the vault's index cannot be used."""
     from bidcheck.library import open_library
     from bidcheck.library.vault import index_vault, vault_near
     from bidcheck.report.files import check_output_path
 
     if not 0.0 < args.min <= 1.0:
         stderr.write("bidcheck: --min 应在 0 与 1 之间\n")
+        return 2
+    if args.vault is not None and not args.vault.is_dir():
+        what = "是一个文件" if args.vault.exists() else "不存在"
+        stderr.write(f"bidcheck: --vault 应为文件夹，{args.vault} {what}\n")
         return 2
     if args.json:
         check_output_path(args.json)  # a wrong path is said before the files are read

@@ -110,3 +110,11 @@ def test_a_folder_given_as_the_library_is_said_in_words(tmp_path: Path) -> None:
     status, _, err = run("library", "--library", str(tmp_path), "add", str(tmp_path), "--section", "一")
     assert status == ExitStatus.LIBRARY_FAILED
     assert err == f"bidcheck: 无法打开资料库 {tmp_path}：这是一个文件夹，请给出资料库文件名\n"
+
+
+def test_a_vault_that_is_no_folder_is_a_usage_error(stored: Path, tmp_path: Path) -> None:
+    bid = stored.parent / "标段 一" / "01-甲公司.docx"
+    for vault, what in ((tmp_path / "无 此文件夹", "不存在"), (bid, "是一个文件")):
+        status, out, err = run("near", str(bid), "--vault", str(vault))
+        assert status == ExitStatus.USAGE and out == ""
+        assert err == f"bidcheck: --vault 应为文件夹，{vault} {what}\n"
