@@ -210,12 +210,14 @@ def _run_check(
 
 
 def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
+    from bidcheck.ingest import collect_bids
     from bidcheck.pipeline import CheckInputs
 
     for path in [*args.tender, *args.template]:
         if not path.is_file():
             raise _UsageError(f"找不到文件：{path}")
-    inputs = CheckInputs(tuple(args.paths), tuple(args.tender), tuple(args.template))
+    bids = collect_bids(args.paths, [*args.tender, *args.template])  # a tender in the folder is the tender
+    inputs = CheckInputs(tuple(bids), tuple(args.tender), tuple(args.template))
     section = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
     return _run_check(inputs, _settings(args), args, section, stdout, stderr)
 

@@ -68,13 +68,19 @@ class FilesTable(QTableWidget):
         self._refresh()
 
     def add_paths(self, paths: Iterable[Path], role: Role | None = None) -> int:
-        """Add files and every supported file inside folders; returns how many were new."""
-        known = {f.path.resolve() for f in self._files}
+        """Add files and every supported file inside folders; returns how many were new or took the
+        ``role`` given: a file already listed takes the role it is added again with (the tender of a
+        folder of bids, named as the tender)."""
+        known = {f.path.resolve(): row for row, f in enumerate(self._files)}
         added = 0
         for path in collect_paths([Path(p) for p in paths]):
-            if path.resolve() in known:
+            row = known.get(path.resolve())
+            if row is not None:
+                if role is not None and self._files[row].role != role:
+                    self.set_role(row, role)
+                    added += 1
                 continue
-            known.add(path.resolve())
+            known[path.resolve()] = len(self._files)
             self._files.append(SectionFile(path, role or guess_role(path)))
             added += 1
         if added:

@@ -226,3 +226,10 @@ def collect_paths(paths: Iterable[Path]) -> list[Path]:
         else:
             out.append(path)
     return out
+
+
+def collect_bids(paths: Iterable[Path], named: Iterable[Path]) -> list[Path]:
+    """The files of ``paths`` (folders expanded) less those ``named`` otherwise (the tender, templates):
+    a tender kept in the section's folder and named as the tender is the tender, not one more bid."""
+    others = {p.resolve() for p in collect_paths(named)}
+    return [p for p in collect_paths(paths) if p.resolve() not in others]

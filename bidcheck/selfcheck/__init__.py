@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bidcheck.config import Settings
 from bidcheck.findings import PARTS, BidderSource, Finding, SelfCheckResult
-from bidcheck.ingest import collect_paths
+from bidcheck.ingest import collect_bids
 from bidcheck.model import CheckResult, Document
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress, slice_progress
@@ -61,9 +61,11 @@ def _bidder(given: str, text: str, file_name: str) -> tuple[str, BidderSource]:
 
 def _references(inputs: SelfCheckInputs) -> list[Path]:
     """The reference files (folders expanded), less the bid itself (a folder of bids holding it) and
-    copies of it byte for byte (a backup kept beside it): a file is no reference against itself."""
+    copies of it byte for byte (a backup kept beside it): a file is no reference against itself; and
+    less the tender (a folder of the section's files holding it), which stays the tender."""
     bid = inputs.bid.resolve()
-    return [p for p in collect_paths(inputs.references) if p.resolve() != bid and not _copy_of(p, bid)]
+    found = collect_bids(inputs.references, inputs.tenders)
+    return [p for p in found if p.resolve() != bid and not _copy_of(p, bid)]
 
 
 def _copy_of(path: Path, bid: Path) -> bool:

@@ -183,3 +183,14 @@ def test_english_interface(qtbot: QtBot, tmp_path: Path) -> None:
     assert prefs.language(prefs.open_store(store)) == "en"
     english.close()
     set_language("zh")
+
+
+def test_a_tender_named_again_takes_its_role_in_the_list(window: MainWindow, tmp_path: Path) -> None:
+    folder = tmp_path / "标段 一"
+    shutil.copytree(SAMPLE / "bids", folder)
+    tender = Path(shutil.copy(TENDER, folder / "招标 文件（正式）.docx"))  # a name no guess makes a tender
+    app.open_paths(window, [folder], [tender])
+    roles = {f.path.name: f.role for f in window.files.files()}
+    assert roles[tender.name] == "tender" and list(roles.values()).count("tender") == 1
+    assert window.inputs().tenders == (tender,) and tender not in window.inputs().bids
+    assert window.files.add_paths([tender], "tender") == 0  # named again with the same role: no change

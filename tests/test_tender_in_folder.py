@@ -1,0 +1,65 @@
+"""A tender kept in the section's folder and named as the tender (``check 标段 --tender 标段/招标文件.docx``,
+the way many agencies file a section) is the tender: not read as one more bid, not dropped as a file
+given twice. So for ``library add`` and for a self-check whose reference folder holds the tender."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bidcheck.cli import ExitStatus, main
+from bidcheck.config import Settings
+from bidcheck.selfcheck import SelfCheckInputs, self_check
+from tests.builders import make_docx, paragraphs
+
+AGENCY = "招标代理机构：江苏中诚招标咨询有限公司，联系电话：025-84561234，账号：4650 6823 1177 0012。"
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three bids that each copy the tender's agency paragraph, and the tender, in one folder."""
+    folder = tmp_path_factory.mktemp("sections") / "标段 一"
+    folder.mkdir()
+    make_docx(folder / "招标文件.docx", [[AGENCY, *paragraphs(900, 6)]])
+    for number, name in enumerate(("甲建设有限公司", "乙市政有限公司", "丙路桥有限公司"), start=1):
+        own = paragraphs(910 + number, 6)
+        make_docx(folder / f"0{number}-{name}.docx", [[f"投标人：{name}（盖单位章）", AGENCY, *own]])
+    return folder
+
+
+def _run(*argv: str) -> tuple[ExitStatus, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), out, err), out.getvalue(), err.getvalue()
+
+
+def test_the_tender_in_the_folder_is_the_tender(section: Path, tmp_path: Path) -> None:
+    report = tmp_path / "结果.json"
+    tender = str(section / "招标文件.docx")
+    status, out, _ = _run("check", str(section), "--tender", tender, "--json", str(report), "--quiet")
+    assert status == ExitStatus.SUCCESS and "未提供招标文件" not in out
+    documents = json.loads(report.read_text(encoding="utf-8"))["documents"]
+    roles = {d["name"]: (d["role"], d["status"]) for d in documents}
+    assert roles["招标文件.docx"] == ("tender", "ok") and len(documents) == 4
+    assert out.startswith("3 份投标文件，3 对")
+
+
+def test_library_add_keeps_the_tender_apart(section: Path, tmp_path: Path) -> None:
+    library = tmp_path / "l.sqlite"
+    tender = str(section / "招标文件.docx")
+    argv = ("library", "--library", str(library), "add", str(section), "--section", "一", "--tender", tender)
+    status, out, _ = _run(*argv)
+    assert status == ExitStatus.SUCCESS and "已存入标段 一：3 份投标文件" in out
+    shown = _run("library", "--library", str(library), "show", "一")[1]
+    assert "tender  招标文件.docx" in shown and "bid  招标文件.docx" not in shown
+
+
+def test_a_reference_folder_holding_the_tender_leaves_it_the_tender(section: Path) -> None:
+    tender = section / "招标文件.docx"
+    inputs = SelfCheckInputs(section / "01-甲建设有限公司.docx", (section,), (tender,))
+    result = self_check(inputs, Settings(workers=1))
+    assert [d.name for d in result.tenders] == ["招标文件.docx"] and result.tenders[0].ok
+    assert "招标文件.docx" not in [d.name for d in result.references]
+    assert result.clean, [f.detail for f in result.findings]  # the agency's phone and account are no finding
