@@ -161,3 +161,25 @@ def test_a_late_bid_verifies_only_the_pairs_whose_evidence_changed(cache: Path, 
     shutil.rmtree(cache)
     fresh = check(_late_bid_section(tmp_path / "s", late=True), settings)
     assert _normalised(after) == _normalised(fresh)
+
+
+def _derived_entries(cache: Path) -> set[Path]:
+    return set((cache / "derived").rglob("*.bin"))
+
+
+def test_a_late_bid_of_the_sample_is_searched_alone_and_the_result_is_a_fresh_checks(cache: Path) -> None:
+    """The sample's last bid added to its other five (with the tender): what the signals and the masks
+    keep of each bid alone is read back for the five, worked out for the new bid only, and the result
+    is what a check of all six with an empty cache gives."""
+    settings, bids = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())
+    tender = [SAMPLE / "tender" / "招标文件.docx"]
+    check(CheckInputs(bids[:-1], tender), settings)
+    kept = {path: path.stat().st_mtime_ns for path in _derived_entries(cache)}
+    assert kept, "each bid's identifiers and tender text are kept beside its entry"
+    after = check(CheckInputs(bids, tender), settings)
+    written = _derived_entries(cache) - set(kept)
+    assert 2 <= len(written) <= 3  # the new bid's identifiers and tender text (and odd words' places)
+    shutil.rmtree(cache)
+    fresh = check(CheckInputs(bids, tender), settings)
+    assert _normalised(after) == _normalised(fresh)
+    assert any(p.level == "high" for p in fresh.pairs)
