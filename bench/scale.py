@@ -4,9 +4,11 @@ plain-text floor (reading the same files with pypdfium2 and python-docx and doin
 For each size it prints the floor, the whole check as a user runs it (a fresh process, an empty cache),
 its stages, the ratio to the floor, the peak memory of the process tree, a re-check with the cache
 filled (its result must equal the first, times and paths aside), and the check after adding one bid (all
-bids but the last checked first, with their own cache; its result must equal the first check's), both
-also in CPU seconds (user + system of the process and its workers: on a shared machine the wall time
-grows with the load, the CPU time hardly); then how the check time grows from one size to the next.
+bids but the last checked first, with their own cache; its result must equal the first check's): by the
+command line in a fresh process, and in the app (``bench/app_add_one.py``: the window's check in the
+process that checked the other bids, without the library and with it); each also in CPU seconds (user +
+system of the process and its workers: on a shared machine the wall time grows with the load, the CPU
+time hardly); then how the check time grows from one size to the next.
 With ``--repeat N`` every size is timed N times, the sizes in turn (10, 30, …, 10, 30, …), so that a
 drift in the machine's speed reaches all of them alike; the summary shows each size's fastest check
 (peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
