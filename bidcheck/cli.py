@@ -193,6 +193,8 @@ def _run_check(
         result, name = check(inputs, settings, progress, threading.Event()), ""
     else:
         name = cli_library.section_name(args)
+        if not args.section:  # a default name: another section that only shares it is kept
+            name = cli_library.default_section_name(library, name, collect_paths(inputs.bids))
         result, store_error = cli_library.check_with_library(
             inputs, settings, library, name, progress, threading.Event()
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -26,6 +26,7 @@ __all__ = [
     "add_library_commands",
     "check_options",
     "check_with_library",
+    "default_section_name",
     "library_command",
     "library_path",
     "library_summary",
@@ -64,6 +65,25 @@ def section_name(args: argparse.Namespace) -> str:
         return str(args.section)
     first = Path(args.paths[0])
     return first.resolve().name or str(first)
+
+
+def default_section_name(path: Path, wanted: str, bids: Sequence[Path]) -> str:
+    """A default section name (no ``--section``; the app's) made distinct from a stored section of the
+    same name with none of ``bids`` (``distinct_section_name``); as it is when the library cannot be
+    read at once (the check then says why)."""
+    from bidcheck.library import LibraryError, open_library
+    from bidcheck.library.sections import distinct_section_name
+
+    try:
+        library = open_library(path, busy_timeout_s=1.0)
+    except LibraryError:
+        return wanted
+    try:
+        return distinct_section_name(library, wanted, bids)
+    except LibraryError:
+        return wanted
+    finally:
+        library.close()
 
 
 def store_checked(

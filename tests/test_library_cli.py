@@ -118,3 +118,31 @@ def test_a_vault_that_is_no_folder_is_a_usage_error(stored: Path, tmp_path: Path
         status, out, err = run("near", str(bid), "--vault", str(vault))
         assert status == ExitStatus.USAGE and out == ""
         assert err == f"bidcheck: --vault 应为文件夹，{vault} {what}\n"
+
+
+def _section_of_files(folder: Path, seed: int) -> list[str]:
+    """Two bids named as every section's bids are (01-甲公司.docx, 02-乙公司.docx), with their own text."""
+    folder.mkdir(parents=True)
+    make_docx(folder / "01-甲公司.docx", [paragraphs(seed, 6)])
+    make_docx(folder / "02-乙公司.docx", [paragraphs(seed + 1, 6)])
+    return [str(folder / "01-甲公司.docx"), str(folder / "02-乙公司.docx")]
+
+
+def test_a_section_that_only_shares_a_default_name_is_kept(tmp_path: Path) -> None:
+    library = str(tmp_path / "l.sqlite")
+    first = _section_of_files(tmp_path / "2025" / "投标文件", 41)
+    second = _section_of_files(tmp_path / "2026" / "投标文件", 51)
+    assert run("check", *first, "--library", library, "--quiet")[0] == ExitStatus.SUCCESS
+    status, out, _ = run("check", *second, "--library", library, "--quiet")
+    assert status == ExitStatus.SUCCESS
+    assert "对照 1 个标段、2 份投标文件；本标段已存入（01-甲公司.docx（2））" in out
+    out = run("check", *first, "--library", library, "--quiet")[1]  # the first again: replaced
+    assert "对照 1 个标段、2 份投标文件；本标段已存入（01-甲公司.docx）" in out
+    folders = [str(tmp_path / year / "投标文件") for year in ("2025", "2026")]
+    assert "本标段已存入（投标文件）" in run("check", folders[0], "--library", library, "--quiet")[1]
+    assert "本标段已存入（投标文件（2））" in run("check", folders[1], "--library", library, "--quiet")[1]
+    named = run("check", *second, "--library", library, "--section", "投标文件", "--quiet")[1]
+    assert "本标段已存入（投标文件）" in named  # a name given is the user's: that section is replaced
+    listed = run("library", "--library", library, "list")[1]
+    names = sorted(line.split("  ")[2] for line in listed.splitlines())
+    assert names == ["01-甲公司.docx", "01-甲公司.docx（2）", "投标文件", "投标文件（2）"]

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import words
-from bidcheck.cli_library import check_with_library
+from bidcheck.cli_library import check_with_library, default_section_name
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths
 from bidcheck.library import default_library_path
@@ -251,7 +251,8 @@ class MainWindow(QMainWindow):
             if library is None:
                 result = check(inputs, settings, progress, cancel)
             else:  # compared with the library's earlier sections, then stored there
-                result, _unstored = check_with_library(inputs, settings, library, section, progress, cancel)
+                name = default_section_name(library, section, collect_paths(inputs.bids))
+                result, _unstored = check_with_library(inputs, settings, library, name, progress, cancel)
             return result, texts_from_result(result)
 
         plan = plan_line(settings, len(collect_paths(inputs.bids)))  # the layer's cost, before it starts

@@ -29,6 +29,20 @@ def _digest(path: str) -> str:
         return ""
 
 
+def distinct_section_name(library: Library, wanted: str, bids: Sequence[Path]) -> str:
+    """``wanted``, or ``wanted（2）``, ``（3）``... when the stored section of that name holds none of
+    ``bids`` (by content): a section that only shares a default name (another project's folder 投标文件,
+    the first file's name, the app's 未命名标段) is another section, and is never replaced by this one."""
+    digests = {_digest(str(path)) for path in bids} - {""}
+    name, number = wanted, 1
+    while True:
+        files = library.section_files(name)
+        if not files or digests & {digest for _n, _b, role, _c, digest in files if role == "bid"}:
+            return name
+        number += 1
+        name = f"{wanted}（{number}）"
+
+
 def stored_bid(doc: Document, settings: Settings) -> StoredBid:
     """A read document as the library keeps it: fingerprints for a bid, only its name for the others."""
     if doc.role != "bid" or not doc.ok:

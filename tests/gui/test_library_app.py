@@ -220,3 +220,22 @@ def test_closing_the_window_waits_for_the_library_page(app: MainWindow, qtbot: Q
     app.close()  # the page's job ends before the window (and the page with it) can go
     assert page.task.wait(0)
     qtbot.waitUntil(lambda: not page.busy)
+
+
+def test_sections_of_files_without_a_folder_are_each_kept(
+    library_window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    library = tmp_path / "library.sqlite"
+    library_window.settings = library_window.settings.with_changes(library_path=str(library))
+    for year, seed in (("2025", 61), ("2026", 71)):  # files picked one by one: no folder names the section
+        folder = tmp_path / year
+        folder.mkdir()
+        bids = [make_docx(folder / f"0{n}-{c}.docx", [paragraphs(seed + n, 6)]) for n, c in enumerate("甲乙")]
+        library_window.new_check()
+        library_window.add_paths(bids)
+        run_to_end(library_window, qtbot)
+    result = library_window.result
+    assert result is not None and result.library is not None and result.library.sections == 1
+    assert stored_sections(library) == ["未命名标段", "未命名标段（2）"]
+    run_to_end(library_window, qtbot)  # the same files again: their own section is replaced
+    assert stored_sections(library) == ["未命名标段", "未命名标段（2）"]
