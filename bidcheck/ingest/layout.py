@@ -13,7 +13,8 @@ from bidcheck.text.clean import is_page_number
 __all__ = ["Line", "group_paragraphs", "page_blocks", "row_cuts"]
 
 _CELL_GAP = re.compile(r"\s+")
-_PROSE = re.compile(r"[，。；！？,;]")  # sentence punctuation: a line of prose, not a row of cells
+# sentence punctuation: a line of prose, not a row of cells (a comma between thousands is a number's)
+_PROSE = re.compile(r"[。；！？;]|(?<!\d)[，,]|[，,](?!\d{3}(?!\d))")
 _NUMBER = re.compile(r"[-+]?[¥￥$]?\d[\d,，]*(?:\.\d+)?%?")
 _CELL_MAX_CHARS = 20  # a longer stretch without a gap is running text
 

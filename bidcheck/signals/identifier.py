@@ -5,7 +5,9 @@ Every bid is searched once per kind; values are paired through a dict (``held_by
 tender holds (the agency's phone and account, copied into every bid) and values most bids hold are
 no sign. Numbers with a check digit count only when it is right. Identifiers are never logged.
 Staff names count from the staff tables (项目经理, 技术负责人...), not from the signature lines (a
-委托代理人 called 张伟 in two bids is as likely chance), and only as a supporting sign.
+委托代理人 called 张伟 in two bids is as likely chance), and only as a supporting sign: written after
+their post (``项目经理：吴海波``) or in a table's 姓名 column (``bidcheck.text.staff``), whose 证书编号 and
+身份证号 columns give certificate and ID numbers too. A value from a table is located at its row.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from pathlib import Path
 from bidcheck.model import Place, Signal, Strength
 from bidcheck.prepare import Ready, of_document
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
-from bidcheck.text import CleanText
+from bidcheck.text import CleanText, staff, tables
+from bidcheck.text.tables import TableRow
 from bidcheck.words import SIGNAL_FIELDS
 
-__all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok", "identifiers"]
+__all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok", "identifiers", "with_staff_tables"]
 
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
@@ -99,6 +102,7 @@ PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
 
 
 # a space a PDF's line break left inside a number or an address (``zb@ljzx.c n``)
+_ROW_CHARS = 120  # the wording of a table row: its cells, at most this many characters
 _GAP = re.compile(r"(?<=[A-Za-z0-9@._\-])[ \t]+(?=[A-Za-z0-9@._\-])")
 
 
@@ -145,6 +149,35 @@ def identifiers(clean: CleanText) -> dict[str, dict[str, tuple[int, int]]]:
     return {field: _values(clean, field, squeezed) for field in PATTERNS}
 
 
+def _row_span(clean: CleanText, row: TableRow) -> tuple[int, int]:
+    """The span of a table row (its first cell to its last) in the clean text."""
+    first, last = row.cells[0], row.cells[-1]
+    return clean.block_starts[first.first] + first.start, clean.block_starts[last.last] + last.end
+
+
+def with_staff_tables(ready: Ready) -> dict[str, dict[str, tuple[int, int]]]:
+    """A document's ``identifiers`` and the staff of its tables laid out as columns (a value written
+    both ways keeps the place where it first stands in the text)."""
+    found = identifiers(ready.clean)
+    for field, raw, row in staff.staff_values(ready.doc.compared_blocks()):
+        value = PATTERNS[field][1](raw)
+        if value:
+            span = _row_span(ready.clean, row)
+            held = found[field]
+            if value not in held or span[0] < held[value][0]:
+                held[value] = span
+    return found
+
+
+def _place(clean: CleanText, start: int, end: int) -> Place:
+    """Where a value stands: its paragraph's wording, or a table row's cells joined by `` | ``."""
+    place = place_of(clean, start, end)
+    if "\n" not in clean.text[start:end]:
+        return place
+    cells = " | ".join(c.strip() for c in clean.text[start:end].split("\n"))
+    return Place(place.page, place.paragraph, cells[:_ROW_CHARS])
+
+
 def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
     where = f"第 {here.page} 页 / 第 {there.page} 页"
     detail = f"两份文件出现相同的{SIGNAL_FIELDS[field]}“{value}”（{where}）"
@@ -154,7 +187,8 @@ def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
 def _remembered(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
     """A document's ``identifiers``, remembered with its cache entry (a bid added to a checked section
     is the only one searched)."""
-    return of_document(doc, "identifiers", (Path(__file__),), lambda: identifiers(doc.clean))
+    code = (Path(__file__), Path(staff.__file__), Path(tables.__file__))
+    return of_document(doc, "identifiers", code, lambda: with_staff_tables(doc))
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
@@ -167,7 +201,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         excluded = {v for found in tenders for v in found[field]}
         for value, docs in held_by_few(values, excluded, section.settings).items():
             for i, j in itertools.combinations(docs, 2):
-                here = place_of(bids[i].clean, *values[i][value])
-                there = place_of(bids[j].clean, *values[j][value])
+                here = _place(bids[i].clean, *values[i][value])
+                there = _place(bids[j].clean, *values[j][value])
                 out.append(Linked(bids[i].doc.id, bids[j].doc.id, _signal(field, value, here, there)))
     return out

@@ -2,15 +2,20 @@
 figures (¥, 元, 万元), which must agree where both are given.
 
 The price stands after a label (投标总价, 投标报价, 总报价…) in the same paragraph or in the next one
-(a table's next cell). A bid whose price cannot be read says why; nothing is guessed.
+(a table's next cell), or below it: a 开标一览表 laid out as columns has the label in its header row
+(``投标总价（元）``, or ``投标总价（大写）`` and ``（小写）`` side by side) and the amounts in the row
+below, a bare figure taking its unit from the header. A bid whose price cannot be read says why;
+nothing is guessed.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
 from bidcheck.model import COMPARED_KINDS, Block, Price
+from bidcheck.text.tables import TableRow, table_rows
 
 __all__ = ["capital_amount", "figure_amount", "read_price"]
 
@@ -105,24 +110,103 @@ def _amounts(text: str) -> _Found:
     return _Found(capital_amount(text), figure_amount(text))
 
 
+_COLUMN = re.compile(
+    r"投标总报价|投标总价|投标报价|总报价|报价总额|投标总金额|投标价格|投标金额"
+)  # not 总价:
+# a bill's 总价 column holds each item's line total
+_AMOUNT_CHARS = re.compile(r"\d|[壹贰叁肆伍陆柒捌玖]")
+
+
+@dataclass(frozen=True)
+class _Below:
+    """The amounts a header row's price columns hold in the row below it, and where that row stands;
+    ``unread``: the text of a price cell that holds something else than an amount."""
+
+    found: _Found
+    page: int
+    paragraph: int
+    unread: str = ""
+
+
+def _cell_amount(text: str, unit: str) -> _Found | None:
+    """A value cell's amount, or ``None`` when the cell holds something else; a bare figure takes the
+    header's unit (a header without one leaves it unread)."""
+    cell = re.sub(r"\s+", "", text)
+    if _CAPITAL.fullmatch(cell):
+        return _Found(capital_amount(cell), None)
+    if not _FIGURE.fullmatch(cell) or not re.search(r"\d", cell):
+        return None
+    figure = figure_amount(cell if re.search(r"[¥￥元]", cell) else cell + unit)
+    return _Found(None, figure) if figure is not None else None
+
+
+def _header_unit(text: str) -> str:
+    return "万元" if "万元" in text else "元" if "元" in text else ""
+
+
+def _below(header: TableRow, row: TableRow) -> _Below | None:
+    """The amounts under a header row's price columns, when it is one: its cells hold no figure and
+    name no unit price, and the row below has the same cells and an amount in a price column."""
+    texts = [cell.text for cell in header.cells]
+    columns = [i for i, text in enumerate(texts) if _COLUMN.search(text)]
+    if not columns or len(row.cells) != len(texts) or any(re.search(r"\d|单价", t) for t in texts):
+        return None
+    values = [(row.cells[i].text.strip(), _header_unit(texts[i])) for i in columns]
+    values = [(text, unit) for text, unit in values if _AMOUNT_CHARS.search(text)]
+    if not values:
+        return None
+    read = [_cell_amount(text, unit) for text, unit in values]
+    unread = next((text for (text, _), got in zip(values, read, strict=True) if got is None), "")
+    capital = next((f.capital for f in read if f and f.capital is not None), None)
+    figure = next((f.figure for f in read if f and f.figure is not None), None)
+    return _Below(_Found(capital, figure), row.page, row.paragraph, unread)
+
+
+def _vertical(blocks: list[Block]) -> dict[int, _Below]:
+    """By the compared block a price header row starts at: the amounts in the row below it."""
+    rows = table_rows(blocks)
+    out: dict[int, _Below] = {}
+    for header, row in itertools.pairwise(rows):
+        adjoining = row.cells[0].first <= header.cells[-1].last + 1
+        below = _below(header, row) if adjoining else None
+        if below is not None:
+            out[header.cells[0].first] = below
+    return out
+
+
+def _decided(found: _Found, page: int, paragraph: int) -> tuple[Price | None, str | None]:
+    """The total of the amounts found at one place, or why not: capitals and figures disagreeing."""
+    both = found.capital is not None and found.figure is not None
+    if both and abs((found.capital or 0.0) - (found.figure or 0.0)) > _AGREE:
+        return None, (
+            f"第 {page} 页投标总价大写（{found.capital:,.2f} 元）与小写（{found.figure:,.2f} 元）不一致"
+        )
+    total = found.capital if found.capital is not None else found.figure
+    assert total is not None
+    return Price(total, page, paragraph), None
+
+
+def _from_below(below: _Below) -> tuple[Price | None, str | None]:
+    if below.unread:
+        return (
+            None,
+            f"第 {below.page} 页开标一览表的投标总价“{below.unread[:40]}”无法读出（非金额或缺少单位）",
+        )
+    return _decided(below.found, below.page, below.paragraph)
+
+
 def read_price(blocks: list[Block]) -> tuple[Price | None, str | None]:
     """A bid's total price and where it stands, or why it could not be read (the first label followed
     by an amount decides)."""
     compared = [b for b in blocks if b.kind in COMPARED_KINDS]
+    vertical = _vertical(compared)
     for index, block in enumerate(compared):
+        if index in vertical:
+            return _from_below(vertical[index])
         for label in _LABEL.finditer(block.text):
             found = _amounts(_after_label(compared, index, label.end()))
             if found.capital is None and found.figure is None:
                 found = _amounts(_before_label(block, label.start()))
-            if found.capital is None and found.figure is None:
-                continue
-            both = found.capital is not None and found.figure is not None
-            if both and abs((found.capital or 0.0) - (found.figure or 0.0)) > _AGREE:
-                return None, (
-                    f"第 {block.page} 页投标总价大写（{found.capital:,.2f} 元）与小写"
-                    f"（{found.figure:,.2f} 元）不一致"
-                )
-            total = found.capital if found.capital is not None else found.figure
-            assert total is not None
-            return Price(total, block.page, block.paragraph), None
+            if found.capital is not None or found.figure is not None:
+                return _decided(found, block.page, block.paragraph)
     return None, "未找到投标总价（投标函或开标一览表中的大写或小写金额）"
