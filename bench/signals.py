@@ -5,15 +5,17 @@ own wording (``bench.corpus``'s skeletons: no copied text), then plants, each in
 the same author (a docx and a PDF), the same creation minute (two docx), the same XMP DocumentID (two
 PDFs), four editing sessions (rsids in settings.xml) of one docx in another's, one bidder's name in
 another's bid, the same mobile, e-mail, ID number, credit code, bank account, certificate number and
-project manager, two listed misspellings (钢筯, 水泥砂桨), two input-method slips no list holds (验受,
+project manager, the same 技术负责人 row (name and certificate) in two bids' staff tables laid out as
+columns, two listed misspellings (钢筯, 水泥砂桨), two input-method slips no list holds (验受,
 质亮), one bid's paragraph hidden (``w:vanish``) in another's docx, one bid's paragraph copied into
 another disguised with Kangxi radicals, Cyrillic letters and zero-width spaces, and one docx bid's site
 photo in another's re-encoded as JPEG 70 at half the size, and three bids' total prices in equal steps
 among the others' irregular ones (no other total between them), and six unit prices of one docx bid's
 priced bill of quantities in another's. Distractors: every docx saved by Administrator and carrying
 the agency's logo (the tender's), a photo and a priced bill of its own, the agency's phone, e-mail and
-account copied from the tender into every bid, and every bidder's own distinct staff
-table (numbers with right check characters), author, editing sessions and XMP ID. It reports planted
+account copied from the tender into every bid, the tender's staff table frame (its header and posts)
+in every bid, and every bidder's own distinct staff (numbers with right check characters; a table of
+its own 技术负责人 and 安全员 under the same header), author, editing sessions and XMP ID. It reports planted
 signs found and missed, and the clean pairs' levels and signals (target: all found; no strong signal
 and no ``high`` on clean pairs).
 
@@ -45,6 +47,7 @@ from bench.corpus import (
     _tender_document,
     _tender_texts,
     paginate,
+    table_para,
     write_docx,
     write_pdf,
 )
@@ -52,7 +55,7 @@ from bench.grammar import paragraph
 from bench.pictures import add_pictures, encoded, photo
 from bench.writers import add_rsids
 from bidcheck.config import Settings
-from bidcheck.model import CheckResult
+from bidcheck.model import CheckResult, Signal
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.signals.identifier import _ID_CHECK, _ID_WEIGHTS, _USCC_CHARS, _USCC_WEIGHTS
 from bidcheck.text.concealed import LOOKALIKES
@@ -63,6 +66,9 @@ AGENCY = (
 )
 _SURNAMES = "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜"
 _GIVEN = "建国志强海峰明辉文杰国栋振华俊德永福立新卫东晓光宏伟"
+_DEPUTY = "子涵思远雨轩浩然梓萱"
+_SAFETY = "嘉怡博文欣妍一鸣天佑"
+_STAFF_HEADER = ["序号", "职务", "姓名", "证书编号"]
 # (kind, field, formats of the two bids: "docx", "pdf" or "any")
 PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("metadata", "author", "docx", "pdf"),
@@ -77,6 +83,7 @@ PLANTS: tuple[tuple[str, str, str, str], ...] = (
     ("identifier", "bank_account", "any", "any"),
     ("identifier", "certificate", "any", "any"),
     ("identifier", "person", "any", "any"),
+    ("identifier", "staff_row", "any", "any"),
     ("shared_error", "misspelling", "any", "any"),
     ("shared_error", "homophone", "any", "any"),
     ("concealed", "hidden", "any", "docx"),
@@ -116,6 +123,9 @@ class _Values:
     bank_account: str
     certificate: str
     person: str
+    deputy: str  # the 技术负责人 of the bid's staff table, and his certificate
+    deputy_certificate: str
+    safety: str  # the 安全员 of its staff table
 
     @classmethod
     def draw(cls, n: int, rng: random.Random) -> _Values:
@@ -129,6 +139,9 @@ class _Values:
             + f" {rng.randint(100, 999)}",
             certificate=f"浙{rng.randint(1, 9)}33{rng.randint(10_000_000, 99_999_999)}",
             person=name,
+            deputy=_SURNAMES[(2 * n + 5) % len(_SURNAMES)] + _DEPUTY[n % 10 : n % 10 + 2],
+            deputy_certificate=f"苏{rng.randint(1, 9)}32{rng.randint(10_000_000, 99_999_999)}",
+            safety=_SURNAMES[(3 * n + 11) % len(_SURNAMES)] + _SAFETY[n % 10 : n % 10 + 2],
         )
 
 
@@ -142,6 +155,14 @@ def _staff(values: _Values) -> list[Para]:
         Para(
             f"统一社会信用代码：{values.credit_code}。开户银行：某银行临江支行，账号：{values.bank_account}。",
             "own",
+        ),
+        Para("拟投入本项目主要人员表", "own"),
+        table_para(
+            [
+                _STAFF_HEADER,
+                ["1", "技术负责人", values.deputy, values.deputy_certificate],
+                ["2", "安全员", values.safety, ""],
+            ]
         ),
     ]
 
@@ -317,12 +338,14 @@ def write_section(
             hidden[b] = _own_paragraph(plans[a], 0)
         elif field == "homoglyph":
             extra[b].append(Para(_disguised(_own_paragraph(plans[a], 1)), "own"))
+        elif field == "staff_row":  # b names a's 技术负责人 in its staff table, certificate and all
+            values[b].deputy, values[b].deputy_certificate = values[a].deputy, values[a].deputy_certificate
         elif kind == "cross_name":
             extra[b].append(Para(f"本项目的施工机械由{plans[a].company}有限公司统一调配，随时进场。", "own"))
         else:
             setattr(values[b], field, getattr(values[a], field))
     tender = _tender_document(texts)
-    blank = _Values(*["________"] * 7)
+    blank = _Values(*["________"] * 7, "", "", "")
     tender.chapters.append(
         [Para("第五章 联系方式与项目管理机构表", "heading"), Para(AGENCY, "tender"), *_staff(blank)]
     )
@@ -354,6 +377,14 @@ def write_section(
     return tender_path, paths, plants + added
 
 
+def _planted(signal: Signal, kind: str, field: str) -> bool:
+    """Whether a signal is the planted sign: a staff-table row is found by its certificate (苏…, the
+    tables'; the 项目经理 lines' are 浙…)."""
+    if field == "staff_row":
+        return signal.kind == "identifier" and signal.field == "certificate" and signal.value.startswith("苏")
+    return signal.kind == kind and signal.field == field
+
+
 def _score(
     result: CheckResult, paths: list[Path], plants: list[tuple[str, str, int, int]]
 ) -> dict[str, object]:
@@ -365,7 +396,7 @@ def _score(
         key = frozenset((ids[paths[a].name], ids[paths[b].name]))
         planted.add(key)
         pair = pairs[key]
-        if any(s.kind == kind and s.field == field for s in pair.signals):
+        if any(_planted(s, kind, field) for s in pair.signals):
             found += 1
         else:
             missed.append(f"{kind}/{field} {paths[a].name}~{paths[b].name} ({pair.level})")
