@@ -1,9 +1,10 @@
 """The staff a bid names in its tables laid out as columns: a header row ``职务 | 姓名 | 证书编号 …`` and a
 row a person below it (``项目经理 | 吴海波 | 苏1322011201234``), in a Word table or a page's rows.
 
-A header row names a person's column (姓名) and at least one more of post, certificate or ID number,
-or a certificate column alone: a table of names and nothing else (a signature block, a list of
-attendees) says nothing of staff. The rows below it are read, column by column, until the table ends
+A header row names a person's column (姓名) and at least one more of post, certificate or ID number:
+a table of names and nothing else (a signature block, a list of attendees) says nothing of staff, and
+a table of certificates without people (a company's qualifications, a maker's product certificates
+that several bidders quote) is no staff. The rows below it are read, column by column, until the table ends
 or another header row begins; a cell counts only when it holds a value of its column's form (a name of
 two to four Chinese characters, a certificate number, an ID number's eighteen characters), so a
 note such as 待定 or 同上 is no name.
@@ -77,7 +78,7 @@ def _header(row: TableRow, blocks: Sequence[Block]) -> _Header | None:
         texts = {blocks[c.first].cell: c.text for c in row.cells}
     columns = {key: c for key, text in texts.items() if (c := _heading(text))}
     named = set(columns.values())
-    if ("person" in named and len(named) >= 2) or "certificate" in named:
+    if "person" in named and len(named) >= 2:
         return _Header(columns, len(texts))
     return None
 
