@@ -104,3 +104,34 @@ def test_a_bills_total_column_is_no_total_price(tmp_path: Path) -> None:
     ]
     price, why = _read(_summary_docx(tmp_path / "bill.docx", bill))
     assert price is None and why is not None and why.startswith("未找到投标总价")
+
+
+def _two_level_docx(path: Path, small_head: str, values: list[str]) -> Path:
+    """A Word 开标一览表 whose 投标总价 spans two columns over a second header row 大写 | ``small_head``
+    (merged cells, as Word writes them), the amounts in the row after, and an empty 备注 cell."""
+    document = new_docx()
+    document.add_paragraph("投标人：恒信市政有限公司（盖单位章）")
+    document.add_paragraph("开标一览表")
+    table = document.add_table(rows=3, cols=4)
+    table.cell(0, 0).merge(table.cell(1, 0)).text = "项目名称"
+    table.cell(0, 1).merge(table.cell(0, 2)).text = "投标总价"
+    table.cell(0, 3).merge(table.cell(1, 3)).text = "备注"
+    table.cell(1, 1).text, table.cell(1, 2).text = "大写", small_head
+    for cell, text in zip(table.rows[2].cells, [*values, ""], strict=True):
+        cell.text = text
+    document.save(str(path))
+    return path
+
+
+def test_a_total_under_a_two_level_header_is_read_and_must_agree(tmp_path: Path) -> None:
+    price, why = _read(
+        _two_level_docx(tmp_path / "a.docx", "小写（元）", ["道路工程", _CAPITAL, "1,234,567.89"])
+    )
+    assert why is None and price is not None and price.total == 1_234_567.89
+    # a bare figure under a header naming no unit is read beside capitals, which it must match
+    price, why = _read(_two_level_docx(tmp_path / "b.docx", "小写", ["道路工程", _CAPITAL, "1234567.89"]))
+    assert why is None and price is not None and price.total == 1_234_567.89
+    price, why = _read(_two_level_docx(tmp_path / "c.docx", "小写", ["道路工程", _CAPITAL, "1234576.89"]))
+    assert price is None and why is not None and "不一致" in why
+    price, why = _read(_two_level_docx(tmp_path / "d.docx", "小写", ["道路工程", "", "1234567.89"]))
+    assert price is None and why is not None and "无法读出" in why  # no unit, no capitals: no guess

@@ -10,12 +10,11 @@ nothing is guessed.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 
 from bidcheck.model import COMPARED_KINDS, Block, Price
-from bidcheck.text.tables import TableRow, table_rows
+from bidcheck.text.tables import TableRow, cells_by_column, table_rows
 
 __all__ = ["capital_amount", "figure_amount", "read_price"]
 
@@ -110,10 +109,9 @@ def _amounts(text: str) -> _Found:
     return _Found(capital_amount(text), figure_amount(text))
 
 
-_COLUMN = re.compile(
-    r"投标总报价|投标总价|投标报价|总报价|报价总额|投标总金额|投标价格|投标金额"
-)  # not 总价:
-# a bill's 总价 column holds each item's line total
+# a price column's header: not 总价 alone, a bill's column of each item's line total
+_COLUMN = re.compile(r"投标总报价|投标总价|投标报价|总报价|报价总额|投标总金额|投标价格|投标金额")
+_SUB = re.compile(r"大写|小写")  # the second header row under a price column spanning two
 _AMOUNT_CHARS = re.compile(r"\d|[壹贰叁肆伍陆柒捌玖]")
 
 
@@ -130,7 +128,7 @@ class _Below:
 
 def _cell_amount(text: str, unit: str) -> _Found | None:
     """A value cell's amount, or ``None`` when the cell holds something else; a bare figure takes the
-    header's unit (a header without one leaves it unread)."""
+    header's unit."""
     cell = re.sub(r"\s+", "", text)
     if _CAPITAL.fullmatch(cell):
         return _Found(capital_amount(cell), None)
@@ -144,31 +142,68 @@ def _header_unit(text: str) -> str:
     return "万元" if "万元" in text else "元" if "元" in text else ""
 
 
-def _below(header: TableRow, row: TableRow) -> _Below | None:
-    """The amounts under a header row's price columns, when it is one: its cells hold no figure and
-    name no unit price, and the row below has the same cells and an amount in a price column."""
-    texts = [cell.text for cell in header.cells]
-    columns = [i for i, text in enumerate(texts) if _COLUMN.search(text)]
-    if not columns or len(row.cells) != len(texts) or any(re.search(r"\d|单价", t) for t in texts):
+def _price_columns(head: dict[int, str], sub: dict[int, str]) -> dict[int, str]:
+    """The price columns of a header (by column, each with its unit): those a price label heads, or,
+    under a label spanning two columns, the 大写/小写 columns of the second header row ``sub``."""
+    labels = {k: _header_unit(t) for k, t in head.items() if _COLUMN.search(t)}
+    if not labels or not any(_SUB.search(t) for t in sub.values()):
+        return labels
+    first = min(labels)  # (a Word row numbers its cells, not the grid: a merged cell is one)
+    return {k: _header_unit(t) or labels[first] for k, t in sub.items() if k >= first and _SUB.search(t)}
+
+
+def _below(rows: list[TableRow], blocks: list[Block]) -> _Below | None:
+    """The amounts under a header row's price columns (``rows``: the header and the rows after it in
+    its table), when it is one: its cells hold no figure and name no unit price."""
+    head = cells_by_column(rows[0], blocks)
+    if len(rows) < 2 or any(re.search(r"\d|单价", t) for t in head.values()):
         return None
-    values = [(row.cells[i].text.strip(), _header_unit(texts[i])) for i in columns]
+    sub = cells_by_column(rows[1], blocks)
+    if any(_AMOUNT_CHARS.search(t) for t in sub.values()):
+        columns, row = _price_columns(head, {}), rows[1]
+    elif any(_SUB.search(t) for t in sub.values()) and len(rows) > 2:  # a second header row
+        columns, row = _price_columns(head, sub), rows[2]  # (大写 | 小写), the amounts in the row after
+    else:
+        return None
+    values = cells_by_column(row, blocks)
+    paged = bool(blocks[row.cells[0].first].cuts)
+    if not columns or (paged and len(values) != len(sub if row is not rows[1] else head)):
+        return None
+    return _read_below(row, [(values[k].strip(), unit) for k, unit in columns.items() if k in values])
+
+
+def _read_below(row: TableRow, values: list[tuple[str, str]]) -> _Below | None:
+    """The amounts of a row's price cells (text, the header's unit), or ``None`` when none holds one.
+    A bare figure under a header without a unit is read only beside capitals (which it must match)."""
     values = [(text, unit) for text, unit in values if _AMOUNT_CHARS.search(text)]
     if not values:
         return None
-    read = [_cell_amount(text, unit) for text, unit in values]
-    unread = next((text for (text, _), got in zip(values, read, strict=True) if got is None), "")
+    read = [_cell_amount(text, unit or "元") for text, unit in values]
     capital = next((f.capital for f in read if f and f.capital is not None), None)
+    bare = [not unit and not re.search(r"[¥￥元]", text) and capital is None for text, unit in values]
+    read = [None if unitless else got for got, unitless in zip(read, bare, strict=True)]
+    unread = next((text for (text, _), got in zip(values, read, strict=True) if got is None), "")
     figure = next((f.figure for f in read if f and f.figure is not None), None)
     return _Below(_Found(capital, figure), row.page, row.paragraph, unread)
 
 
+def _table_after(rows: list[TableRow], index: int, count: int) -> list[TableRow]:
+    """Row ``index`` and up to ``count`` - 1 rows after it in the same table."""
+    out = [rows[index]]
+    for row in rows[index + 1 : index + count]:
+        if row.cells[0].first > out[-1].cells[-1].last + 1:
+            break
+        out.append(row)
+    return out
+
+
 def _vertical(blocks: list[Block]) -> dict[int, _Below]:
-    """By the compared block a price header row starts at: the amounts in the row below it."""
+    """By the compared block a price header row starts at: the amounts in the row (or the row after a
+    second header row) below it."""
     rows = table_rows(blocks)
     out: dict[int, _Below] = {}
-    for header, row in itertools.pairwise(rows):
-        adjoining = row.cells[0].first <= header.cells[-1].last + 1
-        below = _below(header, row) if adjoining else None
+    for index, header in enumerate(rows):
+        below = _below(_table_after(rows, index, 3), blocks)
         if below is not None:
             out[header.cells[0].first] = below
     return out

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bidcheck.model import Block
-from bidcheck.text.tables import TableRow, table_rows
+from bidcheck.text.tables import TableRow, cells_by_column, table_rows
 
 __all__ = ["COLUMNS", "StaffValue", "staff_values"]
 
@@ -72,10 +72,9 @@ class _Header:
 
 def _header(row: TableRow, blocks: Sequence[Block]) -> _Header | None:
     """The columns of a staff table's header row, or ``None`` for another row."""
+    texts = cells_by_column(row, blocks)
     if blocks[row.cells[0].first].cuts:  # a page row: 姓  名 spaced out comes as two cells
-        texts = dict(enumerate(_joined([c.text for c in row.cells])))
-    else:
-        texts = {blocks[c.first].cell: c.text for c in row.cells}
+        texts = dict(enumerate(_joined(list(texts.values()))))
     columns = {key: c for key, text in texts.items() if (c := _heading(text))}
     named = set(columns.values())
     if "person" in named and len(named) >= 2:
@@ -135,7 +134,7 @@ def _row_values(row: TableRow, blocks: Sequence[Block], header: _Header) -> dict
     """A row's cells under a staff header, by column: a Word cell by its column, a page row's by its
     position (or form)."""
     if not blocks[row.cells[0].first].cuts:  # a Word row: each block knows its column
-        texts = {blocks[c.first].cell: c.text for c in row.cells}
+        texts = cells_by_column(row, blocks)
         return {column: texts[key] for key, column in header.columns.items() if key in texts}
     lined = _joined([c.text for c in row.cells])
     if len(lined) != header.width:

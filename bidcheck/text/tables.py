@@ -21,7 +21,16 @@ from dataclasses import dataclass
 from bidcheck.model import Block
 from bidcheck.text.normalize import normalize
 
-__all__ = ["Cell", "TableRow", "cell_norms", "common_frame", "frame_spans", "table_rows", "tender_frame"]
+__all__ = [
+    "Cell",
+    "TableRow",
+    "cell_norms",
+    "cells_by_column",
+    "common_frame",
+    "frame_spans",
+    "table_rows",
+    "tender_frame",
+]
 
 _JOINED = 3  # a tender cell may come back as this many cells of a page row (a gap inside it)
 _ALONE_CHARS = 2  # a shorter frame cell (序号 1, unit m) counts only in a row with another frame cell
@@ -82,6 +91,16 @@ def _block_cells(block: Block, index: int, cells: list[Cell], blocks: Sequence[B
         last = cells.pop()
         return [Cell(f"{last.text}\n{block.text}", last.first, last.start, index, len(block.text))]
     return [Cell(block.text, index, 0, index, len(block.text))]
+
+
+def cells_by_column(row: TableRow, blocks: Sequence[Block]) -> dict[int, str]:
+    """A row's cell texts by column (``blocks``: the compared blocks the row was read from): a Word
+    cell by its place among its row's cells (an empty cell gives no block; a cell spanning columns
+    counts once); a page row's cells in order (a page knows no columns: an empty cell leaves no gap,
+    so two page rows line up only cell for cell)."""
+    if blocks[row.cells[0].first].cuts:
+        return {index: cell.text for index, cell in enumerate(row.cells)}
+    return {blocks[cell.first].cell: cell.text for cell in row.cells}
 
 
 def cell_norms(row: TableRow) -> list[str]:
