@@ -236,3 +236,65 @@ def test_a_row_the_tender_fills_in_is_the_tenders_not_a_sign(tmp_path: Path) -> 
         "person": "吴海波",
         "certificate": "苏1322011201234",
     }
+
+
+_RESUME = [
+    ["姓名", "吴海波", "性别", "男"],
+    ["职务", "项目经理", "职称", "高级工程师"],
+    ["注册证书编号", "苏1322011201234", "身份证号", "11010519491231002X"],
+]
+
+
+def _resume_pdf(path: Path, own: list[str], rows: list[list[str]]) -> Path:
+    """A text PDF bid whose 项目经理简历表 is laid out as label | value."""
+    canvas = Canvas(str(path), pagesize=A4, invariant=1)
+    canvas.setFont(pdf_font(), 10.5)
+    y = 790.0
+    for text in own:
+        canvas.drawString(60, y, text[:40])
+        y -= 16
+    canvas.drawString(60, y - 8, "项目经理简历表")
+    y -= 36
+    for row in rows:
+        for x, cell in zip((60, 160, 300, 400), row, strict=True):
+            canvas.drawString(x, y, cell)
+        y -= 20
+    canvas.save()
+    return path
+
+
+def _resume_docx(path: Path, own: list[str], rows: list[list[str]]) -> Path:
+    """A Word bid whose 项目经理简历表 is laid out as label | value."""
+    document = new_docx()
+    for text in [*own, "项目经理简历表"]:
+        document.add_paragraph(text)
+    table = document.add_table(rows=len(rows), cols=4)
+    for cells, row in zip(table.rows, rows, strict=True):
+        for cell, text in zip(cells.cells, row, strict=True):
+            cell.text = text
+    document.save(str(path))
+    return path
+
+
+def test_a_resume_table_laid_out_as_label_and_value_is_staff(tmp_path: Path) -> None:
+    _resume_docx(path := _bid(tmp_path, 1), _own(path, 951), _RESUME)
+    _resume_pdf(path := _bid(tmp_path, 2, "pdf"), _own(path, 952), _RESUME)
+    own = [["姓名", "罗春军", "性别", "男"], ["职务", "项目经理", "职称", "工程师"]]
+    _resume_docx(path := _bid(tmp_path, 3), _own(path, 953), own)
+    result = check(CheckInputs(tuple(sorted(tmp_path.glob("0*"))), ()), Settings(workers=1))
+    pairs = _pairs(result)
+    assert _identifier_signals(pairs[("d1", "d2")]) == {
+        "person": "吴海波",
+        "certificate": "苏1322011201234",
+        "id_number": "11010519491231002X",
+    }
+    assert not _identifier_signals(pairs[("d1", "d3")]) and not _identifier_signals(pairs[("d2", "d3")])
+    person = next(s for s in pairs[("d1", "d2")].signals if s.field == "person")
+    assert person.a is not None and "姓名 | 吴海波" in person.a.text
+    assert person.b is not None and "吴海波" in person.b.text
+
+
+def test_a_table_of_particulars_naming_no_post_is_no_staff(tmp_path: Path) -> None:
+    particulars = [["姓名", "吴海波", "性别", "男"], ["单位", "恒信市政有限公司", "电话", "0571-8888"]]
+    assert _values(_resume_docx(tmp_path / "a.docx", [], particulars)) == []
+    assert ("person", "吴海波") in _values(_resume_docx(tmp_path / "b.docx", [], _RESUME))

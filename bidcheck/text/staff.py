@@ -7,11 +7,13 @@ a table of certificates without people (a company's qualifications, a maker's pr
 that several bidders quote) is no staff. The rows below it are read, column by column, until the table ends
 or another header row begins; a cell counts only when it holds a value of its column's form (a name of
 two to four Chinese characters, a certificate number, an ID number's eighteen characters), so a
-note such as 待定 or 同上 is no name.
+note such as 待定 or 同上 is no name. A table laid out as label | value (a 项目经理简历表:
+``姓名 | 吴海波 | 性别 | 男``) is read the same way when a post stands in it beside its label.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -151,18 +153,56 @@ def staff_values(blocks: Sequence[Block]) -> list[StaffValue]:
     """The names, certificate and ID numbers of a document's staff tables (``blocks``: its compared
     blocks), each with its row, in reading order."""
     found: list[StaffValue] = []
+    for table in _tables(table_rows(blocks)):
+        found += _under_headers(table, blocks) + _labelled(table, blocks)
+    return found
+
+
+def _tables(rows: list[TableRow]) -> list[list[TableRow]]:
+    """Rows grouped into tables: a paragraph between two rows ends one."""
+    tables: list[list[TableRow]] = []
+    for row in rows:
+        if tables and _adjoining(tables[-1][-1], row):
+            tables[-1].append(row)
+        else:
+            tables.append([row])
+    return tables
+
+
+def _under_headers(table: list[TableRow], blocks: Sequence[Block]) -> list[StaffValue]:
+    """The values of the rows under a staff table's header rows."""
+    found: list[StaffValue] = []
     header: _Header | None = None
-    previous: TableRow | None = None
-    for row in table_rows(blocks):
-        if previous is not None and not _adjoining(previous, row):
-            header = None
-        previous = row
+    for row in table:
         heading = _header(row, blocks)
         if heading is not None:
             header = heading
         elif header is not None:
             found += _read_row(row, blocks, header)
     return found
+
+
+def _labelled(table: list[TableRow], blocks: Sequence[Block]) -> list[StaffValue]:
+    """The values of a table laid out as label | value (a 项目经理简历表: ``姓名 | 吴海波 | 性别 | 男``,
+    ``职务 | 项目经理``), when a post stands in it beside its label: a table naming no post (a list
+    of signatures, a company's particulars) is no staff."""
+    pairs = [(row, _label_pairs(_joined(list(cells_by_column(row, blocks).values())))) for row in table]
+    if not any(column == "post" for _, found in pairs for column, _ in found):
+        return []
+    return [(column, value, row) for row, found in pairs for column, value in found if column in _READ]
+
+
+def _label_pairs(texts: list[str]) -> list[tuple[str, str]]:
+    """The (column, value) pairs of a row whose cells alternate label and value."""
+    out: list[tuple[str, str]] = []
+    for label, text in itertools.pairwise(texts):
+        column = _heading(label)
+        if column is None or not text.strip() or _heading(text) is not None:
+            continue
+        value = _READ[column](text) if column in _READ else _squeezed(text)
+        if value:
+            out.append((column, value))
+    return out
 
 
 def _read_row(row: TableRow, blocks: Sequence[Block], header: _Header) -> list[StaffValue]:
