@@ -213,6 +213,28 @@ def test_a_page_wider_than_the_detector_takes_and_a_lone_line_are_read_as_rapido
         assert len(ours) >= 1 and np.array_equal(np.array(ours), np.array(theirs, np.float32))
 
 
+def test_a_pages_lines_recognised_on_two_streams_at_once_read_as_one_after_the_other(
+    scanned: dict[str, Path],
+) -> None:
+    [image] = page_images(scanned["text"], dpi=200)[:1]
+    one = RapidOcrEngine(1, "openvino").recognize(image)
+    two = RapidOcrEngine(2, "openvino").recognize(image)
+    assert len(one) > 5 and two == one  # text, every character's confidence and the boxes
+
+
+def test_openvino_keeps_the_models_it_compiled_in_the_cache_and_loads_them_next_time(
+    scanned: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
+    [image] = page_images(scanned["text"])[:1]
+    first = RapidOcrEngine(1, "openvino").recognize(image)
+    folder = tmp_path / "models" / "openvino"
+    compiled = {path: path.stat().st_mtime_ns for path in folder.glob("*.blob")}
+    assert len(compiled) == 2  # the detector and the recogniser
+    assert RapidOcrEngine(1, "openvino").recognize(image) == first
+    assert {path: path.stat().st_mtime_ns for path in folder.glob("*.blob")} == compiled  # loaded, not made
+
+
 def test_pages_of_odd_shapes_give_no_lines_and_no_error() -> None:
     models = bundled_models()
     assert models is not None

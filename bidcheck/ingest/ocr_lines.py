@@ -9,11 +9,19 @@ output is reduced with numpy as rapidocr does. The lines are prepared and decode
 (sorted by width, six to a batch, scaled to 48 pixels high, CTC with repeats and blanks dropped), so the
 text and the confidences are the same; each character's confidence is its own (rapidocr's character list
 leaves spaces out, which shifts it). ``bench/ocr_levers.py`` measures the difference.
+
+On OpenVINO a page's batches run at once, one thread each on as many streams as the recogniser has
+threads (``NUM_STREAMS``), instead of one batch after the other on all of them: a batch of six short lines
+keeps two threads waiting on each other, two batches keep two cores busy (``bench/ocr.py`` on 2 cores:
+the OCR stage in about half the time, the same text). The models OpenVINO compiled are kept in
+bidcheck's cache (``models/openvino``), so that a worker loads them instead of compiling them again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from bidcheck.cache import cache_folders
 from bidcheck.ingest.raster import resize_linear
 
 __all__ = ["LineRecognizer", "RecognizedLine", "line_recognizer", "onnx_session", "openvino_core"]
@@ -53,11 +62,25 @@ def openvino_core(threads: int, precision: str | None = None) -> Any:
     import openvino as ov  # type: ignore[import-untyped]
 
     core = ov.Core()
+    folder = compiled_models_folder()
+    if folder is not None:
+        core.set_property({"CACHE_DIR": str(folder)})
     if threads > 0:
         core.set_property("CPU", {"INFERENCE_NUM_THREADS": str(threads)})
     if precision:
         core.set_property("CPU", {"INFERENCE_PRECISION_HINT": precision})
     return core
+
+
+def compiled_models_folder() -> Path | None:
+    """Where OpenVINO keeps the models it compiled (``models/openvino`` in bidcheck's cache), so that a
+    process loads them instead of compiling them again; ``None`` when no cache folder can be made."""
+    for root in cache_folders("models"):
+        folder = root / "openvino"
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+    return None
 
 
 def onnx_session(model_path: Path, threads: int) -> Any:
@@ -85,13 +108,30 @@ class _OpenVinoTop1:
         framework = model.get_rt_info()["framework"]
         self.characters: list[str] = str(framework["character"].value).splitlines()
         softmax = model.output(0).get_node().input_value(0)  # the Result's input
-        top = ops.topk(softmax, 1, 2, "max", "none")
-        top1 = ov.Model([top.output(0), top.output(1)], model.get_parameters(), "rec_top1")
-        self._request = core.compile_model(top1, "CPU").create_infer_request()
+        top = ops.topk(softmax, 1, 2, "max", "none", name="top1")
+        results = [ops.result(top.output(i), name=f"top1_{i}") for i in range(2)]
+        # named nodes: generated names change from process to process, and so would the compiled model's key
+        top1 = ov.Model(results, model.get_parameters(), "rec_top1")
+        streams = threads or os.cpu_count() or 1
+        config = {"NUM_STREAMS": str(streams), "INFERENCE_NUM_THREADS": str(streams)}
+        self._queue = ov.AsyncInferQueue(core.compile_model(top1, "CPU", config), streams)
+        self._queue.set_callback(self._keep)
+        self._results: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _keep(self, request: Any, index: int) -> None:
+        characters, probabilities = request.get_output_tensor(1).data, request.get_output_tensor(0).data
+        self._results[index] = (characters[..., 0].copy(), probabilities[..., 0].copy())
 
     def __call__(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        out = self._request.infer([batch])
-        return np.asarray(out[1])[..., 0], np.asarray(out[0])[..., 0]
+        return self.many([batch])[0]
+
+    def many(self, batches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The top-1 characters of each batch, the batches run at once on the streams (one thread each)."""
+        self._results = {}
+        for index, batch in enumerate(batches):
+            self._queue.start_async([batch], index)
+        self._queue.wait_all()
+        return [self._results[index] for index in range(len(batches))]
 
 
 class _OnnxTop1:
@@ -107,6 +147,10 @@ class _OnnxTop1:
         preds: Any = self._session.run(None, {self._input: batch})[0]
         return preds.argmax(axis=2), preds.max(axis=2)
 
+    def many(self, batches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The top-1 characters of each batch, one batch after the other."""
+        return [self(batch) for batch in batches]
+
 
 class LineRecognizer:
     """Reads cropped text line images (grey, any size) into text with per-character confidences."""
@@ -121,10 +165,14 @@ class LineRecognizer:
         ratios = [crop.shape[1] / crop.shape[0] for crop in crops]
         order = np.argsort(np.array(ratios)).tolist()  # rapidocr's order: the same lines share a batch
         out: list[RecognizedLine | None] = [None] * len(crops)
-        for start in range(0, len(order), self._batch):
-            chunk = order[start : start + self._batch]
-            width = int(_HEIGHT * max(_MIN_RATIO, *(ratios[i] for i in chunk)))
-            indexes, probs = self._top1(_batch_pixels([crops[i] for i in chunk], width))
+        chunks = [order[start : start + self._batch] for start in range(0, len(order), self._batch)]
+        batches = [
+            _batch_pixels(
+                [crops[i] for i in chunk], int(_HEIGHT * max(_MIN_RATIO, *(ratios[i] for i in chunk)))
+            )
+            for chunk in chunks
+        ]
+        for chunk, (indexes, probs) in zip(chunks, _top1_of_batches(self._top1, batches), strict=True):
             for row, i in enumerate(chunk):
                 out[i] = self._decode(indexes[row], probs[row])
         return [line for line in out if line is not None]
@@ -139,6 +187,12 @@ class LineRecognizer:
         text = "".join(chars for chars, _ in read)
         confidences = tuple(1.0 if c == " " else p for chars, p in read for c in chars)
         return RecognizedLine(text, confidences, score)
+
+
+def _top1_of_batches(top1: _Top1, batches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``top1`` of each batch: all at once where the runtime runs several (``many``), else in turn."""
+    many = getattr(top1, "many", None)
+    return many(batches) if many else [top1(batch) for batch in batches]
 
 
 def _batch_pixels(crops: Sequence[np.ndarray], width: int) -> np.ndarray:
