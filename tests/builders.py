@@ -122,6 +122,16 @@ def make_pdf(
     return path
 
 
+def draw_prose(canvas: Canvas, texts: list[str], y: float, width: int = 40) -> float:
+    """Paragraphs drawn on a page from the left margin, ``width`` characters a line, from ``y`` down;
+    where the next line would stand."""
+    for text in texts:
+        for start in range(0, len(text), width):
+            canvas.drawString(60, y, text[start : start + width])
+            y -= 16
+    return y
+
+
 def make_image_pdf(path: Path, pages: int = 2) -> Path:
     """A PDF whose pages carry only a drawn image-like shape and no text layer (as a scan has)."""
     canvas = Canvas(str(path), pagesize=A4, invariant=1)

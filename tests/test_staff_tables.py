@@ -16,7 +16,7 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import prepare_document
 from bidcheck.signals.identifier import id_number_ok
 from bidcheck.text.staff import staff_values
-from tests.builders import paragraphs, pdf_font
+from tests.builders import draw_prose, paragraphs, pdf_font
 
 _HEADER = ["序号", "拟任职务", "姓名", "证书编号", "身份证号"]
 _POSTS = ("项目经理", "技术负责人", "安全员")
@@ -74,25 +74,26 @@ def _staff_docx(path: Path, own: list[str], rows: list[list[str]]) -> Path:
     return path
 
 
-def _staff_pdf(path: Path, own: list[str], rows: list[list[str]]) -> Path:
-    """A text PDF bid: its own paragraphs, then its staff table drawn as columns."""
+def _table_pdf(path: Path, own: list[str], title: str, rows: list[list[str]], xs: tuple[int, ...]) -> Path:
+    """A text PDF bid: its own paragraphs, then a titled table drawn as columns starting at ``xs``."""
     canvas = Canvas(str(path), pagesize=A4, invariant=1)
     canvas.setFont(pdf_font(), 10.5)
-    y = 790.0
-    for text in own:
-        for start in range(0, len(text), 40):
-            canvas.drawString(60, y, text[start : start + 40])
-            y -= 16
-    canvas.drawString(60, y - 8, "项目管理机构组成表")
+    y = draw_prose(canvas, own, 790.0)
+    canvas.drawString(60, y - 8, title)
     y -= 36
-    for row in [_HEADER, *rows]:
-        for x, cell in zip((60, 100, 180, 250, 370), row, strict=True):
+    for row in rows:
+        for x, cell in zip(xs, row, strict=True):
             canvas.drawString(x, y, cell)
         canvas.line(58, y - 4, 540, y - 4)
         y -= 20
     canvas.drawString(60, y - 10, "以上人员均为本单位正式职工。")
     canvas.save()
     return path
+
+
+def _staff_pdf(path: Path, own: list[str], rows: list[list[str]]) -> Path:
+    """A text PDF bid: its own paragraphs, then its staff table drawn as columns."""
+    return _table_pdf(path, own, "项目管理机构组成表", [_HEADER, *rows], (60, 100, 180, 250, 370))
 
 
 def _values(path: Path) -> list[tuple[str, str]]:
@@ -247,20 +248,7 @@ _RESUME = [
 
 def _resume_pdf(path: Path, own: list[str], rows: list[list[str]]) -> Path:
     """A text PDF bid whose 项目经理简历表 is laid out as label | value."""
-    canvas = Canvas(str(path), pagesize=A4, invariant=1)
-    canvas.setFont(pdf_font(), 10.5)
-    y = 790.0
-    for text in own:
-        canvas.drawString(60, y, text[:40])
-        y -= 16
-    canvas.drawString(60, y - 8, "项目经理简历表")
-    y -= 36
-    for row in rows:
-        for x, cell in zip((60, 160, 300, 400), row, strict=True):
-            canvas.drawString(x, y, cell)
-        y -= 20
-    canvas.save()
-    return path
+    return _table_pdf(path, own, "项目经理简历表", rows, (60, 160, 300, 400))
 
 
 def _resume_docx(path: Path, own: list[str], rows: list[list[str]]) -> Path:
