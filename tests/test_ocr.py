@@ -213,12 +213,13 @@ def test_a_page_wider_than_the_detector_takes_and_a_lone_line_are_read_as_rapido
         assert len(ours) >= 1 and np.array_equal(np.array(ours), np.array(theirs, np.float32))
 
 
-def test_a_pages_lines_recognised_on_two_streams_at_once_read_as_one_after_the_other(
-    scanned: dict[str, Path],
+@pytest.mark.parametrize("runtime", ["openvino", "onnxruntime"])
+def test_a_pages_lines_recognised_two_batches_at_once_read_as_one_after_the_other(
+    runtime: str, scanned: dict[str, Path]
 ) -> None:
     [image] = page_images(scanned["text"], dpi=200)[:1]
-    one = RapidOcrEngine(1, "openvino").recognize(image)
-    two = RapidOcrEngine(2, "openvino").recognize(image)
+    one = RapidOcrEngine(1, runtime).recognize(image)
+    two = RapidOcrEngine(2, runtime).recognize(image)
     assert len(one) > 5 and two == one  # text, every character's confidence and the boxes
 
 
