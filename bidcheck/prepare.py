@@ -34,6 +34,7 @@ __all__ = [
     "per_key_of_document",
     "prepare_cached",
     "prepare_document",
+    "prepared_shape",
 ]
 
 
@@ -158,9 +159,13 @@ def _cache_key(path: Path, settings: Settings) -> str | None:
         digest = file_digest(path)
     except OSError:
         return None
+    return "d" + hashlib.blake2b(f"{prepared_shape(settings)}|{digest}".encode(), digest_size=20).hexdigest()
+
+
+def prepared_shape(settings: Settings) -> str:
+    """The versions and settings that shape what is prepared of a file (its cache key less its bytes)."""
     shape = {name: getattr(settings, name) for name in _PREPARE_SETTINGS}
-    version = f"{CACHE_VERSION}|{__version__}|{_code_digest()}|{SETTINGS_VERSION}|{sorted(shape.items())}"
-    return "d" + hashlib.blake2b(f"{version}|{digest}".encode(), digest_size=20).hexdigest()
+    return f"{CACHE_VERSION}|{__version__}|{_code_digest()}|{SETTINGS_VERSION}|{sorted(shape.items())}"
 
 
 def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepared:

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.kgrams import kgram_hashes
-from bidcheck.library.prints import WINDOW, BidPrint, K, bid_print, bidder_name
+from bidcheck.library.prints import WINDOW, BidPrint, K, bidder_name, ready_print
 from bidcheck.library.store import StoredFile
 from bidcheck.model import Block, Document, HistoryMatch, HistoryPassage
 from bidcheck.prepare import Ready
@@ -38,7 +38,9 @@ class LibraryReader(Protocol):
 
     def counts(self, kind: str = "section", besides: str = "") -> tuple[int, int]: ...
 
-    def postings(self, hashes: Sequence[int], limit: int) -> dict[int, list[tuple[int, int]]]: ...
+    def postings(
+        self, hashes: Sequence[int], limit: int, besides: str = ""
+    ) -> dict[int, list[tuple[int, int]]]: ...
 
     def owners(self, file_ids: Sequence[int]) -> dict[int, tuple[str, str]]: ...
 
@@ -92,9 +94,9 @@ def _learned_mask(norm: str, public: set[int]) -> Mask:
 def consult(library: LibraryReader, bids: Sequence[Ready], section: str, settings: Settings) -> Consulted:
     """Look every bid's winnowed k-grams up in the library: which are public, and where the others
     were found in earlier sections' bids (``section`` itself, when re-checked, is left out)."""
-    prints = [bid_print(b.clean) for b in bids]
-    wanted = sorted({h for p in prints for h in p.hashes.tolist()})
-    postings = library.postings(wanted, POSTINGS_LIMIT)
+    prints = [ready_print(b) for b in bids]
+    wanted = np.unique(np.concatenate([np.zeros(0, np.int64), *(p.hashes for p in prints)])).tolist()
+    postings = library.postings(wanted, POSTINGS_LIMIT, section)
     stored = library.owners(sorted({f for places in postings.values() for f, _ in places}))
     owners = {f: owner for f, owner in stored.items() if not section or owner[0] != section}
     public = {h for h, places in postings.items() if _is_public(places, owners, settings)}

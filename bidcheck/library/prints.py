@@ -12,17 +12,30 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
 from bidcheck.config import Settings
+from bidcheck.fingerprint import kgrams
 from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands, window_minhashes, window_starts
+from bidcheck.prepare import Ready, of_document
 from bidcheck.text.normalize import CleanText
 
-__all__ = ["WINDOW", "BidPrint", "K", "band_keys", "bid_print", "bidder_name", "window_band_keys", "winnow"]
+__all__ = [
+    "WINDOW",
+    "BidPrint",
+    "K",
+    "band_keys",
+    "bid_print",
+    "bidder_name",
+    "ready_print",
+    "window_band_keys",
+    "winnow",
+]
 
 K = 8  # characters of a library k-gram: rarer than the seeds of one section, which are shorter
 WINDOW = 16  # k-grams per winnowing window: a shared stretch of 23 characters always keeps a hash
@@ -69,6 +82,15 @@ def bid_print(clean: CleanText) -> BidPrint:
     all_hashes = kgram_hashes(clean.norm, K)
     kept = winnow(all_hashes)
     return BidPrint(all_hashes[kept].view(np.int64), kept.astype(np.int32), places(clean), len(clean.norm))
+
+
+_CODE = (Path(__file__), Path(kgrams.__file__))
+
+
+def ready_print(ready: Ready) -> BidPrint:
+    """``bid_print`` of a prepared bid, remembered beside its cache entry: the check looks a bid up
+    with it and storing the section stores it, and a bid checked before is not fingerprinted again."""
+    return of_document(ready, "library print", _CODE, lambda: bid_print(ready.clean))
 
 
 def window_band_keys(norm: str, settings: Settings) -> npt.NDArray[np.uint32]:

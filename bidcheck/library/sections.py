@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from bidcheck.cache import file_digest
+from bidcheck.cache import code_digest, file_digest
 from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash
-from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name, window_band_keys
-from bidcheck.library.store import Library, StoredBid
+from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name, ready_print, window_band_keys
+from bidcheck.library.store import FileKey, Library, PendingBid, StoredBid
 from bidcheck.model import CheckResult, Document
-from bidcheck.prepare import cached_ready, prepare_document
+from bidcheck.prepare import cached_ready, prepare_document, prepared_shape
 from bidcheck.text import build_clean_text
 
-__all__ = ["add_templates", "store_result", "stored_bid"]
+__all__ = ["add_templates", "pending_bid", "store_result", "stored_bid", "stored_shape"]
 
 _NO_PRINT = BidPrint(np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros((0, 3), np.int32), 0)
 
@@ -43,11 +44,31 @@ def distinct_section_name(library: Library, wanted: str, bids: Sequence[Path]) -
         name = f"{wanted}（{number}）"
 
 
-def stored_bid(doc: Document, settings: Settings) -> StoredBid:
+_LIBRARY_SETTINGS = ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")
+
+
+def stored_shape(settings: Settings) -> str:
+    """What a stored bid's rows were made with: the settings and code that prepare a file, those of the
+    library's band keys, whether texts are kept, and the library's own fingerprinting code."""
+    library = [getattr(settings, name) for name in _LIBRARY_SETTINGS] + [settings.library_keep_texts]
+    code = code_digest([Path(__file__), Path(__file__).parent / "prints.py"])
+    text = f"{prepared_shape(settings)}|{library}|{code}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _file_key(doc: Document, digest: str, shape: str) -> FileKey:
+    bidder = bidder_name(doc.name) if doc.role == "bid" and doc.ok else ""
+    metadata = json.dumps(dict(doc.metadata), ensure_ascii=False)
+    return FileKey(doc.name, digest, bidder, doc.role, doc.chars, metadata, shape)
+
+
+def stored_bid(doc: Document, settings: Settings, digest: str | None = None, shape: str = "") -> StoredBid:
     """A read document as the library keeps it: fingerprints for a bid, only its name for the others."""
+    digest = _digest(doc.path) if digest is None else digest
     if doc.role != "bid" or not doc.ok:
-        digest, metadata = _digest(doc.path), dict(doc.metadata)
-        return StoredBid(doc.name, digest, "", doc.role, doc.chars, 0, metadata, _NO_PRINT)
+        return StoredBid(
+            doc.name, digest, "", doc.role, doc.chars, 0, dict(doc.metadata), _NO_PRINT, shape=shape
+        )
     ready = cached_ready(Path(doc.path), settings)  # the check's own fingerprints, when cached
     if ready is not None:
         clean, simhash, bands = (
@@ -55,30 +76,32 @@ def stored_bid(doc: Document, settings: Settings) -> StoredBid:
             ready.fingerprint.simhash,
             band_keys(ready.fingerprint.windows, settings),
         )
+        bid = ready_print(ready)
     else:
         clean = build_clean_text(doc)
         simhash, bands = build_simhash(clean.norm, settings.seed), window_band_keys(clean.norm, settings)
+        bid = bid_print(clean)
     text = clean.norm if settings.library_keep_texts else None
     metadata = dict(doc.metadata)
+    name, role = doc.name, doc.role
     return StoredBid(
-        doc.name,
-        _digest(doc.path),
-        bidder_name(doc.name),
-        doc.role,
-        doc.chars,
-        simhash,
-        metadata,
-        bid_print(clean),
-        text,
-        bands,
+        name, digest, bidder_name(name), role, doc.chars, simhash, metadata, bid, text, bands, shape
     )
 
 
+def pending_bid(doc: Document, settings: Settings, shape: str) -> PendingBid:
+    """A read document for ``store_section``: its key now, its fingerprints only if the library needs them."""
+    digest = _digest(doc.path)
+    return PendingBid(_file_key(doc, digest, shape), lambda: stored_bid(doc, settings, digest, shape))
+
+
 def store_result(library: Library, section: str, result: CheckResult, settings: Settings) -> None:
-    """Store a checked section (replacing an earlier check of it): its files, its bids' fingerprints
-    and its raised pairs (by bidder, so that a later section knows who was ``high`` together)."""
+    """Store a checked section (replacing an earlier check of it; its unchanged files keep their rows):
+    its files, its bids' fingerprints and its raised pairs (by bidder, so that a later section knows
+    who was ``high`` together)."""
     names = {d.id: bidder_name(d.name) for d in result.documents}
-    bids = [stored_bid(d, settings) for d in result.documents if d.ok or d.role != "bid"]
+    shape = stored_shape(settings)
+    bids = [pending_bid(d, settings, shape) for d in result.documents if d.ok or d.role != "bid"]
     raised = [(names[p.a], names[p.b], p.level) for p in result.pairs if p.level != "none"]
     library.store_section(section, bids, raised)
 

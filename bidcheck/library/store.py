@@ -7,12 +7,13 @@ process writes, a busy timeout so that two writers take turns, every write one t
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +26,10 @@ from bidcheck.library.prints import BidPrint
 
 __all__ = [
     "SCHEMA_VERSION",
+    "FileKey",
     "Library",
     "LibraryError",
+    "PendingBid",
     "SectionRow",
     "StoredBid",
     "StoredFile",
@@ -82,6 +85,11 @@ _MIGRATIONS = (
     CREATE INDEX files_sim3 ON files((simhash >> 48) & 65535) WHERE role = 'bid';
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    """
+    -- the settings and code a file's fingerprints were made with ('': not known): a section checked
+    -- again keeps the rows of its files that have not changed (store_section)
+    ALTER TABLE files ADD COLUMN shape TEXT NOT NULL DEFAULT '';
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 BUSY_TIMEOUT_S = 10.0
@@ -114,6 +122,48 @@ class StoredBid:
     print: BidPrint
     text: str | None = None
     bands: npt.NDArray[np.uint32] | None = None  # window MinHash band keys (prints.window_band_keys)
+    shape: str = ""  # the settings and code its fingerprints were made with ("": not known)
+
+    def key(self) -> FileKey:
+        """What tells this file unchanged when its section is stored again."""
+        metadata = json.dumps(self.metadata, ensure_ascii=False)
+        return FileKey(self.name, self.digest, self.bidder, self.role, self.chars, metadata, self.shape)
+
+
+@dataclass(frozen=True)
+class FileKey:
+    """A stored file's name, bytes (digest), bidder, role, characters, metadata (JSON) and ``shape``:
+    a file of a section stored again with an equal key keeps its rows. A ``shape`` of "" is never
+    equal (the settings and code the rows were made with are not known)."""
+
+    name: str
+    digest: str
+    bidder: str
+    role: str
+    chars: int
+    metadata: str
+    shape: str
+
+
+@dataclass(frozen=True)
+class PendingBid:
+    """A file whose fingerprints are made (``make``) only when its section does not hold it unchanged."""
+
+    key: FileKey
+    make: Callable[[], StoredBid]
+
+
+def _key(item: StoredBid | PendingBid) -> FileKey:
+    return item.key if isinstance(item, PendingBid) else item.key()
+
+
+def _kept_ids(stored: Sequence[tuple[int, FileKey]], wanted: Sequence[FileKey]) -> list[int | None]:
+    """For each wanted file, the id of a stored file with its key (each stored file used once), or None."""
+    free: dict[FileKey, list[int]] = {}
+    for file_id, key in stored:
+        if key.shape:
+            free.setdefault(key, []).append(file_id)
+    return [free[key].pop(0) if free.get(key) else None for key in wanted]
 
 
 @dataclass(frozen=True)
@@ -224,6 +274,29 @@ def _migrate(conn: sqlite3.Connection) -> None:
         raise
 
 
+_TERMS = 50  # hashes looked up by one query (a compound SELECT: SQLite allows 500 terms)
+
+
+@functools.cache
+def _postings_sql(terms: int, leave_out: bool) -> str:
+    """One query of ``terms`` hashes: each hash's first places by the primary key's order, as one
+    lookup of that hash alone gives them, then those of the files in ``left_out`` dropped."""
+    where = " WHERE file_id NOT IN left_out" if leave_out else ""
+    term = (
+        "SELECT * FROM (SELECT ? AS hash, file_id, pos FROM kgrams WHERE hash = ? "
+        f"ORDER BY file_id, pos LIMIT ?){where}"
+    )
+    return " UNION ALL ".join([term] * terms)
+
+
+def _postings_args(hashes: Sequence[int], limit: int) -> list[int]:
+    return [value for h in hashes for value in (h, h, limit)]
+
+
+def _made(bid: StoredBid | PendingBid) -> StoredBid:
+    return bid.make() if isinstance(bid, PendingBid) else bid
+
+
 def _int64(value: int) -> int:
     """A 64-bit SimHash as SQLite's signed integer."""
     return value - (1 << 64) if value >= 1 << 63 else value
@@ -284,16 +357,34 @@ class Library:
             ).fetchone()[0]
         return int(sections), int(bids)
 
-    def postings(self, hashes: Iterable[int], limit: int) -> dict[int, list[tuple[int, int]]]:
-        """For each hash, up to ``limit`` (file id, position) where stored bids hold it."""
+    def postings(
+        self, hashes: Iterable[int], limit: int, besides: str = ""
+    ) -> dict[int, list[tuple[int, int]]]:
+        """For each hash, of the first ``limit`` (file id, position) where stored bids hold it (by file
+        id and position), those not of the section ``besides``. Looked up ``_TERMS`` hashes a query:
+        one query each spent most of a 100-bid section's lookup in Python and SQLite's calls."""
+        wanted = list(hashes)
         out: dict[int, list[tuple[int, int]]] = {}
         with self._reading() as db:
-            query = "SELECT file_id, pos FROM kgrams WHERE hash = ? LIMIT ?"
-            for h in hashes:
-                rows = db.execute(query, (h, limit)).fetchall()
-                if rows:
-                    out[h] = rows
+            leave_out = self._leave_out(db, besides)
+            for n in range(0, len(wanted), _TERMS):
+                chunk = wanted[n : n + _TERMS]
+                for h, file_id, pos in db.execute(
+                    _postings_sql(len(chunk), leave_out), _postings_args(chunk, limit)
+                ):
+                    out.setdefault(h, []).append((file_id, pos))
         return out
+
+    @staticmethod
+    def _leave_out(db: sqlite3.Connection, name: str) -> bool:
+        """Put the ids of a section's files in the temporary table ``left_out``; whether there are any."""
+        rows = db.execute(
+            "SELECT f.id FROM files f JOIN sections s ON s.id = f.section_id WHERE s.name = ?", (name,)
+        ).fetchall()
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS left_out (id INTEGER PRIMARY KEY)")
+        db.execute("DELETE FROM left_out")
+        db.executemany("INSERT INTO left_out VALUES (?)", rows)
+        return bool(rows)
 
     def files(self, ids: Iterable[int]) -> dict[int, StoredFile]:
         """The stored files with these ids."""
@@ -424,30 +515,76 @@ class Library:
     def store_section(
         self,
         name: str,
-        bids: Sequence[StoredBid],
+        bids: Sequence[StoredBid | PendingBid],
         pair_levels: Sequence[tuple[str, str, str]] = (),
         kind: str = "section",
     ) -> None:
-        """Store a section (replacing any section of that name): its files, fingerprints and raised pairs."""
+        """Store a section (replacing any section of that name): its files, fingerprints and raised pairs.
+
+        A section stored again keeps the rows of its files whose key (``FileKey``) is unchanged, removes
+        those of files gone or changed and adds the others: the same library as removing the section
+        and storing it whole, at the cost of what changed (file ids and group numbers aside)."""
         checked = time.strftime("%Y-%m-%d %H:%M:%S")
+        keys = [_key(bid) for bid in bids]
+        made = self._make_missing(name, kind, bids, keys)  # before the write lock: it takes a while
         with self._writing() as db:
-            self._remove(db, name)
-            section = db.execute(
-                "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
-            ).lastrowid
-            ids = [self._insert_file(db, int(section or 0), bid) for bid in bids]
+            section, stored = self._section_for(db, name, kind, checked)
+            kept = _kept_ids(stored, keys)
+            self._remove_files(db, sorted(set(fid for fid, _ in stored) - set(kept)))
+            ids = [
+                self._insert_file(db, section, made.get(n) or _made(bids[n]))
+                for n, fid in enumerate(kept)
+                if fid is None
+            ]
             assign_groups(db, ids)
+            db.execute("DELETE FROM pair_levels WHERE section_id = ?", (section,))
             db.executemany(
                 "INSERT INTO pair_levels (section_id, bidder_a, bidder_b, level) VALUES (?, ?, ?, ?)",
                 [(section, a, b, level) for a, b, level in pair_levels],
             )
+
+    def _make_missing(
+        self, name: str, kind: str, bids: Sequence[StoredBid | PendingBid], keys: Sequence[FileKey]
+    ) -> dict[int, StoredBid]:
+        """The pending files (by position) that the stored section does not hold unchanged, made."""
+        with self._reading() as db:
+            stored = self._stored_keys(db, name, kind)
+        kept = _kept_ids(stored, keys)
+        return {
+            n: _made(bids[n]) for n, fid in enumerate(kept) if fid is None and isinstance(bids[n], PendingBid)
+        }
+
+    @staticmethod
+    def _stored_keys(db: sqlite3.Connection, name: str, kind: str) -> list[tuple[int, FileKey]]:
+        """(id, key) of the files of the stored section of this name and kind."""
+        rows = db.execute(
+            "SELECT f.id, f.name, f.digest, f.bidder, f.role, f.chars, f.metadata, f.shape FROM files f "
+            "JOIN sections s ON s.id = f.section_id WHERE s.name = ? AND s.kind = ? ORDER BY f.id",
+            (name, kind),
+        ).fetchall()
+        return [(int(r[0]), FileKey(*r[1:])) for r in rows]
+
+    def _section_for(
+        self, db: sqlite3.Connection, name: str, kind: str, checked: str
+    ) -> tuple[int, list[tuple[int, FileKey]]]:
+        """The section's id and its stored files' keys: the stored section of this name brought to
+        ``checked`` (one of another kind removed first), or a new one."""
+        row = db.execute("SELECT id, kind FROM sections WHERE name = ?", (name,)).fetchone()
+        if row is not None and row[1] == kind:
+            db.execute("UPDATE sections SET checked = ? WHERE id = ?", (checked, row[0]))
+            return int(row[0]), self._stored_keys(db, name, kind)
+        self._remove(db, name)
+        section = db.execute(
+            "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
+        ).lastrowid
+        return int(section or 0), []
 
     @staticmethod
     def _insert_file(db: sqlite3.Connection, section: int, bid: StoredBid) -> int:
         p = bid.print
         file_id = db.execute(
             "INSERT INTO files (section_id, name, digest, bidder, role, chars, simhash, metadata, places, "
-            "hashes, text, bands) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "hashes, text, bands, shape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 section,
                 bid.name,
@@ -461,6 +598,7 @@ class Library:
                 p.hashes.astype(np.int64).tobytes(),
                 bid.text,
                 None if bid.bands is None else bid.bands.astype(np.uint32).tobytes(),
+                bid.shape,
             ),
         ).lastrowid
         rows = zip(p.hashes.tolist(), [file_id] * len(p.hashes), p.positions.tolist(), strict=True)
@@ -480,20 +618,30 @@ class Library:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return found
 
-    @staticmethod
-    def _remove(db: sqlite3.Connection, name: str) -> bool:
+    @classmethod
+    def _remove(cls, db: sqlite3.Connection, name: str) -> bool:
         row = db.execute("SELECT id FROM sections WHERE name = ?", (name,)).fetchone()
         if row is None:
             return False
-        files = db.execute("SELECT id, hashes, grp FROM files WHERE section_id = ?", row).fetchall()
-        for file_id, hashes, _grp in files:
+        cls._remove_files(
+            db, [fid for (fid,) in db.execute("SELECT id FROM files WHERE section_id = ?", row)]
+        )
+        db.execute("DELETE FROM sections WHERE id = ?", row)
+        return True
+
+    @staticmethod
+    def _remove_files(db: sqlite3.Connection, file_ids: Sequence[int]) -> None:
+        """Remove files and their hashes; the groups they were in are grouped again."""
+        touched: set[int] = set()
+        for file_id in file_ids:
+            hashes, grp = db.execute("SELECT hashes, grp FROM files WHERE id = ?", (file_id,)).fetchone()
             rows = [(h, file_id) for h in np.frombuffer(hashes, dtype=np.int64).tolist()]
             db.executemany("DELETE FROM kgrams WHERE hash = ? AND file_id = ?", rows)
-        db.execute("DELETE FROM sections WHERE id = ?", row)
-        touched = sorted({grp for _f, _h, grp in files if grp is not None})
+            db.execute("DELETE FROM files WHERE id = ?", (file_id,))
+            if grp is not None:
+                touched.add(int(grp))
         if touched:  # a removed bid may have joined its group's others: they are grouped again
-            regroup(db, groups=touched)
-        return True
+            regroup(db, groups=sorted(touched))
 
     def export(self, target: Path) -> None:
         """Write a consistent copy of the whole library to ``target`` (replaced if there)."""
@@ -530,7 +678,7 @@ class Library:
         db.execute("CREATE TEMP TABLE IF NOT EXISTS file_map (old INTEGER PRIMARY KEY, new INTEGER)")
         db.execute("DELETE FROM file_map")
         names = []
-        columns = "name, digest, bidder, role, chars, simhash, metadata, places, hashes, text, bands"
+        columns = "name, digest, bidder, role, chars, simhash, metadata, places, hashes, text, bands, shape"
         for old, name, kind, checked in db.execute("SELECT id, name, kind, checked FROM other.sections"):
             self._remove(db, name)
             new = db.execute(
