@@ -236,3 +236,18 @@ def test_rows_of_a_library_before_shapes_are_made_again(tmp_path: Path) -> None:
     assert set(_ids(library, "S1")) == set(before)
     shapes = sqlite3.connect(path).execute("SELECT DISTINCT shape FROM files").fetchall()
     assert len(shapes) == 1 and shapes[0][0]  # every row made again, with its shape
+
+
+def test_a_print_read_back_pickles_as_the_one_made(stored: dict[str, Any]) -> None:
+    """A check's key of what the library said pickles the prints: one made now and one read back from
+    the cache must give the same bytes, or the next check would redo the stages after the library."""
+    import pickle
+
+    from bidcheck.library.prints import bid_print
+
+    bid = _bids(stored["new"])[0]
+    made = bid_print(bid.clean)
+    again = pickle.loads(pickle.dumps(made))
+    assert pickle.dumps(again) == pickle.dumps(made)
+    assert np.array_equal(again.hashes, made.hashes) and np.array_equal(again.places, made.places)
+    assert again.place(made.chars - 1) == made.place(made.chars - 1) and again.chars == made.chars

@@ -52,12 +52,27 @@ class BidPrint:
     places: npt.NDArray[np.int32]  # shape (n, 3): comparable offset, page, paragraph
     chars: int  # comparable characters
 
+    def __reduce__(self) -> tuple[object, tuple[bytes, bytes, bytes, int]]:
+        """Pickled as its arrays' bytes: equal prints pickle alike however their arrays were made (one
+        made now, one read back from the cache), as a check's key of what the library said needs."""
+        hashes, positions = self.hashes.astype(np.int64).tobytes(), self.positions.astype(np.int32).tobytes()
+        return _unpickled_print, (hashes, positions, self.places.astype(np.int32).tobytes(), self.chars)
+
     def place(self, offset: int) -> tuple[int, int]:
         """The (page, paragraph) holding a comparable offset."""
         if not len(self.places):
             return 1, 0
         row = max(int(np.searchsorted(self.places[:, 0], offset, "right")) - 1, 0)
         return int(self.places[row, 1]), int(self.places[row, 2])
+
+
+def _unpickled_print(hashes: bytes, positions: bytes, table: bytes, chars: int) -> BidPrint:
+    return BidPrint(
+        np.frombuffer(hashes, np.int64).copy(),
+        np.frombuffer(positions, np.int32).copy(),
+        np.frombuffer(table, np.int32).reshape(-1, 3).copy(),
+        chars,
+    )
 
 
 def winnow(hashes: npt.NDArray[np.uint64], window: int = WINDOW) -> npt.NDArray[np.int64]:
