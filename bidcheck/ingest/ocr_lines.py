@@ -13,8 +13,9 @@ leaves spaces out, which shifts it). ``bench/ocr_levers.py`` measures the differ
 On OpenVINO a page's batches run at once, one thread each on as many streams as the recogniser has
 threads (``NUM_STREAMS``), instead of one batch after the other on all of them: a batch of six short lines
 keeps two threads waiting on each other, two batches keep two cores busy (``bench/ocr.py`` on 2 cores:
-the OCR stage in about half the time, the same text). The models OpenVINO compiled are kept in
-bidcheck's cache (``models/openvino``), so that a worker loads them instead of compiling them again.
+0.73-0.98 of the OCR stage's time at load 1.6-2.9, about half of it at load 6, the same text). The
+models OpenVINO compiled are kept in bidcheck's cache (``models/openvino``), so that a worker loads them
+instead of compiling them again.
 On onnxruntime the batches run at once too, in a thread each, the session running each batch on one
 thread (its threads spin while waiting for each other: ``bench/ocr.py --runtime onnxruntime`` took 2.2
 CPU s a page instead of 3.1–3.3).
