@@ -15,6 +15,7 @@ from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from bidcheck import __version__
 from bidcheck.cache import code_digest, load_blob, prune_cache, store_blob
@@ -131,10 +132,18 @@ def _prepare_all(
     return prepared
 
 
+@functools.cache
+def _one_blas_thread() -> None:
+    """numpy's BLAS on one thread in a reading process: there is one such process a core already, and
+    a BLAS pool in each (threads spinning as they wait) cost several times the SimHash's own work."""
+    threadpool_limits(1, user_api="blas")  # the same sums either way: BLAS splits the 64 bits' votes
+
+
 def _read_job(
     job: _Job, settings: Settings, defer_ocr: bool, unread: tuple[tuple[int, str], ...]
 ) -> Prepared:
     """One file's per-document stages (in a worker process)."""
+    _one_blas_thread()
     return prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr, unread=unread)
 
 

@@ -6,12 +6,15 @@ import threading
 from pathlib import Path
 
 import pytest
+from threadpoolctl import threadpool_info
 
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, result_to_dict
-from bidcheck.pipeline import CheckInputs, check
+from bidcheck.pipeline import CheckInputs, _Job, _read_job, check
+from bidcheck.prepare import prepare_document
 from bidcheck.progress import Cancelled
 from bidcheck.report.json import result_json
+from bidcheck.workers import run_tasks
 from tests.builders import make_docx, make_pdf, paragraphs
 
 
@@ -107,3 +110,23 @@ def test_a_file_over_the_size_limit_is_refused_and_the_rest_compared(tmp_path: P
     assert documents["a.txt"].ok and documents["c.txt"].ok
     assert documents["b.txt"].status == "error" and "1 MB" in str(documents["b.txt"].error)
     assert [p.level for p in result.pairs] == ["high"]
+
+
+def _read_in_worker(path: Path) -> tuple[int, list[int]]:
+    """A bid read as the check reads it in a worker process: its SimHash, and that process's BLAS threads."""
+    prepared = _read_job(_Job(path, "d1", "bid"), Settings(), False, ())
+    assert prepared.ready is not None
+    return prepared.ready.fingerprint.simhash, [
+        i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"
+    ]
+
+
+def test_a_reading_process_runs_blas_on_one_thread_with_the_same_fingerprint(
+    ring_section: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))  # read, not taken from an earlier check's cache
+    bids = sorted(ring_section.iterdir())[:2]
+    read = run_tasks(_read_in_worker, [(path,) for path in bids], 2, lambda i, r: None)
+    here = [prepare_document(path, "d1", "bid", Settings()).ready for path in bids]
+    assert [simhash for simhash, _ in read] == [r.fingerprint.simhash for r in here if r is not None]
+    assert all(threads == [1] * len(threads) and threads for _, threads in read)

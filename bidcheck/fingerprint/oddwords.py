@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.fingerprint.tokens import is_word
+from bidcheck.fingerprint.tokens import are_words
 
 __all__ = ["odd_words"]
 
@@ -60,8 +60,12 @@ def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     lows = _candidate_starts(starts, _PLAIN[points])
     offsets, ends = starts[lows], starts[lows + 2]
     _, first = np.unique(_span_keys(points, offsets, ends), return_index=True)
-    found = ((text[offsets[n] : ends[n]], int(offsets[n])) for n in np.sort(first).tolist())
-    return tuple((span, at) for span, at in found if not is_word(span))
+    first.sort()
+    found = [
+        (text[at:end], at) for at, end in zip(offsets[first].tolist(), ends[first].tolist(), strict=True)
+    ]
+    known = are_words([span for span, _ in found])
+    return tuple(odd for odd, word in zip(found, known, strict=True) if not word)
 
 
 def _span_keys(

@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import xxhash
 
-from bidcheck.fingerprint.tokens import idf_weights, tokenize
+from bidcheck.fingerprint.tokens import cut, idf_weights, is_token
 
 __all__ = ["build_simhash", "simhash_from_weights", "simhash_similarity"]
 
@@ -18,10 +18,12 @@ def simhash_from_weights(weights: dict[str, float], seed: int = 0) -> int:
     """SimHash of weighted features: each bit is the sign of the weighted vote of the features' hashes."""
     if not weights:
         return 0
-    hashes = np.fromiter((xxhash.xxh64_intdigest(w.encode("utf-8"), seed) for w in weights), dtype=np.uint64)
-    values = np.fromiter(weights.values(), dtype=np.float64)
-    bits = ((hashes[:, None] >> _BITS) & np.uint64(1)).astype(np.float64)
-    votes = values @ (bits * 2.0 - 1.0)
+    hashes = np.fromiter(
+        (xxhash.xxh64_intdigest(w.encode("utf-8"), seed) for w in weights), "<u8", len(weights)
+    )
+    values = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
+    bits = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")  # bit n in column n
+    votes = values @ np.where(bits, 1.0, -1.0)
     return int(np.sum(np.uint64(1) << _BITS[votes > 0]))
 
 
@@ -29,8 +31,11 @@ def build_simhash(text: str, seed: int = 0, words: list[str] | None = None) -> i
     """SimHash of a comparable text, words weighted by term frequency times jieba's IDF (``words``: the
     text already cut, see ``tokens.cut``)."""
     idf, median = idf_weights()
-    counts = Counter(tokenize(text, words))
-    return simhash_from_weights({w: n * idf.get(w, median) for w, n in counts.items()}, seed)
+    counts = Counter(
+        cut(text) if words is None else words
+    )  # counted first: each distinct word is tested once
+    weights = {w: n * idf.get(w, median) for w, n in counts.items() if is_token(w)}
+    return simhash_from_weights(weights, seed)
 
 
 def simhash_similarity(a: int, b: int) -> float:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import rjieba
 
-__all__ = ["DICTS", "cut", "idf_weights", "is_word", "tokenize", "user_words"]
+__all__ = ["DICTS", "are_words", "cut", "idf_weights", "is_token", "is_word", "tokenize", "user_words"]
 
 DICTS = Path(__file__).resolve().parents[2] / "dicts"
 
@@ -72,10 +72,19 @@ def is_word(text: str) -> bool:
     return bool(_tokenizer().has_word(text))
 
 
+def are_words(texts: list[str]) -> list[bool]:
+    """``is_word`` of each text."""
+    has_word = _tokenizer().has_word
+    return [bool(has_word(text)) for text in texts]
+
+
+def is_token(word: str) -> bool:
+    """Whether a word of the cut text counts for the SimHash: two characters or more, no stopword, no
+    number."""
+    return len(word) > 1 and word not in _stopwords() and not word.isdigit()
+
+
 def tokenize(text: str, words: list[str] | None = None) -> list[str]:
     """Words of a comparable text (HMM off, so the result depends only on the dictionaries), less
-    stopwords, single characters and numbers; ``words``: the text already ``cut``."""
-    stop = _stopwords()
-    return [
-        w for w in (cut(text) if words is None else words) if len(w) > 1 and w not in stop and not w.isdigit()
-    ]
+    stopwords, single characters and numbers (``is_token``); ``words``: the text already ``cut``."""
+    return [w for w in (cut(text) if words is None else words) if is_token(w)]

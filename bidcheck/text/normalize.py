@@ -25,7 +25,7 @@ __all__ = ["CleanText", "JoinedBlocks", "build_clean_text", "join_blocks", "norm
 _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FOLD.update({0x3000: 0x20, **{code: code + 32 for code in range(ord("A"), ord("Z") + 1)}})
 _FOLD.update(LOOKALIKES)  # look-alike letters fold onto what they imitate: a disguise cannot break a match
-_KEEP = re.compile(r"[^\W_]+")
+_RUNS = re.compile(r"([^\W_]+)")  # the characters kept, a run at a time
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]")
 
 
@@ -56,23 +56,31 @@ class CleanText:
 def normalize(text: str) -> tuple[str, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Comparable form of ``text``: (string, offset of each kept char, indexes where sentences start)."""
     folded = text.translate(_FOLD)
-    runs = [(m.start(), m.end()) for m in _KEEP.finditer(folded)]
-    if not runs:
+    pieces = _RUNS.split(folded)  # what is dropped, a run kept, what is dropped, …, what is dropped
+    if len(pieces) == 1:
         empty = np.zeros(0, dtype=np.int32)
         return "", empty, empty
-    norm = "".join(folded[s:e] for s, e in runs).lower()
-    offsets = np.concatenate([np.arange(s, e, dtype=np.int32) for s, e in runs])
+    kept = pieces[1::2]
+    norm = "".join(kept).lower()
+    ends = np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)))
+    starts, lengths = ends[0:-1:2], ends[1::2] - ends[0:-1:2]  # each kept run's offset and length
+    at = np.zeros(len(kept), dtype=np.int64)  # each run's offset in the comparable text
+    np.cumsum(lengths[:-1], out=at[1:])
+    offsets = (np.repeat(starts - at, lengths) + np.arange(int(at[-1] + lengths[-1]))).astype(np.int32)
     if len(norm) != len(offsets):  # a rare character whose lower case is longer: keep it as it was
-        norm = "".join(folded[s:e] for s, e in runs)
-    starts = [0]
-    position = 0
-    previous_end = 0
-    for s, e in runs:
-        if position and _SENTENCE_END.search(folded, previous_end, s):
-            starts.append(position)
-        position += e - s
-        previous_end = e
-    return norm, offsets, np.asarray(starts, dtype=np.int32)
+        norm = "".join(kept)
+    return norm, offsets, _sentence_starts(folded, starts, at)
+
+
+def _sentence_starts(
+    folded: str, starts: npt.NDArray[np.int64], at: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int32]:
+    """0, and the comparable offset of each kept run (``starts``: in ``folded``, ``at``: in the
+    comparable text) after the first with a sentence end between it and the run before it."""
+    ends = np.fromiter((m.start() for m in _SENTENCE_END.finditer(folded)), dtype=np.int64)
+    after = np.unique(np.searchsorted(starts, ends, side="right"))  # the run after each sentence end
+    after = after[(after >= 1) & (after < len(starts))]
+    return np.concatenate([[0], at[after]]).astype(np.int32)
 
 
 @dataclass(frozen=True)
