@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+from collections import Counter
 from pathlib import Path
 
 import rjieba
 
-__all__ = ["DICTS", "are_words", "cut", "idf_weights", "is_token", "is_word", "tokenize", "user_words"]
+__all__ = ["DICTS", "are_words", "cut", "idf_weights", "is_word", "token_counts", "user_words"]
 
 DICTS = Path(__file__).resolve().parents[2] / "dicts"
 
@@ -78,13 +79,9 @@ def are_words(texts: list[str]) -> list[bool]:
     return [bool(has_word(text)) for text in texts]
 
 
-def is_token(word: str) -> bool:
-    """Whether a word of the cut text counts for the SimHash: two characters or more, no stopword, no
-    number."""
-    return len(word) > 1 and word not in _stopwords() and not word.isdigit()
-
-
-def tokenize(text: str, words: list[str] | None = None) -> list[str]:
-    """Words of a comparable text (HMM off, so the result depends only on the dictionaries), less
-    stopwords, single characters and numbers (``is_token``); ``words``: the text already ``cut``."""
-    return [w for w in (cut(text) if words is None else words) if is_token(w)]
+def token_counts(words: list[str]) -> dict[str, int]:
+    """The SimHash's tokens of a cut text (HMM off, so they depend only on the dictionaries): how often
+    each word occurs, less stopwords, single characters and numbers, in order of first occurrence (all
+    words counted first, so that each distinct word is tested once)."""
+    stop = _stopwords()
+    return {w: n for w, n in Counter(words).items() if len(w) > 1 and w not in stop and not w.isdigit()}
