@@ -19,7 +19,9 @@ prose of ``bench.scale``), where the layer encodes only the sentences its shortl
 
 Every check runs as a user runs it: ``bidcheck check`` in a fresh process with an empty cache (the
 model's load included), with the layer and without; ``check s`` and ``cpu s`` are its wall and CPU
-seconds (the process and its workers), ``semantic s`` the stage's wall time. The layer runs at
+seconds (the process and its workers), ``semantic s`` the stage's wall time; ``chars read/guessed``
+the bids' characters as read and as guessed before reading (``bidcheck.semantic.plan``), ``estimate s``
+the layer's time the check announces (CPU seconds: compare it with ``cpu s`` on less off). The layer runs at
 every size (``semantic_max_bids`` raised to the section's bids: it is off by default above 60).
 
 Usage: .venv/bin/python -m bench.semantic [--sizes 5 12 20] [--seeds 1 2 3] [--long] [--encoders]
@@ -51,6 +53,7 @@ from bidcheck.config import SEMANTIC_ENCODERS, Settings
 from bidcheck.model import CheckResult, PairResult, load_result
 from bidcheck.prepare import prepare_document
 from bidcheck.semantic.encoder import EncoderMissing, load_encoder
+from bidcheck.semantic.plan import estimate_seconds, section_size
 from bidcheck.text import CleanText, normalize
 
 Span = tuple[int, int]
@@ -73,9 +76,10 @@ def _encoder_row(name: str) -> str:
     topics = [_sentences(r.same_topic) for r in REWRITES]
     texts = [s for group in (originals, rewrites, topics) for para in group for s in para]
     encoder.encode(texts[:8])  # load the model before timing
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     vectors = encoder.encode(texts)
     rate = len(texts) / (time.perf_counter() - started)
+    char_rate = sum(map(len, texts)) / max(time.process_time() - cpu, 1e-9)
     rows = iter(vectors)
     o, r, t = ([[next(rows) for _ in para] for para in group] for group in (originals, rewrites, topics))
     para_cos, topic_best, unrelated, wins = [], [], [], 0
@@ -91,14 +95,16 @@ def _encoder_row(name: str) -> str:
     return (
         f"{name:<6} {np.mean(para_cos):>10.3f} {np.percentile(para_cos, 10):>8.3f} "
         f"{np.mean(topic_best):>10.3f} {np.percentile(topic_best, 90):>8.3f} {np.mean(unrelated):>9.3f} "
-        f"{wins / len(para_cos):>9.3f} {rate:>12.0f}"
+        f"{wins / len(para_cos):>9.3f} {rate:>12.0f} {char_rate:>13.0f}"
     )
 
 
 def compare_encoders() -> None:
     sentences = sum(len(_sentences(r.original)) for r in REWRITES)
     print(f"{len(REWRITES)} drafts, {sentences} sentences; cosine of each draft sentence with:")
-    print("encoder  paraphrase  para p10  same topic  topic p90  unrelated  para wins  sentences/s")
+    print(
+        "encoder  paraphrase  para p10  same topic  topic p90  unrelated  para wins  sentences/s  chars/cpu s"
+    )
     for name in SEMANTIC_ENCODERS:
         print(_encoder_row(name))
 
@@ -231,7 +237,7 @@ def _check(tender: Path, paths: list[Path], semantic: bool, temp: Path) -> tuple
 def run_sections(sizes: list[int], seeds: list[int], folder: Path | None, long: bool) -> None:
     print(
         "bids  seed  rewrites found  rewrite pair  same-topic passages  clean passages  levels changed"
-        "  semantic s  check s off/on  cpu s off/on"
+        "  semantic s  check s off/on  cpu s off/on  chars read/guessed  estimate s"
     )
     totals = [0, 0]
     with tempfile.TemporaryDirectory() as temp:
@@ -242,12 +248,15 @@ def run_sections(sizes: list[int], seeds: list[int], folder: Path | None, long: 
                 off, wall_off, cpu_off = _check(tender, paths, False, Path(temp))
                 on, wall_on, cpu_on = _check(tender, paths, True, Path(temp))
                 s = _score(on, off, paths, plants)
+                guessed = section_size(paths)
+                read = sum(d.chars for d in on.documents if d.role == "bid")
                 totals[0] += s.found
                 totals[1] += s.planted
                 print(
                     f"{size:>4}  {seed:>4}  {s.found:>8} of {s.planted}  {s.rewrite_level:>12}  "
                     f"{s.topic_passages:>19}  {s.clean_passages:>14}  {len(s.changed):>14}"
-                    f"  {s.seconds:>10.2f}  {wall_off:>6.1f} {wall_on:>6.1f}  {cpu_off:>5.1f} {cpu_on:>6.1f}",
+                    f"  {s.seconds:>10.2f}  {wall_off:>6.1f} {wall_on:>6.1f}  {cpu_off:>5.1f} {cpu_on:>6.1f}"
+                    f"  {read:>9} {guessed.total:>8}  {estimate_seconds(guessed):>10.1f}",
                     flush=True,
                 )
                 for line in s.changed:

@@ -179,14 +179,14 @@ def _run_check(
     from bidcheck.ingest import collect_paths
     from bidcheck.pipeline import check
     from bidcheck.report.files import check_output_path
-    from bidcheck.semantic import plan_line
+    from bidcheck.semantic import plan_line, section_size
     from bidcheck.text.chars import replace_unsafe
 
     for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
         check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
     if not args.quiet:
-        stderr.write(plan_line(settings, len(collect_paths(inputs.bids))) + "\n")
+        stderr.write(plan_line(settings, section_size(collect_paths(inputs.bids))) + "\n")
     library = cli_library.library_wanted(args, settings)
     store_error = None
     if library is None:

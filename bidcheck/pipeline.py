@@ -47,7 +47,7 @@ from bidcheck.model import (
 )
 from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.semantic import EncoderMissing, SemanticPassage, find_semantic, skip_reason
+from bidcheck.semantic import EncoderMissing, SectionSize, SemanticPassage, find_semantic, skip_reason
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
@@ -363,7 +363,7 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
     does not run, ``semantic_note`` says why."""
     if run.masks is None:
         return
-    reason = skip_reason(run.settings, len(run.bids))
+    reason = skip_reason(run.settings, SectionSize(tuple(b.doc.chars for b in run.bids)))
     if reason:
         run.semantic_note = f"语义比对未运行：{reason}"
         return

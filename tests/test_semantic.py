@@ -22,7 +22,7 @@ from bidcheck.config import Settings, SettingsError
 from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
-from bidcheck.semantic import estimate_seconds, skip_reason
+from bidcheck.semantic import SectionSize, estimate_seconds, skip_reason
 from bidcheck.semantic.cache import encode_cached, vectors_key
 from bidcheck.semantic.encoder import load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
@@ -305,10 +305,14 @@ def test_before_a_check_the_cli_says_what_the_layer_will_cost(section: tuple[lis
     stderr = io.StringIO()
     assert main(["check", *map(str, paths), "--tender", str(tender)], io.StringIO(), stderr) == 0
     first = stderr.getvalue().splitlines()[0]
-    assert re.fullmatch(r"语义比对约需 \d+ 秒（6 份投标文件；可在设置中关闭 semantic_enabled）", first)
-    assert estimate_seconds(100) > 10 * estimate_seconds(12) / 2 and "semantic_note" not in first
-    assert skip_reason(Settings(), 100).startswith("标段有 100 份投标文件，超过上限 60 份")
-    assert skip_reason(Settings(semantic_max_bids=100), 100) == ""
+    assert re.fullmatch(
+        r"语义比对约需 \d+ 秒（6 份投标文件，约 [\d.]+ 万字；可在设置中关闭 semantic_enabled）", first
+    )
+    assert "semantic_note" not in first
+    hundred = SectionSize((42_000,) * 100)
+    assert estimate_seconds(hundred) > 10 * estimate_seconds(SectionSize((42_000,) * 12))
+    assert skip_reason(Settings(), hundred).startswith("标段有 100 份投标文件，超过上限 60 份")
+    assert skip_reason(Settings(semantic_max_bids=100), hundred) == ""
 
 
 def _long_bid(rng: random.Random, planted: list[str], at: int, prose: Prose = lexicon_paragraph) -> Units:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from bidcheck import config
 from bidcheck.config import SETTING_LABELS, Settings, SettingsError
-from bidcheck.semantic import plan_line
+from bidcheck.semantic import SectionSize, plan_line
 
 from .i18n import language, tr
 from .strings import ENGLISH
@@ -128,12 +128,15 @@ def _grouped() -> list[tuple[str, list[str]]]:
 class SettingsDialog(QDialog):
     """Edits a ``Settings``; ``settings()`` is the validated result after ``accept``."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None, bids: int = 0) -> None:
-        """``bids``: the section's bid files, for the semantic layer's time estimate (0: none shown)."""
+    def __init__(
+        self, settings: Settings, parent: QWidget | None = None, section: SectionSize | None = None
+    ) -> None:
+        """``section``: the section's bid files and their text, for the semantic layer's time estimate
+        (none shown without bids)."""
         super().__init__(parent)
         self.setWindowTitle(tr("检查设置"))
         self._settings = settings
-        self._bids = bids
+        self._section = section or SectionSize(())
         self.editors: dict[str, Editor] = {}
         self.plan = QLabel()  # what the semantic layer will cost on this section, with these values
         self.plan.setWordWrap(True)
@@ -199,9 +202,9 @@ class SettingsDialog(QDialog):
 
     def _show_plan(self) -> None:
         """The semantic layer's time estimate for the section (Chinese, as the check says it)."""
-        self.plan.setVisible(self._bids > 0)
+        self.plan.setVisible(self._section.bids > 0)
         with contextlib.suppress(SettingsError):  # an invalid value is said when OK is pressed
-            self.plan.setText(plan_line(self.settings(), self._bids))
+            self.plan.setText(plan_line(self.settings(), self._section))
 
     def values(self) -> dict[str, Any]:
         """What the editors hold, as settings values (percentages back to fractions)."""

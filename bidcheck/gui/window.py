@@ -33,7 +33,7 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path
-from bidcheck.semantic import plan_line
+from bidcheck.semantic import plan_line, section_size
 from bidcheck.text.chars import replace_unsafe
 
 from . import menus, prefs
@@ -255,7 +255,9 @@ class MainWindow(QMainWindow):
                 result, _unstored = check_with_library(inputs, settings, library, name, progress, cancel)
             return result, texts_from_result(result)
 
-        plan = plan_line(settings, len(collect_paths(inputs.bids)))  # the layer's cost, before it starts
+        plan = plan_line(
+            settings, section_size(collect_paths(inputs.bids))
+        )  # the layer's cost, before it starts
         self._start(Task(job, self), self._check_done, tr("正在检查…") + "  " + plan)
 
     def library_path(self) -> Path:
@@ -451,7 +453,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> SettingsDialog:
         """Open the settings dialog (window-modal); accepted settings are used and remembered."""
-        dialog = SettingsDialog(self.settings, self, bids=len(collect_paths(self.inputs().bids)))
+        dialog = SettingsDialog(self.settings, self, section_size(collect_paths(self.inputs().bids)))
         dialog.accepted.connect(lambda: self.set_settings(dialog.result_settings))
         dialog.open()
         return dialog

@@ -23,16 +23,26 @@ from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress,
 from bidcheck.semantic.cache import encode_cached
 from bidcheck.semantic.encoder import Encoder, EncoderMissing, load_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
+from bidcheck.semantic.plan import (
+    SHORTLIST,
+    SectionSize,
+    encoding_seconds,
+    estimate_seconds,
+    plan_line,
+    section_size,
+    skip_reason,
+)
 from bidcheck.semantic.runs import RunRules, aligned_runs
 from bidcheck.semantic.shortlist import shortlist
 from bidcheck.semantic.units import Units, bid_units, shared_wording
 
 __all__ = [
+    "SectionSize",
     "SemanticPassage",
-    "encoding_seconds",
     "estimate_seconds",
     "find_semantic",
     "plan_line",
+    "section_size",
     "skip_reason",
 ]
 
@@ -41,10 +51,6 @@ Pair = tuple[int, int]
 _MIN_UNIT_CHARS = 12  # a shorter sentence is a heading or a fragment: no meaning of its own to match
 _NEIGHBOURS = 8
 _MAX_SHARED_WORDING = 0.5  # the hand-written rewrites of bench/rewrites.py keep at most 0.38
-_SENTENCES_PER_SECOND = 500  # the default encoder, a CPU second (16,989 sentences took 31 s of CPU)
-_SHORTLIST = 1200  # sentences a shortlist picks at most (about): 2-3 CPU seconds of encoding
-_LOAD_SECONDS = 2.0  # loading the default encoder, in CPU seconds (its pure-Python tokenizer most of it)
-_PAIR_SECONDS = 0.025  # the shortlist's CPU seconds for a pair of real-length bids (120 s at 100 bids)
 
 
 @dataclass(frozen=True)
@@ -55,43 +61,6 @@ class SemanticPassage:
     cosine: float
 
 
-def skip_reason(settings: Settings, bids: int) -> str:
-    """Why the layer does not run on a section of ``bids`` bids ("" when it does): switched off, or the
-    section larger than ``semantic_max_bids`` (its cost grows with the pairs: minutes at 100 bids)."""
-    if not settings.semantic_enabled:
-        return "已在设置中关闭（semantic_enabled）"
-    if bids > settings.semantic_max_bids:
-        return (
-            f"标段有 {bids} 份投标文件，超过上限 {settings.semantic_max_bids} 份（semantic_max_bids），"
-            f"打开约需 {estimate_seconds(bids):.0f} 秒"
-        )
-    return ""
-
-
-def plan_line(settings: Settings, bids: int) -> str:
-    """What the layer will do on a section of ``bids`` bids, said before the check starts."""
-    reason = skip_reason(settings, bids)
-    if reason:
-        return f"语义比对未运行：{reason}"
-    return (
-        f"语义比对约需 {estimate_seconds(bids):.0f} 秒（{bids} 份投标文件；可在设置中关闭 semantic_enabled）"
-    )
-
-
-def estimate_seconds(bids: int) -> float:
-    """About how long the layer takes on a section of ``bids`` bids of real length (about 40,000
-    characters each) on a PC that nothing else keeps busy: the model's load, the shortlist's products
-    (every pair of bids) and the encoding of what it picks, from the CPU seconds ``bench/semantic.py
-    --long`` measured (the stage's wall time on the shared 2-core machine at load 13–16 was 5–13 times
-    as long)."""
-    return _LOAD_SECONDS + _PAIR_SECONDS * bids * (bids - 1) / 2 + encoding_seconds(_SHORTLIST)
-
-
-def encoding_seconds(sentences: int) -> float:
-    """About how long encoding ``sentences`` sentences takes."""
-    return sentences / _SENTENCES_PER_SECOND
-
-
 def _encode(
     encoder: Encoder, units: Sequence[Units], progress: ProgressFn, cancel: CancelFlag | None
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
@@ -99,7 +68,8 @@ def _encode(
     parts: list[npt.NDArray[np.float32]] = []
     owner: list[int] = []
     total = sum(len(u.texts) for u in units)
-    message = f"语义比对（{total} 句，约 {encoding_seconds(total):.0f} 秒）"
+    seconds = max(1, round(encoding_seconds(sum(len(t) for u in units for t in u.texts))))
+    message = f"语义比对（{total} 句，约 {seconds} 秒）"
     for n, u in enumerate(units):
         check_cancel(cancel)
         progress(n / len(units), message)
@@ -150,7 +120,7 @@ def find_semantic(
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
     if sum(len(u.texts) for u in units) > settings.semantic_max_sentences:
-        budget = min(_SHORTLIST, settings.semantic_max_sentences)
+        budget = min(SHORTLIST, settings.semantic_max_sentences)
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
     encoder = load_encoder(settings.semantic_encoder)

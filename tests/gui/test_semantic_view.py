@@ -72,7 +72,8 @@ def test_the_settings_say_what_the_layer_costs_here_and_a_skipped_layer_is_said(
         window.add_paths([SAMPLE / "bids", TENDER])
         dialog = window.open_settings()
         assert re.fullmatch(
-            r"语义比对约需 \d+ 秒（6 份投标文件；可在设置中关闭 semantic_enabled）", dialog.plan.text()
+            r"语义比对约需 \d+ 秒（6 份投标文件，约 [\d.]+ 万字；可在设置中关闭 semantic_enabled）",
+            dialog.plan.text(),
         )
         assert dialog.plan.isVisible()
         dialog.editors["semantic_max_bids"].setValue(5)

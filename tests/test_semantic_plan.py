@@ -1,0 +1,82 @@
+"""The semantic layer's time, said before the check: from the text the bids hold, not from their count."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bidcheck.config import Settings
+from bidcheck.ingest.registry import read_document
+from bidcheck.semantic import SectionSize, estimate_seconds, plan_line, section_size
+from bidcheck.semantic.plan import guess_chars
+from tests.builders import make_docx, make_pdf, paragraphs
+
+SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "bids"
+
+
+def _section(folder: Path, pages: int) -> list[Path]:
+    """Four bids of ``pages`` pages of six paragraphs of their own: two .docx, two text PDFs."""
+    folder.mkdir()
+    paths = []
+    for n in range(4):
+        text = paragraphs(40 * pages + n, 6 * pages)
+        book = [text[k : k + 6] for k in range(0, len(text), 6)]
+        make = make_docx if n % 2 else make_pdf
+        paths.append(make(folder / f"0{n}-投标人.{'docx' if n % 2 else 'pdf'}", book))
+    return paths
+
+
+def _read_chars(path: Path) -> int:
+    """The characters the check compares in the file, as its reader finds them."""
+    return sum(len(b.text) for b in read_document(path, "d").compared_blocks())
+
+
+@pytest.mark.parametrize("pages", [2, 20])
+def test_the_guess_before_reading_is_near_the_text_the_files_hold(tmp_path: Path, pages: int) -> None:
+    for path in _section(tmp_path / "section", pages):
+        guessed, read = guess_chars(path), _read_chars(path)
+        assert 0.6 * read <= guessed <= 1.7 * read, (path.name, guessed, read)
+
+
+def test_two_sections_of_as_many_bids_are_estimated_by_their_length(tmp_path: Path) -> None:
+    """Four bids of 2 pages and four of 20: the estimate follows the text, and the guess before reading
+    gives about what the text as read gives."""
+    short, long = _section(tmp_path / "short", 2), _section(tmp_path / "long", 20)
+    estimates = []
+    for paths in (short, long):
+        guessed = estimate_seconds(section_size(paths))
+        read = estimate_seconds(SectionSize(tuple(_read_chars(p) for p in paths)))
+        assert 0.7 * read <= guessed <= 1.4 * read, (guessed, read)
+        estimates.append(read)
+    assert estimates[1] > 2 * estimates[0]
+    line = plan_line(Settings(), section_size(long))
+    assert line.startswith("语义比对约需 ") and "（4 份投标文件，约 " in line, line
+
+
+def test_the_sample_section_is_said_to_take_a_second_or_two() -> None:
+    """The sample's six short bids (about 27,000 characters): the layer takes about 1.5 CPU seconds
+    (0.8 the model's load), and the plan said 5 when it counted bids of real length."""
+    size = section_size(sorted(SAMPLE.iterdir()))
+    assert size.bids == 6 and 20_000 <= size.total <= 45_000
+    assert 1 <= estimate_seconds(size) <= 2.5
+    assert plan_line(Settings(), size).startswith("语义比对约需 2 秒（6 份投标文件，约 3.8 万字；")
+
+
+def test_many_bids_of_real_length_cost_the_shortlist_of_every_pair() -> None:
+    """Above ``semantic_max_sentences`` sentences only the shortlist's picks are encoded, and the
+    shortlist compares every pair of bids: 100 bids of 42,000 characters take minutes, 12 seconds."""
+    twelve, hundred = (estimate_seconds(SectionSize((42_000,) * n)) for n in (12, 100))
+    assert 2 < twelve < 10 and 60 < hundred < 300
+    one_large = SectionSize((2_000_000, 4_500, 4_800, 4_600))  # bench.robustness's 50,000 tables
+    assert estimate_seconds(one_large) < estimate_seconds(SectionSize((2_013_900 // 4,) * 4))
+
+
+def test_a_file_that_cannot_be_opened_is_guessed_empty(tmp_path: Path) -> None:
+    (tmp_path / "random.pdf").write_bytes(random.Random(3).randbytes(5_000))
+    (tmp_path / "not-a-zip.docx").write_bytes(b"PK\x03\x04 broken")
+    (tmp_path / "empty.docx").write_bytes(b"")
+    names = ("random.pdf", "not-a-zip.docx", "empty.docx", "gone.pdf")
+    assert [guess_chars(tmp_path / n) for n in names] == [0, 0, 0, 0]
+    assert section_size([tmp_path / n for n in names]) == SectionSize((0, 0, 0, 0))
