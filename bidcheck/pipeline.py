@@ -47,7 +47,14 @@ from bidcheck.model import (
 )
 from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.semantic import EncoderMissing, SectionSize, SemanticPassage, find_semantic, skip_reason
+from bidcheck.semantic import (
+    EncoderMissing,
+    SectionSize,
+    SemanticPassage,
+    find_semantic,
+    preload_encoder,
+    skip_reason,
+)
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
@@ -104,10 +111,17 @@ def _memory_mb(settings: Settings) -> int:
 
 
 def _prepare_all(
-    jobs: list[_Job], settings: Settings, progress: ProgressFn, cancel: CancelFlag | None
+    jobs: list[_Job],
+    settings: Settings,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+    reading: Callable[[], None] = lambda: None,
 ) -> list[Prepared]:
-    """Read every file; scanned pages are then recognised together (all cores) and their files read again."""
-    prepared = _prepare_jobs(jobs, settings, slice_progress(progress, 0.0, 0.5), cancel, defer_ocr=True)
+    """Read every file; scanned pages are then recognised together (all cores) and their files read again.
+    ``reading`` is called as files not in the cache are handed to the workers."""
+    prepared = _prepare_jobs(
+        jobs, settings, slice_progress(progress, 0.0, 0.5), cancel, defer_ocr=True, reading=reading
+    )
     waiting = [i for i, p in enumerate(prepared) if p.ocr_tasks]
     if waiting:
         tasks = [task for i in waiting for task in prepared[i].ocr_tasks]
@@ -154,6 +168,7 @@ def _prepare_jobs(
     cancel: CancelFlag | None,
     defer_ocr: bool = False,
     unread: Unread | None = None,
+    reading: Callable[[], None] = lambda: None,
 ) -> list[Prepared]:
     """Read the files in worker processes, never in this one: a file that kills its process (out of
     memory, a crash in a library) becomes an error document, and the other files are read. Files already
@@ -163,6 +178,8 @@ def _prepare_jobs(
     done = len(known)
     if known:
         progress(done / len(jobs), f"从缓存读取 {done} 个文件")
+    if todo:
+        reading()
 
     def finished(index: int, _outcome: object) -> None:
         nonlocal done
@@ -268,13 +285,22 @@ def _library_digest(run: _Run) -> str:
     return "library|" + hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
+def _is_remembered(run: _Run, stage: str) -> bool:
+    """Whether an earlier check from the same inputs remembered the stage's result."""
+    return bool(run.key) and load_blob("stages", _stage_key(run, stage)) is not None
+
+
+def _stage_key(run: _Run, stage: str) -> str:
+    return f"{stage[0]}{run.key}"
+
+
 def _remembered(
     run: _Run, stage: str, compute: Callable[[], _T], keep: bool | Callable[[_T], bool] = True
 ) -> _T:
     """What ``compute`` gives, or what it gave in an earlier check from the same inputs (``_Run.key``):
     a re-check of unchanged files costs what reading the cache costs. ``keep`` false (or false of the
     value): not remembered."""
-    key = f"{stage[0]}{run.key}"
+    key = _stage_key(run, stage)
     data = load_blob("stages", key) if run.key else None
     if data is not None:
         with contextlib.suppress(Exception):  # damaged, or written by another version: compute again
@@ -299,7 +325,9 @@ class _Stage:
 
 
 def _read(run: _Run, progress: ProgressFn) -> None:
-    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel)
+    bids = sum(job.role == "bid" for job in run.jobs)
+    begin = functools.partial(_preload_encoder, run.settings, bids)  # files read afresh: nothing remembered
+    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, begin)
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
 
 
@@ -316,6 +344,8 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
     run.key = _inputs_key(run)
+    if not _is_remembered(run, "rewritten"):  # e.g. the files read before, checked with other settings
+        _preload_encoder(run.settings, len(run.bids))
     run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
         run.bids,
@@ -345,6 +375,13 @@ def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
         [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)],
     )
     return masks, candidates
+
+
+def _preload_encoder(settings: Settings, bids: int) -> None:
+    """Begin loading the sentence encoder (about a CPU second, else the semantic stage's first) while
+    files are read or copies found, when the stage will run on a section of ``bids`` bids."""
+    if not skip_reason(settings, SectionSize((0,) * bids)):
+        preload_encoder(settings.semantic_encoder)
 
 
 def _verify(run: _Run, progress: ProgressFn) -> None:

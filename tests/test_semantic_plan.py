@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +17,8 @@ from bidcheck.semantic import SectionSize, estimate_seconds, plan_line, section_
 from bidcheck.semantic.plan import guess_chars
 from tests.builders import make_docx, make_pdf, paragraphs
 
-SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample" / "bids"
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "resources" / "sample" / "bids"
 
 
 def _section(folder: Path, pages: int) -> list[Path]:
@@ -80,3 +85,35 @@ def test_a_file_that_cannot_be_opened_is_guessed_empty(tmp_path: Path) -> None:
     names = ("random.pdf", "not-a-zip.docx", "empty.docx", "gone.pdf")
     assert [guess_chars(tmp_path / n) for n in names] == [0, 0, 0, 0]
     assert section_size([tmp_path / n for n in names]) == SectionSize((0, 0, 0, 0))
+
+
+_LOADS = """
+import sys
+from pathlib import Path
+from bidcheck.config import Settings
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.semantic import encoder
+result = check(CheckInputs([Path(sys.argv[1])]), Settings(workers=1, min_passage_chars=int(sys.argv[2])))
+print(sorted(encoder._BEGUN), sorted(name for name, _ in encoder._LOADED), len(result.pairs))
+"""
+
+
+def _loads(folder: Path, cache: Path, min_chars: int) -> str:
+    env = {**os.environ, "BIDCHECK_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", _LOADS, str(folder), str(min_chars)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    return done.stdout.strip()
+
+
+def test_the_model_loads_beside_reading_and_a_recheck_loads_none(tmp_path: Path) -> None:
+    """A first check begins loading the model as it hands the files to be read; checking the same
+    files again (a fresh process, the cache filled) loads no model at all; with other settings, the
+    files come from the cache and the model is loaded again, beside finding the copies."""
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    for name in sorted(SAMPLE.iterdir())[:3]:
+        shutil.copy(name, folder / name.name)
+    first = _loads(folder, tmp_path / "cache", 50)
+    assert first == "['use'] ['use'] 3", first
+    assert _loads(folder, tmp_path / "cache", 50) == "[] [] 3"
+    assert _loads(folder, tmp_path / "cache", 60) == "['use'] ['use'] 3"

@@ -21,7 +21,7 @@ from bidcheck.config import Settings
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.semantic.cache import encode_cached
-from bidcheck.semantic.encoder import Encoder, EncoderMissing, load_encoder
+from bidcheck.semantic.encoder import Encoder, EncoderMissing, load_encoder, preload_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
 from bidcheck.semantic.plan import (
     SHORTLIST,
@@ -42,6 +42,7 @@ __all__ = [
     "estimate_seconds",
     "find_semantic",
     "plan_line",
+    "preload_encoder",
     "section_size",
     "skip_reason",
 ]

