@@ -14,7 +14,7 @@ from bench.rewrites import REWRITES
 from bidcheck.ingest.registry import read_document
 from bidcheck.semantic.encoder import load_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
-from bidcheck.semantic.runs import RunRules, aligned_runs
+from bidcheck.semantic.runs import RunRules, _follows, aligned_runs
 from bidcheck.semantic.units import Units, bid_units
 from bidcheck.text import build_clean_text
 from tests.builders import make_docx, paragraphs
@@ -25,26 +25,18 @@ Span = tuple[int, int]
 # ------------------------------------------------------------------ the reference: every run again
 
 
-def _reference_follows(p: Match, m: Match, a: Sequence[Span], b: Sequence[Span], rules: RunRules) -> bool:
-    if not 0 < m[0] - p[0] <= rules.step or not 0 < abs(m[1] - p[1]) <= rules.step:
-        return False
-    gap_a = a[m[0]][0] - a[p[0]][1]
-    gap_b = abs(b[m[1]][0] - b[p[1]][1]) if m[1] > p[1] else abs(b[p[1]][0] - b[m[1]][1])
-    return gap_a <= rules.max_gap and gap_b <= rules.max_gap
-
-
 def _reference_chain(
     matches: list[Match], a: Sequence[Span], b: Sequence[Span], rules: RunRules
 ) -> list[int]:
     """The best chain of the sorted matches, worked out from scratch: each match looks back at every
-    match within ``step`` units of A, latest first."""
+    match within ``step`` units of A, latest first (which match may follow which is the layer's rule)."""
     total = [m[3] for m in matches]
     back = [-1] * len(matches)
     for n, m in enumerate(matches):
         for p in range(n - 1, -1, -1):
             if m[0] - matches[p][0] > rules.step:
                 break
-            if _reference_follows(matches[p], m, a, b, rules) and total[p] + m[3] > total[n]:
+            if _follows(matches[p], m, a, b, rules) and total[p] + m[3] > total[n]:
                 total[n], back[n] = total[p] + m[3], p
     n = max(range(len(matches)), key=lambda x: total[x])
     chain = []
