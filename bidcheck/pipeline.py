@@ -56,6 +56,7 @@ from bidcheck.semantic import (
     skip_reason,
 )
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
+from bidcheck.signals.identifier import remembered_identifiers
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
 __all__ = ["CheckInputs", "check"]
@@ -156,9 +157,14 @@ def _one_blas_thread() -> None:
 def _read_job(
     job: _Job, settings: Settings, defer_ocr: bool, unread: tuple[tuple[int, str], ...]
 ) -> Prepared:
-    """One file's per-document stages (in a worker process)."""
+    """One file's per-document stages (in a worker process), and the identifiers the signals look for in
+    it (remembered beside its cache entry: searched here, beside the other workers, not one file after
+    another in the checking process)."""
     _one_blas_thread()
-    return prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr, unread=unread)
+    prepared = prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr, unread=unread)
+    if prepared.ready is not None and prepared.ready.source and settings.signals_enabled:
+        remembered_identifiers(prepared.ready)
+    return prepared
 
 
 def _prepare_jobs(

@@ -121,12 +121,15 @@ def _read_in_worker(path: Path) -> tuple[int, list[int]]:
     ]
 
 
-def test_a_reading_process_runs_blas_on_one_thread_with_the_same_fingerprint(
+def test_a_reading_process_runs_blas_on_one_thread_and_searches_the_identifiers(
     ring_section: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Its fingerprints are those read in this process; the identifiers the signals look for are
+    searched there too and remembered beside the file's cache entry (one entry a bid)."""
     monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))  # read, not taken from an earlier check's cache
     bids = sorted(ring_section.iterdir())[:2]
     read = run_tasks(_read_in_worker, [(path,) for path in bids], 2, lambda i, r: None)
     here = [prepare_document(path, "d1", "bid", Settings()).ready for path in bids]
     assert [simhash for simhash, _ in read] == [r.fingerprint.simhash for r in here if r is not None]
     assert all(threads == [1] * len(threads) and threads for _, threads in read)
+    assert len(list((tmp_path / "derived").rglob("x*.bin"))) == len(bids)

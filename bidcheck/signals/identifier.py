@@ -26,7 +26,15 @@ from bidcheck.text import CleanText, staff, tables
 from bidcheck.text.tables import TableRow
 from bidcheck.words import SIGNAL_FIELDS
 
-__all__ = ["PATTERNS", "credit_code_ok", "find", "id_number_ok", "identifiers", "with_staff_tables"]
+__all__ = [
+    "PATTERNS",
+    "credit_code_ok",
+    "find",
+    "id_number_ok",
+    "identifiers",
+    "remembered_identifiers",
+    "with_staff_tables",
+]
 
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
@@ -184,9 +192,9 @@ def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
     return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there)
 
 
-def _remembered(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
+def remembered_identifiers(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
     """A document's ``identifiers``, remembered with its cache entry (a bid added to a checked section
-    is the only one searched)."""
+    is the only one searched; a check's reading processes search each file they read)."""
     code = (Path(__file__), Path(staff.__file__), Path(tables.__file__))
     return of_document(doc, "identifiers", code, lambda: with_staff_tables(doc))
 
@@ -194,8 +202,8 @@ def _remembered(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """Pairs of bids holding the same identifier of some kind, located on both sides."""
     out: list[Linked] = []
-    held = [_remembered(b) for b in bids]
-    tenders = [_remembered(t) for t in section.tenders]
+    held = [remembered_identifiers(b) for b in bids]
+    tenders = [remembered_identifiers(t) for t in section.tenders]
     for field in PATTERNS:
         values = [found[field] for found in held]
         excluded = {v for found in tenders for v in found[field]}
