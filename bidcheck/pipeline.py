@@ -6,6 +6,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import os
 import pickle
 import time
 from collections.abc import Callable, Sequence
@@ -331,9 +332,8 @@ class _Stage:
 
 
 def _read(run: _Run, progress: ProgressFn) -> None:
-    bids = sum(job.role == "bid" for job in run.jobs)
-    begin = functools.partial(_preload_encoder, run.settings, bids)  # files read afresh: nothing remembered
-    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, begin)
+    reading = functools.partial(_preload_beside_reading, run)
+    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, reading)
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
 
 
@@ -350,7 +350,7 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
     run.key = _inputs_key(run)
-    if not _is_remembered(run, "rewritten"):  # e.g. the files read before, checked with other settings
+    if not _is_remembered(run, "rewritten"):  # the reading had no core to spare, or read nothing afresh
         _preload_encoder(run.settings, len(run.bids))
     run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
@@ -381,6 +381,14 @@ def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
         [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)],
     )
     return masks, candidates
+
+
+def _preload_beside_reading(run: _Run) -> None:
+    """Files are being read afresh (so no stage is remembered): begin loading the sentence encoder
+    beside the reading workers when they leave a core spare; else the load only slows the reading
+    (2 cores, 2 workers: the read stage took as long again as the semantic stage saved)."""
+    if (os.cpu_count() or 1) > run.settings.worker_count:
+        _preload_encoder(run.settings, sum(job.role == "bid" for job in run.jobs))
 
 
 def _preload_encoder(settings: Settings, bids: int) -> None:
