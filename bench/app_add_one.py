@@ -22,7 +22,7 @@ from bidcheck.cli_library import check_with_library
 from bidcheck.config import Settings, load_settings
 from bidcheck.gui.texts import texts_from_result
 from bidcheck.model import CheckResult
-from bidcheck.pipeline import CheckInputs, check
+from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.report.json import write_json
 
 
@@ -32,13 +32,15 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _window_check(inputs: CheckInputs, settings: Settings, library: Path | None) -> CheckResult:
+def _window_check(
+    inputs: CheckInputs, settings: Settings, library: Path | None, memo: ReadMemo
+) -> CheckResult:
     """What the window's check job does: the check (against the library and stored there, when it is
-    on), then the clean texts of the bids."""
+    on) with the window's memo of the files read before, then the clean texts of the bids."""
     if library is None:
-        result = check(inputs, settings)
+        result = check(inputs, settings, memo=memo)
     else:
-        result, _ = check_with_library(inputs, settings, library, "scale")
+        result, _ = check_with_library(inputs, settings, library, "scale", memo=memo)
     texts_from_result(result)
     return result
 
@@ -48,9 +50,10 @@ def add_one(section: Path, settings: Settings, library: Path | None) -> tuple[fl
     and its result."""
     bids = sorted((section / "bids").iterdir())
     tenders = [section / "tender" / "招标文件.docx"]
-    _window_check(CheckInputs(bids[:-1], tenders), settings, library)
+    memo = ReadMemo()  # the window's, kept from one check to the next
+    _window_check(CheckInputs(bids[:-1], tenders), settings, library, memo)
     started, cpu = time.perf_counter(), _cpu()
-    result = _window_check(CheckInputs(bids, tenders), settings, library)
+    result = _window_check(CheckInputs(bids, tenders), settings, library, memo)
     return time.perf_counter() - started, _cpu() - cpu, result
 
 

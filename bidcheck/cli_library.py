@@ -7,6 +7,7 @@ line (every start of ``bidcheck``) loads neither.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -20,7 +21,7 @@ from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 if TYPE_CHECKING:
     from bidcheck.library import Library
     from bidcheck.model import CheckResult
-    from bidcheck.pipeline import CheckInputs
+    from bidcheck.pipeline import CheckInputs, ReadMemo
 
 __all__ = [
     "add_library_commands",
@@ -112,11 +113,13 @@ def check_with_library(
     section: str,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
+    memo: ReadMemo | None = None,
 ) -> tuple[CheckResult, str | None]:
     """Check a section against the library at ``path``, then store it there (the command line's
     ``--library`` and the app when ``library_path`` is set). A library that cannot be opened or read
     never stops the check (the result's ``library.error`` says why); one that cannot take the section
-    afterwards is the second value."""
+    afterwards is the second value. ``memo``: see ``pipeline.check`` (storing reads the new bids'
+    entries again)."""
     from bidcheck.library import LibraryError, open_library
     from bidcheck.model import LibraryInfo
     from bidcheck.pipeline import check
@@ -124,10 +127,11 @@ def check_with_library(
     try:
         library: Library | None = open_library(path)
     except LibraryError as exc:
-        result = check(inputs, settings, progress, cancel)
+        result = check(inputs, settings, progress, cancel, memo=memo)
         return replace(result, library=LibraryInfo(str(path), error=str(exc))), None
-    result = check(inputs, settings, progress, cancel, library, section)
-    return store_checked(library, section, result, settings)
+    with memo.during() if memo is not None else contextlib.nullcontext():
+        result = check(inputs, settings, progress, cancel, library, section, memo)
+        return store_checked(library, section, result, settings)
 
 
 def library_summary(result: CheckResult, section: str, stored: bool, stream: TextIO) -> None:

@@ -46,7 +46,7 @@ from bidcheck.model import (
     Role,
     Signal,
 )
-from bidcheck.prepare import Prepared, Ready, load_prepared, prepare_cached
+from bidcheck.prepare import Prepared, ReadMemo, Ready, load_prepared, prepare_cached, remember_read
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.semantic import (
     EncoderMissing,
@@ -60,7 +60,7 @@ from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.signals.identifier import remembered_identifiers
 from bidcheck.workers import Lost, default_memory_mb, run_tasks
 
-__all__ = ["CheckInputs", "check"]
+__all__ = ["CheckInputs", "ReadMemo", "check"]
 
 
 @dataclass(frozen=True)
@@ -203,6 +203,7 @@ def _prepare_jobs(
     )
     for job, outcome in zip(todo, outcomes, strict=True):
         known[job.doc_id] = _lost(job, outcome) if isinstance(outcome, Lost) else outcome
+        remember_read(known[job.doc_id])
     return [known[job.doc_id] for job in jobs]
 
 
@@ -504,6 +505,7 @@ def check(
     cancel: CancelFlag | None = None,
     library: LibraryReader | None = None,
     section: str = "",
+    memo: ReadMemo | None = None,
 ) -> CheckResult:
     """Check one tender section: read every file, compare every pair of bids, judge and group them.
 
@@ -511,9 +513,21 @@ def check(
     before each and its wall time kept in the result's ``timings``. With a ``library`` (read only:
     storing the section is the caller's, see ``bidcheck.library.store_result``), each bid is also
     compared with the bids of its earlier sections (other than ``section``). The on-disk cache is kept
-    within ``cache_max_mb`` (``bidcheck.cache.prune_cache``).
+    within ``cache_max_mb`` (``bidcheck.cache.prune_cache``). A ``memo`` keeps the cache entries this
+    check reads in memory for the next check with it (the app's: see ``ReadMemo``).
     """
-    settings = settings or Settings()
+    with memo.during() if memo is not None else contextlib.nullcontext():
+        return _check(inputs, settings or Settings(), progress, cancel, library, section)
+
+
+def _check(
+    inputs: CheckInputs,
+    settings: Settings,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+    library: LibraryReader | None,
+    section: str,
+) -> CheckResult:
     started = time.perf_counter()
     run = _Run(settings, cancel, *_jobs(inputs), library=library, section=section)
     timings: dict[str, float] = {}

@@ -6,7 +6,9 @@ import functools
 import hashlib
 import pickle
 import stat
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar, cast
@@ -27,6 +29,7 @@ from bidcheck.text.prices import read_price
 __all__ = [
     "CACHE_VERSION",
     "Prepared",
+    "ReadMemo",
     "Ready",
     "cached_ready",
     "load_prepared",
@@ -35,6 +38,7 @@ __all__ = [
     "prepare_cached",
     "prepare_document",
     "prepared_shape",
+    "remember_read",
 ]
 
 
@@ -175,14 +179,80 @@ def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepare
     return Prepared(doc, Ready(doc, ready.clean, ready.fingerprint, ready.source) if ready else None)
 
 
-def _load_cached(key: str) -> Prepared | None:
-    data = load_blob(_CACHE_KIND, key)
+class ReadMemo:
+    """The entries of the cache's documents (as read) and of what was derived of them, kept in memory
+    from one check to the next of the same process: the app checks a section again when a file is
+    added, and the other files' entries are then not read from disk and unpickled again. It holds the
+    entries the last check used (``during``), no more; an entry is the very value the disk holds, and
+    a key names what made it, so a value found here is the one the disk would give."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, object] = {}
+        self._used: dict[str, object] = {}
+
+    def get(self, key: str) -> object | None:
+        """The value kept under ``key`` (then kept for the next check too), or ``None``."""
+        value = self._used.get(key)
+        if value is None and (value := self._kept.get(key)) is not None:
+            self._used[key] = value
+        return value
+
+    def put(self, key: str, value: object) -> None:
+        """Keep a value read from disk, or stored there, during this check."""
+        self._used[key] = value
+
+    @contextmanager
+    def during(self) -> Iterator[None]:
+        """Use this memo for the cache entries read in this thread (a check); after, keep what it used."""
+        if _MEMO.get() is self:  # already in use (the check inside a check and store)
+            yield
+            return
+        token = _MEMO.set(self)
+        try:
+            yield
+        finally:
+            _MEMO.reset(token)
+            self._kept, self._used = self._used, {}
+
+
+_MEMO: ContextVar[ReadMemo | None] = ContextVar("read_memo", default=None)
+
+
+def _remembered_blob(kind: str, key: str) -> object | None:
+    """The unpickled entry ``key`` of a kind: from the memo of the running check, else from disk."""
+    memo = _MEMO.get()
+    found = memo.get(f"{kind}/{key}") if memo is not None else None
+    if found is not None:
+        return found
+    data = load_blob(kind, key)
     if data is None:
         return None
     try:
         value = pickle.loads(data)
-    except Exception:  # an entry from another version, or damaged: read the file again
+    except Exception:  # an entry from another version, or damaged: computed again
         return None
+    if memo is not None:
+        memo.put(f"{kind}/{key}", value)
+    return cast(object, value)
+
+
+def _store_remembered(kind: str, key: str, value: object) -> None:
+    """Store an entry on disk, and in the memo of the running check."""
+    store_blob(kind, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    if (memo := _MEMO.get()) is not None:
+        memo.put(f"{kind}/{key}", value)
+
+
+def remember_read(prepared: Prepared) -> None:
+    """Keep a document read in a worker process (and stored in the cache there) in the memo of the
+    running check, as a later lookup of its cache entry would find it."""
+    memo = _MEMO.get()
+    if memo is not None and prepared.ready is not None and prepared.ready.source:
+        memo.put(f"{_CACHE_KIND}/{prepared.ready.source}", prepared)
+
+
+def _load_cached(key: str) -> Prepared | None:
+    value = _remembered_blob(_CACHE_KIND, key)  # an entry from another version, or damaged: read again
     return value if isinstance(value, Prepared) else None
 
 
@@ -231,7 +301,7 @@ def prepare_cached(
     prepared = prepare_document(path, doc_id, role, settings, defer_ocr=defer_ocr, unread=unread)
     if key and prepared.ready is not None and not prepared.ocr_tasks and not unread:
         prepared = replace(prepared, ready=replace(prepared.ready, source=key))
-        store_blob(_CACHE_KIND, key, pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
+        _store_remembered(_CACHE_KIND, key, prepared)
     return prepared
 
 
@@ -250,13 +320,7 @@ def _derived_key(ready: Ready, kind: str, code: Sequence[Path]) -> str:
 
 
 def _load_derived(key: str) -> object | None:
-    data = load_blob(_DERIVED_KIND, key)
-    if data is None:
-        return None
-    try:
-        return cast(object, pickle.loads(data))
-    except Exception:  # damaged, or written by another version: computed again
-        return None
+    return _remembered_blob(_DERIVED_KIND, key)
 
 
 def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
@@ -271,7 +335,7 @@ def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable
     if found is not None:
         return cast(_T, found)
     value = compute()
-    store_blob(_DERIVED_KIND, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    _store_remembered(_DERIVED_KIND, key, value)
     return value
 
 
@@ -293,5 +357,5 @@ def per_key_of_document(
     missing = wanted.difference(values)
     if missing:
         values.update((k, compute(k)) for k in missing)
-        store_blob(_DERIVED_KIND, entry, pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL))
+        _store_remembered(_DERIVED_KIND, entry, values)
     return {k: values[k] for k in wanted}

@@ -29,7 +29,7 @@ from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths
 from bidcheck.library import default_library_path
 from bidcheck.model import CheckResult, Role
-from bidcheck.pipeline import CheckInputs, check
+from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path
@@ -72,6 +72,7 @@ class MainWindow(QMainWindow):
         self.check_path: Path | None = None
         self.task: Task | None = None
         self.library_page: LibraryPage | None = None
+        self.read_memo = ReadMemo()  # the files read by the last check, for the next (a file added)
         self._build()
         self.menu_actions = menus.build(self)
         prefs.restore_geometry(store, self)
@@ -246,13 +247,16 @@ class MainWindow(QMainWindow):
         settings = self.settings
         library = self.library_path() if self.library_switch.isChecked() else None
         section = self.name or tr("未命名标段")
+        memo = self.read_memo
 
         def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText]]:
             if library is None:
-                result = check(inputs, settings, progress, cancel)
+                result = check(inputs, settings, progress, cancel, memo=memo)
             else:  # compared with the library's earlier sections, then stored there
                 name = default_section_name(library, section, collect_paths(inputs.bids))
-                result, _unstored = check_with_library(inputs, settings, library, name, progress, cancel)
+                result, _unstored = check_with_library(
+                    inputs, settings, library, name, progress, cancel, memo
+                )
             return result, texts_from_result(result)
 
         plan = plan_line(
