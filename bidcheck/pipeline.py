@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
 import os
 import pickle
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar, cast
@@ -32,7 +34,7 @@ from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.judge import judge_all
-from bidcheck.library.history import Consulted, LibraryReader, consult, histories
+from bidcheck.library.history import Consulted, LibraryReader, Prefetched, consult, histories, prefetch
 from bidcheck.library.prints import bidder_name
 from bidcheck.library.store import LibraryError
 from bidcheck.model import (
@@ -112,17 +114,25 @@ def _memory_mb(settings: Settings) -> int:
     return settings.worker_memory_mb or default_memory_mb(settings.worker_count)
 
 
+Alongside = Callable[
+    [list[Prepared], threading.Event], None
+]  # work on the cached files while others are read
+
+
 def _prepare_all(
     jobs: list[_Job],
     settings: Settings,
     progress: ProgressFn,
     cancel: CancelFlag | None,
     reading: Callable[[], None] = lambda: None,
+    alongside: Alongside | None = None,
 ) -> list[Prepared]:
     """Read every file; scanned pages are then recognised together (all cores) and their files read again.
-    ``reading`` is called as files not in the cache are handed to the workers."""
+    ``reading`` is called as files not in the cache are handed to the workers; ``alongside`` runs in a
+    thread on the files found in the cache while the others are read."""
+    first = slice_progress(progress, 0.0, 0.5)
     prepared = _prepare_jobs(
-        jobs, settings, slice_progress(progress, 0.0, 0.5), cancel, defer_ocr=True, reading=reading
+        jobs, settings, first, cancel, defer_ocr=True, reading=reading, alongside=alongside
     )
     waiting = [i for i, p in enumerate(prepared) if p.ocr_tasks]
     if waiting:
@@ -176,10 +186,12 @@ def _prepare_jobs(
     defer_ocr: bool = False,
     unread: Unread | None = None,
     reading: Callable[[], None] = lambda: None,
+    alongside: Alongside | None = None,
 ) -> list[Prepared]:
     """Read the files in worker processes, never in this one: a file that kills its process (out of
     memory, a crash in a library) becomes an error document, and the other files are read. Files already
-    in the cache are taken from it here (nothing to send between processes)."""
+    in the cache are taken from it here (nothing to send between processes); ``alongside`` works on
+    them in a thread while the worker processes read the others (this process only waits for them)."""
     known = _cached_jobs(jobs, settings, cancel)
     todo = [job for job in jobs if job.doc_id not in known]
     done = len(known)
@@ -193,18 +205,37 @@ def _prepare_jobs(
         done += 1
         progress(done / len(jobs), f"读取 {todo[index].path.name}")
 
-    outcomes = run_tasks(
-        _read_job,
-        [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in todo],
-        settings.worker_count,
-        finished,
-        cancel=cancel,
-        memory_mb=_memory_mb(settings),
-    )
+    spare = min(settings.worker_count, len(todo)) < (os.cpu_count() or 1)  # the workers leave a core
+    with _beside(alongside if todo and known and spare else None, list(known.values())):
+        outcomes = run_tasks(
+            _read_job,
+            [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in todo],
+            settings.worker_count,
+            finished,
+            cancel=cancel,
+            memory_mb=_memory_mb(settings),
+        )
     for job, outcome in zip(todo, outcomes, strict=True):
         known[job.doc_id] = _lost(job, outcome) if isinstance(outcome, Lost) else outcome
         remember_read(known[job.doc_id])
     return [known[job.doc_id] for job in jobs]
+
+
+@contextlib.contextmanager
+def _beside(work: Alongside | None, cached: list[Prepared]) -> Iterator[None]:
+    """Run ``work`` on ``cached`` in a thread (with this check's context) while the body runs; then
+    tell it to stop and wait for it."""
+    if work is None:
+        yield
+        return
+    stop = threading.Event()
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(work, cached, stop), daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _cached_jobs(jobs: list[_Job], settings: Settings, cancel: CancelFlag | None) -> dict[str, Prepared]:
@@ -255,6 +286,7 @@ class _Run:
     consulted: Consulted | None = None
     library_error: str | None = None
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
+    prefetched: Prefetched | None = None  # the library's places of the cached bids' hashes, looked up ahead
     key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
     price_patterns: tuple[PricePattern, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
@@ -334,8 +366,19 @@ class _Stage:
 
 def _read(run: _Run, progress: ProgressFn) -> None:
     reading = functools.partial(_preload_beside_reading, run)
-    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, reading)
+    alongside = functools.partial(_prefetch, run) if run.library is not None else None
+    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, reading, alongside)
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
+
+
+def _prefetch(run: _Run, cached: list[Prepared], stop: threading.Event) -> None:
+    """The library's places of the cached bids' hashes, looked up while the other files are read (a
+    bid added to a checked section: the others' lookups cost no time). A library that fails now is
+    only looked up again in its stage."""
+    bids = [p.ready for p in cached if p.ready is not None and p.ready.doc.role == "bid"]
+    if run.library is not None and bids:
+        with contextlib.suppress(LibraryError):
+            run.prefetched = prefetch(run.library, bids, run.section, stop)
 
 
 def _library(run: _Run, _progress: ProgressFn) -> None:
@@ -344,7 +387,7 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
     if run.library is None:
         return
     try:
-        run.consulted = consult(run.library, run.bids, run.section, run.settings)
+        run.consulted = consult(run.library, run.bids, run.section, run.settings, run.prefetched)
     except LibraryError as exc:
         run.library_error = str(exc)
 

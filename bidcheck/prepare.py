@@ -32,6 +32,7 @@ __all__ = [
     "ReadMemo",
     "Ready",
     "cached_ready",
+    "load_entry",
     "load_prepared",
     "of_document",
     "per_key_of_document",
@@ -39,6 +40,7 @@ __all__ = [
     "prepare_document",
     "prepared_shape",
     "remember_read",
+    "store_entry",
 ]
 
 
@@ -180,11 +182,12 @@ def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepare
 
 
 class ReadMemo:
-    """The entries of the cache's documents (as read) and of what was derived of them, kept in memory
-    from one check to the next of the same process: the app checks a section again when a file is
-    added, and the other files' entries are then not read from disk and unpickled again. It holds the
-    entries the last check used (``during``), no more; an entry is the very value the disk holds, and
-    a key names what made it, so a value found here is the one the disk would give."""
+    """Entries of the cache (documents as read, what was derived of them, verified pairs) kept in
+    memory from one check to the next of the same process: the app checks a section again when a file
+    is added, and the other files' entries are then not read from disk and unpickled again. It holds
+    the entries the last check used (``during``), no more; an entry is the very value the disk holds,
+    and a key names what made it, so a value found here is the one the disk would give. Values are
+    shared between checks: nothing may change one in place."""
 
     def __init__(self) -> None:
         self._kept: dict[str, object] = {}
@@ -218,7 +221,7 @@ class ReadMemo:
 _MEMO: ContextVar[ReadMemo | None] = ContextVar("read_memo", default=None)
 
 
-def _remembered_blob(kind: str, key: str) -> object | None:
+def load_entry(kind: str, key: str) -> object | None:
     """The unpickled entry ``key`` of a kind: from the memo of the running check, else from disk."""
     memo = _MEMO.get()
     found = memo.get(f"{kind}/{key}") if memo is not None else None
@@ -236,7 +239,7 @@ def _remembered_blob(kind: str, key: str) -> object | None:
     return cast(object, value)
 
 
-def _store_remembered(kind: str, key: str, value: object) -> None:
+def store_entry(kind: str, key: str, value: object) -> None:
     """Store an entry on disk, and in the memo of the running check."""
     store_blob(kind, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     if (memo := _MEMO.get()) is not None:
@@ -252,7 +255,7 @@ def remember_read(prepared: Prepared) -> None:
 
 
 def _load_cached(key: str) -> Prepared | None:
-    value = _remembered_blob(_CACHE_KIND, key)  # an entry from another version, or damaged: read again
+    value = load_entry(_CACHE_KIND, key)  # an entry from another version, or damaged: read again
     return value if isinstance(value, Prepared) else None
 
 
@@ -301,7 +304,7 @@ def prepare_cached(
     prepared = prepare_document(path, doc_id, role, settings, defer_ocr=defer_ocr, unread=unread)
     if key and prepared.ready is not None and not prepared.ocr_tasks and not unread:
         prepared = replace(prepared, ready=replace(prepared.ready, source=key))
-        _store_remembered(_CACHE_KIND, key, prepared)
+        store_entry(_CACHE_KIND, key, prepared)
     return prepared
 
 
@@ -320,7 +323,7 @@ def _derived_key(ready: Ready, kind: str, code: Sequence[Path]) -> str:
 
 
 def _load_derived(key: str) -> object | None:
-    return _remembered_blob(_DERIVED_KIND, key)
+    return load_entry(_DERIVED_KIND, key)
 
 
 def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
@@ -335,7 +338,7 @@ def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable
     if found is not None:
         return cast(_T, found)
     value = compute()
-    _store_remembered(_DERIVED_KIND, key, value)
+    store_entry(_DERIVED_KIND, key, value)
     return value
 
 
@@ -357,5 +360,5 @@ def per_key_of_document(
     missing = wanted.difference(values)
     if missing:
         values.update((k, compute(k)) for k in missing)
-        _store_remembered(_DERIVED_KIND, entry, values)
+        store_entry(_DERIVED_KIND, entry, values)
     return {k: values[k] for k in wanted}

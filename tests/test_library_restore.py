@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from bidcheck.config import Settings
-from bidcheck.library import consult, histories, open_library, store_result
-from bidcheck.library.history import POSTINGS_LIMIT, Consulted
+from bidcheck.library import consult, histories, history, open_library, store_result
+from bidcheck.library.history import POSTINGS_LIMIT, Consulted, prefetch
 from bidcheck.library.store import _MIGRATIONS, SCHEMA_VERSION, Library
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
@@ -138,6 +138,37 @@ def test_bulk_lookup_keeps_each_hashs_first_places(stored: dict[str, Any]) -> No
         assert library.postings(wanted, limit, "S3") == {h: places for h, places in left.items() if places}
         shared = max(shared, max(len(places) for places in old.values()))
     assert shared > 5  # some hashes have more places than the smaller limits let through
+
+
+class _StopAfter:
+    """A stop flag that is set once it has been asked ``times`` times (the read ends meanwhile)."""
+
+    def __init__(self, times: int) -> None:
+        self._left = times
+
+    def is_set(self) -> bool:
+        self._left -= 1
+        return self._left < 0
+
+
+@pytest.mark.parametrize("section", ["S5", "S2"])
+@pytest.mark.parametrize("stopped_after", [0, 2, 10_000])  # at once, midway, never
+def test_lookups_made_ahead_give_what_consult_alone_gives(
+    stored: dict[str, Any], section: str, stopped_after: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bids read from the cache looked up while the last is read, the lookup stopped when the read
+    ends: consult answers as it does alone, looking up only what was not asked ahead."""
+    monkeypatch.setattr(history, "_PREFETCH_CHUNK", 40)
+    library: Library = stored["library"]
+    bids = _bids(stored["new"] if section == "S5" else stored["tmp"] / section)
+    ahead = prefetch(library, bids[:-1], section, _StopAfter(stopped_after))  # type: ignore[arg-type]
+    wanted = {h for b in bids[:-1] for h in consult_hashes(b)}
+    asked = set(ahead.asked.tolist())
+    assert asked <= wanted and len(asked) == min(40 * stopped_after, len(wanted))
+    assert ahead.postings.keys() <= asked
+    _same_consulted(
+        consult(library, bids, section, _SETTINGS), consult(library, bids, section, _SETTINGS, ahead)
+    )
 
 
 def consult_hashes(bid: Any) -> list[int]:

@@ -18,7 +18,7 @@ from bidcheck.compare.memo import PairMemo
 from bidcheck.compare.passage import RawPassage
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult
-from bidcheck.pipeline import CheckInputs, check
+from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.report.json import result_json
 from tests.builders import make_docx, paragraphs
 
@@ -183,3 +183,49 @@ def test_a_late_bid_of_the_sample_is_searched_alone_and_the_result_is_a_fresh_ch
     fresh = check(CheckInputs(bids, tender), settings)
     assert _normalised(after) == _normalised(fresh)
     assert any(p.level == "high" for p in fresh.pairs)
+
+
+def _document_entries(cache: Path) -> set[Path]:
+    return set((cache / "documents").rglob("*.bin"))
+
+
+def test_the_windows_memo_keeps_the_files_read_and_a_late_bid_gives_a_fresh_checks_result(
+    cache: Path, tmp_path: Path
+) -> None:
+    """The app's second check with the memo of its first (``ReadMemo``): the files checked before come
+    from memory, even with their cache entries gone from disk; only the new bid is read (its entry
+    written again), and the result is a fresh check's, with the library and without."""
+    settings, bids = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())
+    tender = [SAMPLE / "tender" / "招标文件.docx"]
+    for library in (None, tmp_path / "library.sqlite"):
+        shutil.rmtree(cache, ignore_errors=True)
+        memo = ReadMemo()
+        _window_check(CheckInputs(bids[:-1], tender), settings, library, memo)
+        shutil.rmtree(cache / "documents")
+        after = _window_check(CheckInputs(bids, tender), settings, library, memo)
+        assert len(_document_entries(cache)) == 1  # the new bid's; the others came from memory
+        shutil.rmtree(cache)
+        fresh = _window_check(CheckInputs(bids, tender), settings, library, ReadMemo())
+        assert _normalised(after) == _normalised(fresh)
+        assert any(p.level == "high" for p in fresh.pairs)
+
+
+def test_the_memo_holds_only_what_the_last_check_used(cache: Path) -> None:
+    settings, bids = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())
+    memo = ReadMemo()
+    check(CheckInputs(bids), settings, memo=memo)
+    check(CheckInputs(bids[:2]), settings, memo=memo)
+    shutil.rmtree(cache)
+    check(CheckInputs(bids), settings, memo=memo)
+    assert len(_document_entries(cache)) == len(bids) - 2  # the two of the last check were in memory
+
+
+def _window_check(
+    inputs: CheckInputs, settings: Settings, library: Path | None, memo: ReadMemo
+) -> CheckResult:
+    """The window's check: with the library (then stored there) or without, with its memo."""
+    if library is None:
+        return check(inputs, settings, memo=memo)
+    result, problem = check_with_library(inputs, settings, library, "样例", memo=memo)
+    assert problem is None and result.library is not None and result.library.error is None
+    return result

@@ -17,18 +17,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, load_blob, store_blob
+from bidcheck.cache import code_digest
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
+from bidcheck.prepare import load_entry, store_entry
 
 __all__ = ["PairMemo", "text_digest"]
 
@@ -132,7 +132,7 @@ class PairMemo:
         holds those that share some), each bid's with the later bids in one entry."""
         for i, later in missing.items():
             row = {**self._rows[i], **{self._singles[j]: found.get((i, j), []) for j in later}}
-            store_blob(_KIND, self._row_key(i), pickle.dumps(row, protocol=pickle.HIGHEST_PROTOCOL))
+            store_entry(_KIND, self._row_key(i), row)
 
 
 def _row(value: object) -> dict[bytes, list[RawPassage]]:
@@ -141,13 +141,7 @@ def _row(value: object) -> dict[bytes, list[RawPassage]]:
 
 
 def _load_blob(key: str) -> object:
-    data = load_blob(_KIND, key)
-    if data is None:
-        return None
-    try:
-        return pickle.loads(data)
-    except Exception:  # damaged, or written by another version: verify again
-        return None
+    return load_entry(_KIND, key)  # damaged, or written by another version: ``None``, verified again
 
 
 def _load(key: str) -> list[RawPassage] | None:
@@ -156,4 +150,4 @@ def _load(key: str) -> list[RawPassage] | None:
 
 
 def _store(key: str, passages: list[RawPassage]) -> None:
-    store_blob(_KIND, key, pickle.dumps(passages, protocol=pickle.HIGHEST_PROTOCOL))
+    store_entry(_KIND, key, passages)

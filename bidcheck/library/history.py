@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,12 +23,21 @@ from bidcheck.model import Block, Document, HistoryMatch, HistoryPassage
 from bidcheck.prepare import Ready
 from bidcheck.text import build_clean_text
 
-__all__ = ["Consulted", "LibraryReader", "consult", "histories", "template_documents"]
+__all__ = [
+    "Consulted",
+    "LibraryReader",
+    "Prefetched",
+    "consult",
+    "histories",
+    "prefetch",
+    "template_documents",
+]
 
 Mask = npt.NDArray[np.bool_]
 POSTINGS_LIMIT = 256  # stored places read per hash: enough to tell public text, and bounded
 _MIN_HITS = 3
 _MAX_HISTORY = 20  # earlier bids listed per bid
+_PREFETCH_CHUNK = 5000  # hashes looked up ahead between two looks at whether to stop
 Run = list[tuple[int, int]]  # (position here, position there) of the k-grams of one passage
 
 
@@ -91,12 +101,59 @@ def _learned_mask(norm: str, public: set[int]) -> Mask:
     return mask
 
 
-def consult(library: LibraryReader, bids: Sequence[Ready], section: str, settings: Settings) -> Consulted:
+@dataclass(frozen=True)
+class Prefetched:
+    """Hashes looked up in the library ahead of ``consult`` (``prefetch``), sorted, and their places."""
+
+    asked: npt.NDArray[np.int64]
+    postings: dict[int, list[tuple[int, int]]]
+
+
+def _wanted(prints: Sequence[BidPrint]) -> npt.NDArray[np.int64]:
+    """The distinct winnowed k-gram hashes of the bids, sorted."""
+    return np.unique(np.concatenate([np.zeros(0, np.int64), *(p.hashes for p in prints)]))
+
+
+def prefetch(
+    library: LibraryReader, bids: Sequence[Ready], section: str, stop: threading.Event
+) -> Prefetched:
+    """The library's places of the bids' hashes (as ``consult`` looks them up), looked up ahead: the
+    bids already read while the others are read in worker processes. Looks no further once ``stop``
+    is set; ``consult`` then looks up the rest."""
+    wanted = _wanted([ready_print(b) for b in bids])
+    asked: list[npt.NDArray[np.int64]] = [np.zeros(0, np.int64)]
+    postings: dict[int, list[tuple[int, int]]] = {}
+    for start in range(0, len(wanted), _PREFETCH_CHUNK):
+        if stop.is_set():
+            break
+        chunk = wanted[start : start + _PREFETCH_CHUNK]
+        postings.update(library.postings(chunk.tolist(), POSTINGS_LIMIT, section))
+        asked.append(chunk)
+    return Prefetched(np.concatenate(asked), postings)
+
+
+def _postings(
+    library: LibraryReader, wanted: npt.NDArray[np.int64], section: str, known: Prefetched | None
+) -> dict[int, list[tuple[int, int]]]:
+    """The places of the hashes ``wanted``: those ``known`` already, the others looked up now."""
+    if known is None:
+        return library.postings(wanted.tolist(), POSTINGS_LIMIT, section)
+    rest = np.setdiff1d(wanted, known.asked, assume_unique=True)
+    return {**known.postings, **library.postings(rest.tolist(), POSTINGS_LIMIT, section)}
+
+
+def consult(
+    library: LibraryReader,
+    bids: Sequence[Ready],
+    section: str,
+    settings: Settings,
+    known: Prefetched | None = None,
+) -> Consulted:
     """Look every bid's winnowed k-grams up in the library: which are public, and where the others
-    were found in earlier sections' bids (``section`` itself, when re-checked, is left out)."""
+    were found in earlier sections' bids (``section`` itself, when re-checked, is left out). ``known``:
+    hashes some of the bids hold, looked up ahead (``prefetch``)."""
     prints = [ready_print(b) for b in bids]
-    wanted = np.unique(np.concatenate([np.zeros(0, np.int64), *(p.hashes for p in prints)])).tolist()
-    postings = library.postings(wanted, POSTINGS_LIMIT, section)
+    postings = _postings(library, _wanted(prints), section, known)
     stored = library.owners(sorted({f for places in postings.values() for f, _ in places}))
     owners = {f: owner for f, owner in stored.items() if not section or owner[0] != section}
     public = {h for h, places in postings.items() if _is_public(places, owners, settings)}
