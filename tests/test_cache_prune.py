@@ -77,3 +77,34 @@ def test_a_check_prunes_the_cache_to_its_setting(cache: Path, tmp_path: Path) ->
 def test_the_cache_limit_must_be_at_least_one_megabyte() -> None:
     with pytest.raises(SettingsError, match="cache_max_mb"):
         Settings(cache_max_mb=0)
+
+
+def test_the_entries_are_walked_again_only_when_the_recorded_size_passes_the_limit(cache: Path) -> None:
+    """A walk records the cache's size; entries stored since add theirs, and the next prune walks the
+    entries only when that sum passes the limit: an entry put in by hand (not stored) is first found then."""
+    _store_aged("stages", ["xa", "xb"], 1000)
+    assert prune_cache(10_000) == 0  # walked: 2000 bytes recorded
+    _store_aged("stages", ["xc"], 1000)
+    by_hand = cache / "stages" / "zz" / "xzz.bin"
+    by_hand.parent.mkdir()
+    by_hand.write_bytes(bytes(7000))
+    os.utime(by_hand, ns=(1, by_hand.stat().st_mtime_ns))  # used longest ago: the first to go
+    assert prune_cache(9000) == 0  # 3000 recorded: not walked (a walk finds 10,000 and prunes)
+    assert by_hand.exists()
+    _store_aged("stages", ["xd"], 7000)  # 10,000 recorded now: the walk finds 17,000 and prunes
+    assert prune_cache(9000) == 9000  # to 8100 at most: by hand, then the oldest stored, xa and xb
+    assert not by_hand.exists() and load_blob("stages", "xa") is None
+    assert load_blob("stages", "xc") is not None and load_blob("stages", "xd") is not None
+    assert prune_cache(9000) == 0  # 8000 recorded by that walk
+
+
+def test_a_record_older_than_an_hour_is_walked_again(cache: Path) -> None:
+    _store_aged("stages", ["xa"], 1000)
+    assert prune_cache(10_000) == 0
+    extra = cache / "stages" / "zz" / "xzz.bin"
+    extra.parent.mkdir()
+    extra.write_bytes(bytes(20_000))
+    os.utime(extra, ns=(1, extra.stat().st_mtime_ns))
+    record = cache / "size.txt"
+    record.write_text(record.read_text().replace(record.read_text().split()[0], "0"))  # walked in 1970
+    assert prune_cache(10_000) == 20_000
