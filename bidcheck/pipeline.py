@@ -48,7 +48,15 @@ from bidcheck.model import (
     Role,
     Signal,
 )
-from bidcheck.prepare import Prepared, ReadMemo, Ready, load_prepared, prepare_cached, remember_read
+from bidcheck.prepare import (
+    Prepared,
+    ReadMemo,
+    Ready,
+    forget_unread,
+    load_prepared,
+    prepare_cached,
+    remember_read,
+)
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.semantic import (
     EncoderMissing,
@@ -368,6 +376,7 @@ def _read(run: _Run, progress: ProgressFn) -> None:
     reading = functools.partial(_preload_beside_reading, run)
     alongside = functools.partial(_prefetch, run) if run.library is not None else None
     run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, reading, alongside)
+    forget_unread()  # documents the app's memo kept of another section go now, not after the check
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "ReadMemo",
     "Ready",
     "cached_ready",
+    "forget_unread",
     "load_entry",
     "load_prepared",
     "of_document",
@@ -204,6 +205,12 @@ class ReadMemo:
         """Keep a value read from disk, or stored there, during this check."""
         self._used[key] = value
 
+    def forget_unused(self, kind: str) -> None:
+        """Let go of the entries of a kind that the last check used and this one has not (the files
+        read: a check that reads another section holds one section's documents, not two)."""
+        prefix = f"{kind}/"
+        self._kept = {k: v for k, v in self._kept.items() if not k.startswith(prefix) or k in self._used}
+
     @contextmanager
     def during(self) -> Iterator[None]:
         """Use this memo for the cache entries read in this thread (a check); after, keep what it used."""
@@ -252,6 +259,13 @@ def remember_read(prepared: Prepared) -> None:
     memo = _MEMO.get()
     if memo is not None and prepared.ready is not None and prepared.ready.source:
         memo.put(f"{_CACHE_KIND}/{prepared.ready.source}", prepared)
+
+
+def forget_unread() -> None:
+    """In the memo of the running check, let go of the documents the last check read and this one did
+    not (call once every file is read)."""
+    if (memo := _MEMO.get()) is not None:
+        memo.forget_unused(_CACHE_KIND)
 
 
 def _load_cached(key: str) -> Prepared | None:

@@ -229,3 +229,18 @@ def _window_check(
     result, problem = check_with_library(inputs, settings, library, "样例", memo=memo)
     assert problem is None and result.library is not None and result.library.error is None
     return result
+
+
+def test_a_memo_lets_go_of_the_documents_a_check_has_not_read() -> None:
+    """Once a check has read its files, the documents of the check before that it did not read are let
+    go (the app checking another section holds one section's documents); other entries stay to the end."""
+    memo = ReadMemo()
+    with memo.during():
+        for key, value in (("documents/a", 1), ("documents/b", 2), ("derived/x", 3)):
+            memo.put(key, value)
+    with memo.during():
+        assert memo.get("documents/a") == 1
+        memo.forget_unused("documents")
+        assert memo.get("documents/b") is None and memo.get("derived/x") == 3
+    with memo.during():
+        assert (memo.get("documents/a"), memo.get("documents/b"), memo.get("derived/x")) == (1, None, 3)
