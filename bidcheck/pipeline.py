@@ -122,9 +122,8 @@ def _memory_mb(settings: Settings) -> int:
     return settings.worker_memory_mb or default_memory_mb(settings.worker_count)
 
 
-Alongside = Callable[
-    [list[Prepared], threading.Event], None
-]  # work on the cached files while others are read
+# work on the files found in the cache while the others are read, until told to stop
+Alongside = Callable[[list[Prepared], threading.Event], None]
 
 
 def _prepare_all(
