@@ -15,8 +15,10 @@ import contextlib
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
@@ -177,12 +179,15 @@ if sys.platform == "win32":
         return None
 
 
-def _serve(conn: Connection, parent_end: Connection, memory_mb: int) -> None:
-    """A worker process: cap its memory, then run the tasks it is sent until told to stop (or until the
-    main process is gone: its end of the pipe is closed here, so that the pipe then reads as ended)."""
+def _serve(conn: Connection, parent_end: Connection, memory_mb: int, at_once: int) -> None:
+    """A worker process: cap its memory, then run the tasks it is sent (``at_once`` at a time, each in a
+    thread of its own when more than one) until told to stop (or until the main process is gone: its end
+    of the pipe is closed here, so that the pipe then reads as ended)."""
     parent_end.close()
     ignore_interrupt()
     cap_memory(memory_mb)
+    sending = threading.Lock()
+    pool = ThreadPoolExecutor(at_once) if at_once > 1 else None
     while True:
         try:
             task = conn.recv()
@@ -190,54 +195,67 @@ def _serve(conn: Connection, parent_end: Connection, memory_mb: int) -> None:
             return
         if task is None:
             return
-        fn, args = task
-        try:
-            reply: tuple[str, Any] = ("ok", fn(*args))
-        except MemoryError:
-            reply = ("memory", None)
-        except BaseException as exc:  # handed to the main process, which raises it
-            reply = ("raised", exc)
-        _reply(conn, reply)
+        if pool is None:
+            _run(conn, sending, *task)
+        else:
+            pool.submit(_run, conn, sending, *task)
 
 
-def _reply(conn: Connection, reply: tuple[str, Any]) -> None:
+def _run(conn: Connection, sending: threading.Lock, index: int, fn: Callable[..., Any], args: Any) -> None:
+    """Run one task in a worker and send its reply (a pipe is sent on by one thread at a time)."""
     try:
-        conn.send(reply)
+        reply: tuple[str, Any] = ("ok", fn(*args))
+    except MemoryError:
+        reply = ("memory", None)
+    except BaseException as exc:  # handed to the main process, which raises it
+        reply = ("raised", exc)
+    with sending:
+        _reply(conn, index, reply)
+
+
+def _reply(conn: Connection, index: int, reply: tuple[str, Any]) -> None:
+    try:
+        conn.send((index, *reply))
     except MemoryError:  # the result was too large to pickle within the cap
-        conn.send(("memory", None))
+        conn.send((index, "memory", None))
     except Exception as exc:  # a result or exception that cannot be pickled
-        conn.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
+        conn.send((index, "raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
 class _Worker:
-    """One worker process and the task it holds."""
+    """One worker process and the tasks it holds (by index, with the time each was given)."""
 
-    def __init__(self, context: BaseContext, memory_mb: int) -> None:
+    def __init__(self, context: BaseContext, memory_mb: int, at_once: int) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(  # type: ignore[attr-defined]
-            target=_serve, args=(child, self.conn, memory_mb)
+            target=_serve, args=(child, self.conn, memory_mb, at_once)
         )
         self.process.start()
         child.close()
-        self.task: int | None = None
-        self.since = 0.0
+        self.tasks: dict[int, float] = {}
 
     def give(self, index: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> bool:
         """Send a task; ``False`` when the process has gone (it died idle)."""
         try:
-            self.conn.send((fn, args))
+            self.conn.send((index, fn, args))
         except OSError:
             return False
-        self.task, self.since = index, time.monotonic()
+        self.tasks[index] = time.monotonic()
         return True
 
-    def reply(self) -> tuple[str, Any]:
-        """The task's reply when one has come; ``("lost", Lost)`` when the process ended without one."""
+    def reply(self) -> tuple[int | None, str, Any]:
+        """A task's index and reply when one has come; ``(None, "lost", Lost)`` when the process ended."""
         try:
             return tuple(self.conn.recv())
         except (EOFError, OSError):
             self.process.join()
-            return ("lost", Lost("died", self.process.exitcode))
+            return (None, "lost", Lost("died", self.process.exitcode))
+
+    def late(self, limit_s: float | None) -> int | None:
+        """A task held past the time limit, if any."""
+        now = time.monotonic()
+        late = [i for i, since in self.tasks.items() if limit_s is not None and now - since > limit_s]
+        return late[0] if late else None
 
     def stop(self, *, now: bool = False) -> None:
         """End the process: asked to stop, or at once (``now``), and wait for it."""
@@ -252,53 +270,79 @@ class _Worker:
 
 
 class _Pool(Generic[R]):
-    """The state of one ``run_tasks`` call."""
+    """The state of one ``run_tasks`` call.
+
+    A worker holds up to ``at_once`` tasks. When a process holding several dies, it cannot be told which
+    of them killed it: each is given again, alone in its process (``alone``), and only a task that kills
+    its process alone is lost.
+    """
 
     def __init__(
-        self, fn: Callable[..., R], tasks: Sequence[tuple[Any, ...]], make: Callable[[], _Worker]
+        self,
+        fn: Callable[..., R],
+        tasks: Sequence[tuple[Any, ...]],
+        make: Callable[[], _Worker],
+        at_once: int,
     ) -> None:
-        self.fn, self.tasks, self.make = fn, tasks, make
+        self.fn, self.tasks, self.make, self.at_once = fn, tasks, make, at_once
         self.queue = collections.deque(range(len(tasks)))
         self.workers: list[_Worker] = []
+        self.alone: set[int] = set()
 
     def feed(self) -> None:
-        """Give every idle worker the next task."""
-        for slot, worker in enumerate(self.workers):
-            while worker.task is None and self.queue:
+        """Give every worker with room the next tasks."""
+        for slot in range(len(self.workers)):
+            while self.queue and self._has_room(self.workers[slot], self.queue[0]):
                 index = self.queue[0]
-                if worker.give(index, self.fn, self.tasks[index]):
+                if self.workers[slot].give(index, self.fn, self.tasks[index]):
                     self.queue.popleft()
                 else:
-                    worker.stop(now=True)
-                    worker = self.workers[slot] = self.make()
+                    self._replace(slot)
+
+    def _has_room(self, worker: _Worker, index: int) -> bool:
+        held = worker.tasks
+        if not held:
+            return True
+        return len(held) < self.at_once and index not in self.alone and not self.alone & held.keys()
+
+    def _replace(self, slot: int) -> None:
+        """Stop the worker of ``slot`` and start another; the tasks it held go back to the queue's front."""
+        worker = self.workers[slot]
+        worker.stop(now=True)
+        self.queue.extendleft(sorted(worker.tasks, reverse=True))
+        worker.tasks.clear()
+        self.workers[slot] = self.make()
 
     def outcome(self, slot: int, ready: list[Any], limit_s: float | None) -> tuple[int, R | Lost] | None:
-        """The finished task of worker ``slot``, if it finished; the worker is replaced when it ended."""
+        """A finished task of worker ``slot``, if one finished; the worker is replaced when it ended."""
         worker = self.workers[slot]
-        if worker.task is None:
+        if not worker.tasks:
             return None
-        index = worker.task
         if worker.conn in ready or worker.process.sentinel in ready:
-            kind, value = worker.reply()
-        elif limit_s is not None and time.monotonic() - worker.since > limit_s:
-            kind, value = "lost", Lost("timeout")
+            index, kind, value = worker.reply()
         else:
-            return None
-        worker.task = None
+            index, kind, value = worker.late(limit_s), "lost", Lost("timeout")
+            if index is None:
+                return None
+        if index is None:  # the process died: which of its tasks killed it is known only when it held one
+            if len(worker.tasks) > 1:
+                self.alone |= worker.tasks.keys()
+                self._replace(slot)
+                return None
+            index = next(iter(worker.tasks))
+        del worker.tasks[index]
         if kind == "raised":
             raise value
-        if kind == "ok":
-            return index, value
-        worker.stop(now=True)
-        self.workers[slot] = self.make()
-        return index, value if kind == "lost" else Lost("memory")
+        if kind != "ok":
+            self._replace(slot)
+        return index, value if kind in ("ok", "lost") else Lost("memory")
 
     def next(self, cancel: CancelFlag | None, limit_s: float | None) -> tuple[int, R | Lost]:
         """Wait for the next task to end."""
         while True:
             check_cancel(cancel)
             self.feed()
-            busy = [w for w in self.workers if w.task is not None]
+            busy = [w for w in self.workers if w.tasks]
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], _POLL_S)
             for slot in range(len(self.workers)):
                 done = self.outcome(slot, list(ready), limit_s)
@@ -316,6 +360,7 @@ def run_tasks(
     context: BaseContext | None = None,
     memory_mb: int = 0,
     time_limit_s: float | None = None,
+    at_once: int = 1,
 ) -> list[R | Lost]:
     """Run ``fn(*task)`` for every task in ``workers`` processes, one task per process at a time.
 
@@ -327,7 +372,10 @@ def run_tasks(
         cancel: Checked every 0.2 s; when set, the processes are stopped and ``Cancelled`` is raised.
         context: The multiprocessing context (default: the platform's).
         memory_mb: Memory each process may add to what it starts with (``cap_memory``); 0: no cap.
-        time_limit_s: A task running longer is stopped with its process and reported ``Lost``.
+        time_limit_s: A task running longer is stopped with its process and reported ``Lost`` (its time
+            counts from when its process was given it).
+        at_once: Tasks a process holds at a time, each run in a thread of its own when more than one
+            (the OCR stage's pages: one page's serial steps run while another's lines are recognised).
 
     Returns:
         Each task's result, or ``Lost`` for a task whose process ended without one. An exception ``fn``
@@ -337,7 +385,7 @@ def run_tasks(
     if not tasks:
         return []
     ctx = context or multiprocessing.get_context()
-    pool: _Pool[R] = _Pool(fn, tasks, lambda: _Worker(ctx, memory_mb))
+    pool: _Pool[R] = _Pool(fn, tasks, lambda: _Worker(ctx, memory_mb, at_once), max(1, at_once))
     finished = False
     try:
         for _ in range(max(1, min(workers, len(tasks)))):

@@ -23,6 +23,11 @@ def _exit_on(n: int, fatal: int) -> int:
     return n * n
 
 
+def _exit_late_on(n: int, fatal: int) -> int:
+    time.sleep(0.2 if n == fatal else 0.6)  # the fatal task ends its process while the other still runs
+    return _exit_on(n, fatal)
+
+
 def _sleep(seconds: float) -> float:
     time.sleep(seconds)
     return seconds
@@ -41,6 +46,15 @@ def _raise(message: str) -> None:
     raise ValueError(message)
 
 
+_MEETING = threading.Barrier(2)
+
+
+def _meet(n: int) -> int:
+    """Waits for a second task in the same process (``BrokenBarrierError`` if none comes within 20 s)."""
+    _MEETING.wait(20)
+    return n
+
+
 def test_results_come_back_in_order_and_each_end_is_reported() -> None:
     seen: list[int] = []
     results = run_tasks(_square, [(n,) for n in range(7)], 3, lambda i, _: seen.append(i))
@@ -52,6 +66,23 @@ def test_a_task_whose_process_dies_is_lost_alone() -> None:
     results = run_tasks(_exit_on, [(n, 2) for n in range(6)], 2, lambda i, r: None)
     assert results[2] == Lost("died", 70)
     assert [r for i, r in enumerate(results) if i != 2] == [0, 1, 9, 16, 25]
+
+
+def test_a_process_runs_as_many_tasks_at_once_as_it_is_given() -> None:
+    assert run_tasks(_meet, [(n,) for n in range(4)], 1, lambda i, r: None, at_once=2) == [0, 1, 2, 3]
+
+
+def test_a_task_that_kills_its_process_beside_another_is_tried_alone_and_lost_alone() -> None:
+    # task 3 ends its process while task 2, given first, still runs: only 3 is lost
+    results = run_tasks(_exit_late_on, [(n, 3) for n in range(6)], 1, lambda i, r: None, at_once=2)
+    assert results[3] == Lost("died", 70)
+    assert [r for i, r in enumerate(results) if i != 3] == [0, 1, 4, 16, 25]
+
+
+def test_a_task_past_the_time_limit_beside_others_is_stopped_and_the_others_done() -> None:
+    tasks = [(30.0,), (0.0,), (0.1,), (0.0,)]
+    results = run_tasks(_sleep, tasks, 1, lambda i, r: None, time_limit_s=1.0, at_once=2)
+    assert results == [Lost("timeout"), 0.0, 0.1, 0.0]
 
 
 def test_a_task_past_the_time_limit_is_stopped() -> None:
