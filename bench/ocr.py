@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/ocr.py [--pages N] [--workers N] [--dpi N] [--noise SIGMA]
                                     [--runtime openvino|onnxruntime] [--models-compiled]
+                                    [--at-once N]
 
 It lays out the sample section's Chinese text as a bid (bench/writers.py: 11 pt, about 1,300 characters
 on a full A4 page), scans it as a scanner would (pages rendered in grey at --dpi, Gaussian noise of
@@ -41,7 +42,7 @@ import texts  # noqa: E402
 from bench.writers import Chapter, write_pdf  # noqa: E402
 from bidcheck.ingest import read_document  # noqa: E402
 from bidcheck.ingest.ocr import RUNTIME_ENV, RapidOcrEngine, rapid_runtime  # noqa: E402
-from bidcheck.ingest.ocr_batch import recognize_pages  # noqa: E402
+from bidcheck.ingest.ocr_batch import PAGES_AT_ONCE, recognize_pages  # noqa: E402
 from bidcheck.ingest.scan import UNSURE, OcrOptions, OcrTask  # noqa: E402
 from bidcheck.model import Document  # noqa: E402
 from bidcheck.text import clean_document  # noqa: E402
@@ -128,6 +129,7 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=10.0)
     parser.add_argument("--runtime", choices=("openvino", "onnxruntime"), help="default: bidcheck's choice")
     parser.add_argument("--models-compiled", action="store_true", help="compiled models cached before")
+    parser.add_argument("--at-once", type=int, default=PAGES_AT_ONCE, help="pages a worker holds at once")
     args = parser.parse_args()
     if args.runtime:
         os.environ[RUNTIME_ENV] = args.runtime  # the workers inherit it
@@ -144,7 +146,7 @@ def main() -> None:
         tasks = [OcrTask(str(scan_pdf), "pdf", i, len(indexes)) for i in range(len(indexes))]
         load = os.getloadavg()[0]
         started, cpu = time.perf_counter(), _cpu_seconds()
-        recognize_pages(tasks, "rapidocr", args.workers)
+        recognize_pages(tasks, "rapidocr", args.workers, at_once=args.at_once)
         ocr_s, ocr_cpu = time.perf_counter() - started, _cpu_seconds() - cpu
         started = time.perf_counter()
         doc = read_document(scan_pdf, "d2")
@@ -158,6 +160,7 @@ def main() -> None:
     print(
         f"{len(indexes)} dense A4 pages ({chars / len(indexes):.0f} compared characters each), "
         f"{args.dpi} dpi, noise {args.noise:g}, {args.workers} workers on {os.cpu_count()} cores, "
+        f"{args.at_once} pages at once a process, "
         f"rapidocr on {rapid_runtime()}" + (", compiled models cached" if args.models_compiled else "")
     )
     print(f"  load average before the run: {load:.1f}")

@@ -7,6 +7,7 @@ written back as image-only PDFs. OCR runs for real; pages are kept short so that
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ from bidcheck.ingest.ocr import (
     paddle_model_dirs,
     rapid_runtime,
 )
+from bidcheck.ingest.ocr_batch import PAGES_AT_ONCE
 from bidcheck.ingest.ocr_cache import file_digest, page_key
 from bidcheck.ingest.ocr_detect import TextDetector
 from bidcheck.ingest.ocr_lines import LineRecognizer, RecognizedLine
@@ -221,6 +223,19 @@ def test_a_pages_lines_recognised_two_batches_at_once_read_as_one_after_the_othe
     one = RapidOcrEngine(1, runtime).recognize(image)
     two = RapidOcrEngine(2, runtime).recognize(image)
     assert len(one) > 5 and two == one  # text, every character's confidence and the boxes
+
+
+@pytest.mark.parametrize("runtime", ["openvino", "onnxruntime"])
+def test_pages_recognised_at_once_in_threads_read_as_one_after_the_other(
+    runtime: str, scanned: dict[str, Path]
+) -> None:
+    # as a worker of the OCR stage recognises them (PAGES_AT_ONCE): their batches share the streams
+    images = page_images(scanned["text"], dpi=200) * 2
+    engine = RapidOcrEngine(2, runtime)
+    alone = [engine.recognize(image) for image in images]
+    with ThreadPoolExecutor(PAGES_AT_ONCE) as pool:
+        together = list(pool.map(engine.recognize, images))
+    assert all(len(lines) > 5 for lines in alone) and together == alone  # text, confidences, boxes
 
 
 def test_openvino_keeps_the_models_it_compiled_in_the_cache_and_loads_them_next_time(

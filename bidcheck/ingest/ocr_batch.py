@@ -2,13 +2,14 @@
 
 Readers that run with ``OcrOptions(defer=True)`` leave scanned pages that are not cached yet and say which
 (``OcrNeeded``). ``recognize_pages`` then recognises all those pages, of all files together, in worker
-processes (one runtime thread each, so every core works on its own page; a page image found in several
-files, such as the same certificate in several bids, is recognised once), reports progress per page
-(pages done of all, and the time left at the pace so far) and checks the cancel flag while they work
-(cancel stops the workers at once). Results land in the OCR cache, from which the files are then read
-again. With one worker the pages are recognised in one process, using every core for each page. A page
-that takes longer than the time limit, or whose worker dies, is given up: the files are read again
-without it (``OcrOptions.unread``).
+processes (two cores to a process, ``ocr_processes``; a page image found in several files, such as the
+same certificate in several bids, is recognised once), reports progress per page (pages done of all,
+and the time left at the pace so far) and checks the cancel flag while they work (cancel stops the
+workers at once). Results land in the OCR cache, from which the files are then read again. A worker
+holds ``PAGES_AT_ONCE`` pages, each in a thread, so that one page's serial steps (rendering, finding and
+cutting out its lines) run while another's lines are recognised. A page that takes longer than the time
+limit, or whose worker dies, is given up: the files are read again without it (``OcrOptions.unread``;
+a worker that dies holding two pages has each tried again alone first).
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ from bidcheck.ingest.scan import OcrTask, recognize_task
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 from bidcheck.workers import Lost, run_tasks
 
-__all__ = ["ocr_message", "recognize_pages", "same_images", "time_left"]
+__all__ = ["PAGES_AT_ONCE", "ocr_message", "recognize_pages", "same_images", "time_left"]
+
+# Pages a worker holds at once, each in a thread: one page is rendered, its lines found and cut out while
+# another's lines are recognised, and the recogniser's streams take the batches of both in turn, so that
+# no core waits on a page's serial steps (``bench/ocr.py``; README, "Scans").
+PAGES_AT_ONCE = 2
 
 
 def time_left(seconds: float) -> str:
@@ -61,6 +67,7 @@ def recognize_pages(
     *,
     time_limit_s: float | None = None,
     memory_mb: int = 0,
+    at_once: int = PAGES_AT_ONCE,
 ) -> dict[OcrTask, str]:
     """Recognise pages into the OCR cache in worker processes (``ocr_processes``: two cores to each).
 
@@ -74,6 +81,7 @@ def recognize_pages(
             ``Cancelled`` is raised.
         time_limit_s: A page taking longer is given up (its worker stopped).
         memory_mb: Memory each worker may use (``bidcheck.workers.cap_memory``); 0: no cap.
+        at_once: Pages a worker holds at once (``PAGES_AT_ONCE``), each in a thread.
 
     Returns:
         The pages given up, each with the reason in a user's words: past the time limit, or its worker
@@ -102,6 +110,7 @@ def recognize_pages(
         context=multiprocessing.get_context("spawn"),
         memory_mb=memory_mb,
         time_limit_s=time_limit_s,
+        at_once=at_once,
     )
     return {
         tasks[index]: _given_up(outcome, time_limit_s)

@@ -18,6 +18,7 @@ settings, in numpy (``bidcheck.ingest.raster``, ``bidcheck.ingest.blobs``) and p
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -257,4 +258,10 @@ def _openvino(
 
     core = openvino_core(threads, precision)
     request = core.compile_model(core.read_model(model_path), "CPU").create_infer_request()
-    return lambda batch: np.asarray(request.infer([batch])[0])
+    lock = threading.Lock()  # pages detected at once in threads take the request in turn
+
+    def run(batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        with lock:
+            return np.array(request.infer([batch])[0])
+
+    return run

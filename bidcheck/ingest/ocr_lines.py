@@ -15,7 +15,9 @@ threads (``NUM_STREAMS``), instead of one batch after the other on all of them: 
 keeps two threads waiting on each other, two batches keep two cores busy (``bench/ocr.py`` on 2 cores:
 0.73-0.98 of the OCR stage's time at load 1.6-2.9, about half of it at load 6, the same text). The
 models OpenVINO compiled are kept in bidcheck's cache (``models/openvino``), so that a worker loads them
-instead of compiling them again.
+instead of compiling them again. The batches queue for the streams in a thread pool, each thread with an
+infer request of its own: pages recognised at once in threads (the OCR stage's ``PAGES_AT_ONCE``) take
+the streams in turn, and a page's result is the same as when recognised alone.
 On onnxruntime the batches run at once too, in a thread each, the session running each batch on one
 thread (its threads spin while waiting for each other: ``bench/ocr.py --runtime onnxruntime`` took 2.2
 CPU s a page instead of 3.1–3.3).
@@ -26,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -119,24 +122,22 @@ class _OpenVinoTop1:
         top1 = ov.Model(results, model.get_parameters(), "rec_top1")
         streams = threads or os.cpu_count() or 1
         config = {"NUM_STREAMS": str(streams), "INFERENCE_NUM_THREADS": str(streams)}
-        self._queue = ov.AsyncInferQueue(core.compile_model(top1, "CPU", config), streams)
-        self._queue.set_callback(self._keep)
-        self._results: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-    def _keep(self, request: Any, index: int) -> None:
-        characters, probabilities = request.get_output_tensor(1).data, request.get_output_tensor(0).data
-        self._results[index] = (characters[..., 0].copy(), probabilities[..., 0].copy())
+        self._model = core.compile_model(top1, "CPU", config)
+        self._pool = ThreadPoolExecutor(streams)
+        self._requests = threading.local()
 
     def __call__(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.many([batch])[0]
+        request = getattr(self._requests, "request", None)
+        if request is None:
+            request = self._requests.request = self._model.create_infer_request()
+        request.infer([batch])
+        characters, probabilities = request.get_output_tensor(1).data, request.get_output_tensor(0).data
+        return characters[..., 0].copy(), probabilities[..., 0].copy()
 
     def many(self, batches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The top-1 characters of each batch, the batches run at once on the streams (one thread each)."""
-        self._results = {}
-        for index, batch in enumerate(batches):
-            self._queue.start_async([batch], index)
-        self._queue.wait_all()
-        return [self._results[index] for index in range(len(batches))]
+        """The top-1 characters of each batch, the batches run at once on the streams (a thread and an
+        infer request each); pages recognised at once in threads share the streams in turn."""
+        return list(self._pool.map(self, batches))
 
 
 class _OnnxTop1:

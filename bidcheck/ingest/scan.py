@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -61,6 +62,10 @@ LOW_CONFIDENCE = 0.5
 UNSURE = "\ufffd"
 _COMPARED = re.compile(r"[^\W_]")  # the characters normalisation keeps (bidcheck.text.normalize)
 SourceKind = Literal["pdf", "image"]
+_LOADING = threading.Lock()
+# PDFium may not be called from two threads at once, not even on two documents (pypdfium2's docs): the
+# OCR stage's pages, rendered in threads of one process, take turns
+_PDFIUM = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -132,8 +137,12 @@ def render_pdf_page(pdf: pdfium.PdfDocument, index: int) -> Image.Image:
         scale = render_scale(width, height)
         if scale is None:
             raise ReadError(unread_message(index + 1, width, height))
-        image: Image.Image = page.render(scale=scale, grayscale=True).to_pil()
-        return image.convert("L")
+        bitmap = page.render(scale=scale, grayscale=True)
+        try:
+            image: Image.Image = bitmap.to_pil()
+            return image.convert("L")
+        finally:
+            bitmap.close()
     finally:
         page.close()
 
@@ -142,11 +151,12 @@ def load_task_image(task: OcrTask) -> Image.Image:
     """The page image of a task: a PDF page rendered, or an image file's frame, in grey, at most
     ``MAX_PAGE_PIXELS`` large."""
     if task.kind == "pdf":
-        pdf = pdfium.PdfDocument(task.path)
-        try:
-            return render_pdf_page(pdf, task.page)
-        finally:
-            pdf.close()
+        with _PDFIUM:
+            pdf = pdfium.PdfDocument(task.path)
+            try:
+                return render_pdf_page(pdf, task.page)
+            finally:
+                pdf.close()
     with Image.open(task.path) as image:
         image.seek(task.page)
         width, height = image.size
@@ -246,7 +256,9 @@ class PageOcr:
         if self.options.defer:
             self.pending.append(self._task(index, by_image))
             return None
-        lines = get_engine(self.options.engine, self.options.threads).recognize(image)
+        with _LOADING:  # pages recognised at once in threads (the OCR stage) share one engine
+            engine = get_engine(self.options.engine, self.options.threads)
+        lines = engine.recognize(image)
         ocr_cache.store_lines([self._page_key(index), by_image], lines)
         return lines
 
