@@ -7,6 +7,7 @@ written back as image-only PDFs. OCR runs for real; pages are kept short so that
 from __future__ import annotations
 
 import json
+import locale
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -249,6 +250,18 @@ def test_openvino_keeps_the_models_it_compiled_in_the_cache_and_loads_them_next_
     assert len(compiled) == 2  # the detector and the recogniser
     assert RapidOcrEngine(1, "openvino").recognize(image) == first
     assert {path: path.stat().st_mtime_ns for path in folder.glob("*.blob")} == compiled  # loaded, not made
+
+
+def test_loading_the_engine_leaves_the_locale_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the recogniser loads in a thread beside the detector; two compiles at once left LC_CTYPE "C", and
+    # a text subprocess read later in the process failed on its UTF-8
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
+    before = locale.setlocale(locale.LC_CTYPE)
+    for _ in range(3):  # made, then loaded from the cache folder
+        assert RapidOcrEngine(1, "openvino").recognize(Image.new("L", (400, 200), 255)) == []
+        assert locale.setlocale(locale.LC_CTYPE) == before
 
 
 def test_pages_of_odd_shapes_give_no_lines_and_no_error() -> None:

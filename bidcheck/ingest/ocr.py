@@ -24,6 +24,7 @@ import importlib.metadata
 import importlib.util
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -238,8 +239,11 @@ class RapidOcrEngine:
             raise OcrUnavailable(_NO_MODELS)
         runtime = runtime or rapid_runtime()
         self._squeeze = squeeze or _SQUEEZE[runtime]
+        # the recogniser is loaded in a thread while the detector is loaded and finds the first page's lines
+        loading = ThreadPoolExecutor(1)
+        self._reader = loading.submit(line_recognizer, models[1], runtime, threads, batch, precision)
+        loading.shutdown(wait=False)
         self._detect = TextDetector(models[0], runtime, threads, side or _DET_SIDE, precision)
-        self._read = line_recognizer(models[1], runtime, threads, batch, precision)
 
     def recognize(self, image: Image.Image) -> list[OcrLine]:
         """The text lines of a page image, in reading order.
@@ -261,7 +265,7 @@ class RapidOcrEngine:
         narrow = gray.resize((max(1, round(width * squeeze)), height), Image.Resampling.BOX)
         crops, quads = self._detect(np.asarray(narrow))
         lines = []
-        for line, quad in zip(self._read(crops), quads, strict=True):
+        for line, quad in zip(self._reader.result()(crops), quads, strict=True):
             if not line.text.strip() or line.score < _TEXT_SCORE:
                 continue
             xs, ys = [float(p[0]) / squeeze for p in quad], [float(p[1]) for p in quad]

@@ -254,10 +254,10 @@ def _openvino(
     model_path: Path, threads: int, precision: str | None
 ) -> Callable[[npt.NDArray[np.float32]], npt.NDArray[np.float32]]:
     """The model compiled for OpenVINO's CPU plugin."""
-    from bidcheck.ingest.ocr_lines import openvino_core
+    from bidcheck.ingest.ocr_lines import compile_model, openvino_core
 
     core = openvino_core(threads, precision)
-    request = core.compile_model(core.read_model(model_path), "CPU").create_infer_request()
+    request = compile_model(core, core.read_model(model_path)).create_infer_request()
     lock = threading.Lock()  # pages detected at once in threads take the request in turn
 
     def run(batch: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

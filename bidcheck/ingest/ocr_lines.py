@@ -40,12 +40,20 @@ import numpy as np
 from bidcheck.cache import cache_folders
 from bidcheck.ingest.raster import resize_linear
 
-__all__ = ["LineRecognizer", "RecognizedLine", "line_recognizer", "onnx_session", "openvino_core"]
+__all__ = [
+    "LineRecognizer",
+    "RecognizedLine",
+    "compile_model",
+    "line_recognizer",
+    "onnx_session",
+    "openvino_core",
+]
 
 _HEIGHT = 48  # the recogniser's line height
 _MIN_RATIO = 320 / 48  # a batch is at least this wide for its height, as rapidocr pads it
 _BATCH = 6  # lines a batch (rapidocr's default; larger batches pad more and ran slower)
 _ROUND = 5  # rapidocr rounds confidences to five decimals; kept, so that results stay the same
+_COMPILING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,14 @@ def openvino_core(threads: int, precision: str | None = None) -> Any:
     if precision:
         core.set_property("CPU", {"INFERENCE_PRECISION_HINT": precision})
     return core
+
+
+def compile_model(core: Any, model: Any, config: dict[str, str] | None = None) -> Any:
+    """``model`` compiled for OpenVINO's CPU plugin, one model at a time in a process: compiling with a
+    cache folder sets the C library's locale and puts it back, and two at once in threads left it "C"
+    (the engine loads its recogniser in a thread while it loads its detector)."""
+    with _COMPILING:
+        return core.compile_model(model, "CPU", config or {})
 
 
 def compiled_models_folder() -> Path | None:
@@ -122,7 +138,7 @@ class _OpenVinoTop1:
         top1 = ov.Model(results, model.get_parameters(), "rec_top1")
         streams = threads or os.cpu_count() or 1
         config = {"NUM_STREAMS": str(streams), "INFERENCE_NUM_THREADS": str(streams)}
-        self._model = core.compile_model(top1, "CPU", config)
+        self._model = compile_model(core, top1, config)
         self._pool = ThreadPoolExecutor(streams)
         self._requests = threading.local()
 
