@@ -23,6 +23,7 @@ __all__ = [
     "cache_roots",
     "code_digest",
     "file_digest",
+    "has_blob",
     "load_blob",
     "prune_cache",
     "store_blob",
@@ -93,6 +94,11 @@ def load_blob(kind: str, key: str, suffix: str = ".bin") -> bytes | None:
         _mark_used(path)
         return data
     return None
+
+
+def has_blob(kind: str, key: str, suffix: str = ".bin") -> bool:
+    """Whether bytes are stored under ``key`` (without reading them)."""
+    return any(_entry(folder, key, suffix).is_file() for folder in cache_folders(kind))
 
 
 def _mark_used(path: Path) -> None:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, load_blob, prune_cache, store_blob
+from bidcheck.cache import code_digest, has_blob, load_blob, prune_cache, store_blob
 from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
 from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
 from bidcheck.compare.runner import PairFound
@@ -212,7 +212,7 @@ def _prepare_jobs(
         done += 1
         progress(done / len(jobs), f"读取 {todo[index].path.name}")
 
-    spare = min(settings.worker_count, len(todo)) < (os.cpu_count() or 1)  # the workers leave a core
+    spare = _workers_leave_a_core(min(settings.worker_count, len(todo)))
     with _beside(alongside if todo and known and spare else None, list(known.values())):
         outcomes = run_tasks(
             _read_job,
@@ -226,6 +226,11 @@ def _prepare_jobs(
         known[job.doc_id] = _lost(job, outcome) if isinstance(outcome, Lost) else outcome
         remember_read(known[job.doc_id])
     return [known[job.doc_id] for job in jobs]
+
+
+def _workers_leave_a_core(workers: int) -> bool:
+    """Whether ``workers`` reading processes leave a core of this machine spare."""
+    return workers < (os.cpu_count() or 1)
 
 
 @contextlib.contextmanager
@@ -333,8 +338,9 @@ def _library_digest(run: _Run) -> str:
 
 
 def _is_remembered(run: _Run, stage: str) -> bool:
-    """Whether an earlier check from the same inputs remembered the stage's result."""
-    return bool(run.key) and load_blob("stages", _stage_key(run, stage)) is not None
+    """Whether an earlier check from the same inputs remembered the stage's result (not read here: the
+    stage reads it when it runs)."""
+    return bool(run.key) and has_blob("stages", _stage_key(run, stage))
 
 
 def _stage_key(run: _Run, stage: str) -> str:
@@ -439,7 +445,7 @@ def _preload_beside_reading(run: _Run) -> None:
     """Files are being read afresh (so no stage is remembered): begin loading the sentence encoder
     beside the reading workers when they leave a core spare; else the load only slows the reading
     (2 cores, 2 workers: the read stage took as long again as the semantic stage saved)."""
-    if (os.cpu_count() or 1) > run.settings.worker_count:
+    if _workers_leave_a_core(run.settings.worker_count):
         _preload_encoder(run.settings, sum(job.role == "bid" for job in run.jobs))
 
 
