@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-__all__ = ["collector_paused"]
+__all__ = ["collector_paused", "collector_spares_later"]
 
 
 @contextlib.contextmanager
@@ -25,3 +25,23 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+@contextlib.contextmanager
+def collector_spares_later() -> Iterator[Callable[[], None]]:
+    """Run the block with a function that moves every object alive then out of the collector's reach
+    (``gc.freeze``) until the block ends: a check's documents, read once and kept to the end, are not
+    walked again by every later collection (each walk of a 100-bid section's objects costs tenths of a
+    second). They go back to the oldest generation as the block ends."""
+    frozen = False
+
+    def freeze() -> None:
+        nonlocal frozen
+        gc.freeze()
+        frozen = True
+
+    try:
+        yield freeze
+    finally:
+        if frozen:
+            gc.unfreeze()

@@ -28,7 +28,7 @@ from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import SharedMasks, shared_masks
-from bidcheck.gcpause import collector_paused
+from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
 from bidcheck.ingest.ocr_batch import recognize_pages
@@ -367,7 +367,8 @@ def _remembered(
 @dataclass(frozen=True)
 class _Stage:
     """One line of the check: its name (the timings' key), its share of the progress bar, what the bar
-    says as it starts, whether the cycle collector pauses (stages that make millions of small objects)."""
+    says as it starts, whether the cycle collector pauses (stages that make millions of small objects),
+    whether what it makes stays to the check's end (``kept``: the collector pauses, then leaves it alone)."""
 
     name: str
     start: float
@@ -375,6 +376,7 @@ class _Stage:
     message: str
     run: Callable[[_Run, ProgressFn], None]
     paused: bool = True
+    kept: bool = False
 
 
 def _read(run: _Run, progress: ProgressFn) -> None:
@@ -544,7 +546,7 @@ def _library_info(run: _Run) -> LibraryInfo | None:
 
 # The check, stage by stage: a new layer is one line here and one field of ``_Run`` and ``CheckResult``.
 _STAGES = (
-    _Stage("read", 0.0, 0.6, "", _read, paused=False),
+    _Stage("read", 0.0, 0.6, "", _read, paused=False, kept=True),
     _Stage("library", 0.6, 0.61, "对照资料库", _library),
     _Stage("candidates", 0.61, 0.62, "建立候选索引", _candidates),
     _Stage("verify", 0.62, 0.9, "", _verify),
@@ -588,15 +590,18 @@ def _check(
     started = time.perf_counter()
     run = _Run(settings, cancel, *_jobs(inputs), library=library, section=section)
     timings: dict[str, float] = {}
-    for stage in _STAGES:
-        if stage.paused:
-            check_cancel(cancel)
-        if stage.message and (stage.name != "library" or run.library is not None):
-            progress(stage.start, stage.message)
-        lap = time.perf_counter()
-        with collector_paused() if stage.paused else contextlib.nullcontext():
-            stage.run(run, slice_progress(progress, stage.start, stage.end))
-        timings[stage.name] = time.perf_counter() - lap
+    with collector_spares_later() as spare:
+        for stage in _STAGES:
+            if stage.paused:
+                check_cancel(cancel)
+            if stage.message and (stage.name != "library" or run.library is not None):
+                progress(stage.start, stage.message)
+            lap = time.perf_counter()
+            with collector_paused() if stage.paused or stage.kept else contextlib.nullcontext():
+                stage.run(run, slice_progress(progress, stage.start, stage.end))
+                if stage.kept:  # frozen before the collector is back, or its first run walks them all
+                    spare()
+            timings[stage.name] = time.perf_counter() - lap
     documents = sorted([p.doc for p in run.prepared] + run.duplicates, key=lambda d: int(d.id[1:]))
     prune_cache(settings.cache_max_mb << 20)  # the entries used least recently go first
     progress(1.0, "完成")
