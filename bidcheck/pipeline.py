@@ -7,6 +7,7 @@ import contextvars
 import functools
 import hashlib
 import json
+import multiprocessing
 import os
 import pickle
 import threading
@@ -28,6 +29,7 @@ from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import SharedMasks, shared_masks
+from bidcheck.fingerprint import load_tables
 from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
@@ -206,6 +208,7 @@ def _prepare_jobs(
         progress(done / len(jobs), f"从缓存读取 {done} 个文件")
     if todo:
         reading()
+        _share_tables(settings)
 
     def finished(index: int, _outcome: object) -> None:
         nonlocal done
@@ -226,6 +229,13 @@ def _prepare_jobs(
         known[job.doc_id] = _lost(job, outcome) if isinstance(outcome, Lost) else outcome
         remember_read(known[job.doc_id])
     return [known[job.doc_id] for job in jobs]
+
+
+def _share_tables(settings: Settings) -> None:
+    """Load fingerprinting's tables here before the reading processes are forked, which then share them
+    (each loaded its own: 0.25 CPU s a process; this process needs the tokenizer later too)."""
+    if multiprocessing.get_start_method() == "fork":
+        load_tables(settings)
 
 
 def _workers_leave_a_core(workers: int) -> bool:

@@ -11,10 +11,10 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import WindowMinHash, window_minhashes, window_starts
 from bidcheck.fingerprint.oddwords import odd_words
-from bidcheck.fingerprint.simhash import build_simhash
-from bidcheck.fingerprint.tokens import cut
+from bidcheck.fingerprint.simhash import build_simhash, load_idf_table
+from bidcheck.fingerprint.tokens import cut, is_word
 
-__all__ = ["Fingerprint", "fingerprint_text"]
+__all__ = ["Fingerprint", "fingerprint_text", "load_tables"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,3 +38,10 @@ def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
     simhash, odd = build_simhash(norm, settings.seed, words), odd_words(words)
     del words
     return Fingerprint(simhash, tuple(starts), tuple(windows), kgram_hashes(norm, settings.seed_chars), odd)
+
+
+def load_tables(settings: Settings) -> None:
+    """Load the tables fingerprinting needs (the tokenizer's dictionaries, the IDF table by hashes:
+    about 0.25 s), once a process: before reading processes are forked, they share them."""
+    is_word("投标")
+    load_idf_table(settings.seed)
