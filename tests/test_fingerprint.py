@@ -19,7 +19,8 @@ from bidcheck.fingerprint import build_simhash, fingerprint_text, simhash_simila
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
 from bidcheck.fingerprint.oddwords import _FUNCTION, odd_words
-from bidcheck.fingerprint.tokens import DICTS, _tokenizer, cut, is_word
+from bidcheck.fingerprint.simhash import load_idf_table
+from bidcheck.fingerprint.tokens import DICTS, _tokenizer, cut, idf_weights, is_word, user_words
 from bidcheck.text import normalize
 from tests.builders import paragraph, paragraphs
 
@@ -148,6 +149,18 @@ TEXTS = {
 def test_simhash_equals_a_plain_reference(name: str, jieba_reference: Reference) -> None:
     norm = normalize(TEXTS[name])[0]
     assert build_simhash(norm) == _reference_simhash(norm, jieba_reference)
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_the_idf_by_hash_is_the_tables_for_words_in_it_and_the_median_for_others(seed: int) -> None:
+    """Every word of jieba's table (and words it lacks: the bid vocabulary's, made-up ones) takes the
+    IDF a dictionary lookup gives."""
+    idf, median = idf_weights()
+    words = [*idf, "围标串标嫌疑", "ZZ未知词", "投标保证金退还", *(w for w, _, _ in user_words())]
+    hashes = np.fromiter((xxhash.xxh64_intdigest(w.encode("utf-8"), seed) for w in words), "<u8", len(words))
+    expected = [idf.get(w, median) for w in words]
+    assert load_idf_table(seed).of(hashes).tolist() == expected
+    assert sum(w not in idf for w in words) >= 3  # the median is taken too
 
 
 def _odd_words_one_by_one(words: list[str]) -> tuple[tuple[str, int], ...]:

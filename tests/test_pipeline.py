@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -16,6 +19,8 @@ from bidcheck.progress import Cancelled
 from bidcheck.report.json import result_json
 from bidcheck.workers import run_tasks
 from tests.builders import make_docx, make_pdf, paragraphs
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +138,52 @@ def test_a_reading_process_runs_blas_on_one_thread_and_searches_the_identifiers(
     assert [simhash for simhash, _ in read] == [r.fingerprint.simhash for r in here if r is not None]
     assert all(threads == [1] * len(threads) and threads for _, threads in read)
     assert len(list((tmp_path / "derived").rglob("x*.bin"))) == len(bids)
+
+
+def test_the_collector_pauses_while_reading_and_then_leaves_the_documents_alone(
+    ring_section: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While files are read the cycle collector is off; from then to the check's end what the reading
+    made is frozen out of its reach; after the check nothing is frozen and the collector is on."""
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))  # read, not taken from an earlier check's cache
+    seen: dict[str, tuple[bool, int]] = {}
+    before = gc.get_freeze_count()
+    check(
+        CheckInputs((ring_section,)),
+        Settings(workers=2),
+        lambda _f, message: seen.setdefault(message[:2], (gc.isenabled(), gc.get_freeze_count())),
+    )
+    assert seen["读取"][0] is False
+    assert seen["建立"][1] > before + 10_000  # the eight bids' blocks, texts and fingerprints
+    assert gc.isenabled() and gc.get_freeze_count() == before
+
+
+_TABLES = """
+import multiprocessing, sys
+from bidcheck.config import Settings
+from bidcheck.fingerprint.simhash import load_idf_table
+from bidcheck.fingerprint.tokens import _tokenizer
+from bidcheck.pipeline import _share_tables
+from bidcheck.workers import run_tasks
+
+def loaded():
+    return _tokenizer.cache_info().currsize, load_idf_table.cache_info().currsize
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method("fork")
+    print(run_tasks(loaded, [()] * 2, 2, lambda i, r: None))
+    _share_tables(Settings())
+    print(run_tasks(loaded, [()] * 2, 2, lambda i, r: None))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="processes are forked on Linux and macOS only")
+def test_reading_processes_forked_after_the_tables_loaded_share_them(tmp_path: Path) -> None:
+    """Forked before ``_share_tables``, a reading process has no table yet (it loads its own); after,
+    it holds both the tokenizer and the IDF table."""
+    script = tmp_path / "tables.py"
+    script.write_text(_TABLES, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, check=True, timeout=120
+    )
+    assert done.stdout.split("\n")[:2] == ["[(0, 0), (0, 0)]", "[(1, 1), (1, 1)]"]
