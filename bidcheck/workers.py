@@ -27,7 +27,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 from bidcheck.progress import CancelFlag, check_cancel, ignore_interrupt
 
-__all__ = ["Lost", "cap_memory", "default_memory_mb", "physical_memory_mb", "run_tasks"]
+__all__ = ["Ahead", "Lost", "can_fork", "cap_memory", "default_memory_mb", "physical_memory_mb", "run_tasks"]
 
 R = TypeVar("R")
 _POLL_S = 0.2  # how often the cancel flag and the time limits are looked at
@@ -399,3 +399,63 @@ def run_tasks(
         for worker in pool.workers:
             worker.stop(now=not finished)
     return cast(list[R | Lost], results)
+
+
+def can_fork() -> bool:
+    """Whether this platform starts processes by forking (a forked copy sees this process's memory)."""
+    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "win32"
+
+
+class Ahead(Generic[R]):
+    """``fn()`` computed in a forked copy of this process (nothing is sent there: the copy sees this
+    process's memory as it was) while this process does other work; ``result`` waits for its value.
+
+    Only where ``can_fork``. A process that ends without a value (killed, out of memory) costs only
+    time: ``result`` then computes the value here.
+    """
+
+    def __init__(self, fn: Callable[[], R]) -> None:
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe(duplex=False)
+        self._process = context.Process(target=_ahead, args=(fn, child), daemon=True)
+        self._process.start()
+        child.close()
+
+    def result(self, cancel: CancelFlag | None, again: Callable[[], R]) -> R:
+        """The value computed (an exception ``fn`` raised is raised here), or ``again()`` when the process
+        ended without one. Cancelling stops the process and raises ``Cancelled``."""
+        try:
+            while not self._conn.poll(_POLL_S):
+                check_cancel(cancel)
+            kind, value = self._conn.recv()
+        except (EOFError, OSError):
+            return again()
+        finally:
+            self.stop()
+        if kind == "raised":
+            raise value
+        return cast(R, value)
+
+    def stop(self) -> None:
+        """End the process (at once, when it is still at work) and wait for it."""
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._conn.close()
+
+
+def _ahead(fn: Callable[[], Any], conn: Connection) -> None:
+    """The forked process of an ``Ahead``: compute, send the value (or the exception) back."""
+    ignore_interrupt()
+    try:
+        reply: tuple[str, Any] = ("ok", fn())
+    except BaseException as exc:  # handed to the main process, which raises it
+        reply = ("raised", exc)
+    _reply_whole(conn, reply)
+
+
+def _reply_whole(conn: Connection, reply: tuple[str, Any]) -> None:
+    try:
+        conn.send(reply)
+    except Exception as exc:  # a value or exception that cannot be pickled
+        conn.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
