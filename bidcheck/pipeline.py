@@ -70,7 +70,7 @@ from bidcheck.semantic import (
 )
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.signals.identifier import remembered_identifiers
-from bidcheck.workers import Lost, default_memory_mb, run_tasks
+from bidcheck.workers import Ahead, Lost, can_fork, default_memory_mb, run_tasks
 
 __all__ = ["CheckInputs", "ReadMemo", "check"]
 
@@ -312,6 +312,7 @@ class _Run:
     key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
     price_patterns: tuple[PricePattern, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
+    signals_ahead: Ahead[dict[tuple[str, str], tuple[Signal, ...]]] | None = None  # see ``_signals_ahead``
 
 
 _T = TypeVar("_T")
@@ -420,6 +421,7 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
     run.key = _inputs_key(run)
+    run.signals_ahead = _signals_ahead(run)
     if not _is_remembered(run, "rewritten"):  # the reading had no core to spare, or read nothing afresh
         _preload_encoder(run.settings, len(run.bids))
     run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
@@ -502,12 +504,32 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
         run.semantic_note = f"语义比对未运行：{exc}"
 
 
+# Sections from this size on find their signals in a forked process beside the candidates and
+# verification (about a second at 100 bids, which the checking process then does not wait for).
+_SIGNALS_AHEAD_MIN_BIDS = 20
+
+
+def _section_info(run: _Run) -> SectionInfo:
+    tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
+    return SectionInfo(tenders, run.settings)
+
+
+def _signals_ahead(run: _Run) -> Ahead[dict[tuple[str, str], tuple[Signal, ...]]] | None:
+    """The signals begun in a forked copy of this process, which finds them while this one finds the
+    candidates and verifies them (one core of two was idle then); ``None`` where processes are not
+    forked, for small sections, and when an earlier check remembered them."""
+    if not can_fork() or len(run.bids) < _SIGNALS_AHEAD_MIN_BIDS or not run.settings.signals_enabled:
+        return None
+    if _is_remembered(run, "signals"):
+        return None
+    return Ahead(functools.partial(find_signals, run.bids, _section_info(run)))
+
+
 def _signals(run: _Run, _progress: ProgressFn) -> None:
     """The signs beyond shared wording each pair of bids shares (see ``bidcheck.signals``)."""
-    tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
-    run.signals = _remembered(
-        run, "signals", lambda: find_signals(run.bids, SectionInfo(tenders, run.settings), run.cancel)
-    )
+    here = functools.partial(find_signals, run.bids, _section_info(run), run.cancel)
+    ahead = run.signals_ahead
+    run.signals = _remembered(run, "signals", lambda: ahead.result(run.cancel, here) if ahead else here())
     if run.settings.signals_enabled:
         run.price_patterns = price_patterns([b.doc for b in run.bids])
 
@@ -567,6 +589,16 @@ _STAGES = (
 )
 
 
+@contextlib.contextmanager
+def _stopped_at_end(run: _Run) -> Iterator[None]:
+    """A process begun ahead is ended with the check (cancelled, failed) if its stage did not take it."""
+    try:
+        yield
+    finally:
+        if run.signals_ahead is not None:
+            run.signals_ahead.stop()
+
+
 def check(
     inputs: CheckInputs,
     settings: Settings | None = None,
@@ -600,7 +632,7 @@ def _check(
     started = time.perf_counter()
     run = _Run(settings, cancel, *_jobs(inputs), library=library, section=section)
     timings: dict[str, float] = {}
-    with collector_spares_later() as spare:
+    with collector_spares_later() as spare, _stopped_at_end(run):
         for stage in _STAGES:
             if stage.paused:
                 check_cancel(cancel)

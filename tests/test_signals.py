@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -13,13 +14,14 @@ from openpyxl import load_workbook
 
 from bench.grammar import paragraph as grammar_paragraph
 from bench.writers import add_rsids
+from bidcheck import pipeline
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.fingerprint.oddwords import odd_words
 from bidcheck.fingerprint.tokens import cut
 from bidcheck.ingest import read_document
 from bidcheck.judge import verdict
-from bidcheck.model import Block, CheckResult, Document, Signal, result_from_dict
+from bidcheck.model import Block, CheckResult, Document, Signal, result_from_dict, result_to_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
@@ -29,6 +31,7 @@ from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
 from bidcheck.signals.shared_error import _same_context, right_form
 from bidcheck.text import normalize
+from bidcheck.workers import Ahead, can_fork
 from tests.builders import make_pdf, paragraphs
 
 _BIDDERS = (
@@ -194,11 +197,11 @@ AGENCY = "招标代理机构联系电话：0571-88886666，邮箱：bid@agency.c
 
 
 @pytest.fixture(scope="module")
-def named_section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+def named_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Four bids: 02 names 01's bidder and gives 01's mobile; 03 and 04 give one credit code and bank
     account; all four copy the agency's phone and e-mail from the tender."""
     root = tmp_path_factory.mktemp("named")
-    tender = _docx(root / "tender.docx", [*paragraphs(800, 3), "投标人：（盖单位章）", AGENCY])
+    _docx(root / "tender.docx", [*paragraphs(800, 3), "投标人：（盖单位章）", AGENCY])
     extras = {
         1: ["投标人：恒信市政有限公司（盖单位章）", "项目经理：张大山，联系电话 13912345678。"],
         2: [
@@ -220,7 +223,44 @@ def named_section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
     for n, lines in extras.items():
         own = paragraphs(820 + n, 6)
         _docx(root / f"0{n}-bid.docx", [lines[0], *own[:3], *lines[1:], AGENCY, *own[3:]])
-    return check(CheckInputs(tuple(sorted(root.glob("0*"))), (tender,)), Settings(workers=1))
+    return root
+
+
+def _named_inputs(root: Path) -> CheckInputs:
+    return CheckInputs(tuple(sorted(root.glob("0*"))), (root / "tender.docx",))
+
+
+@pytest.fixture(scope="module")
+def named_section(named_root: Path) -> CheckResult:
+    return check(_named_inputs(named_root), Settings(workers=1))
+
+
+@pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux and macOS only")
+def test_signals_found_ahead_in_a_forked_process_are_the_checks_own(
+    named_root: Path, named_section: CheckResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Begun in a forked process beside the candidates (a section of 20 bids or more; here of 4), the
+    signals, and so the whole result, are those found in the checking process."""
+    begun: list[Ahead[object]] = []
+
+    class Counted(Ahead[object]):
+        def __init__(self, fn: Callable[[], object]) -> None:
+            super().__init__(fn)
+            begun.append(self)
+
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))  # no stage remembered by an earlier check
+    monkeypatch.setattr(pipeline, "_SIGNALS_AHEAD_MIN_BIDS", 4)
+    monkeypatch.setattr(pipeline, "Ahead", Counted)
+    ahead = check(_named_inputs(named_root), Settings(workers=1))
+    assert len(begun) == 1 and not begun[0]._process.is_alive()
+    assert sum(len(p.signals) for p in ahead.pairs) == 4
+    assert _stable(ahead) == _stable(named_section)
+
+
+def _stable(result: CheckResult) -> str:
+    data = result_to_dict(result)
+    data["elapsed_s"], data["timings"] = 0, {}
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
 def test_a_bidder_named_in_another_bid_and_a_shared_mobile_are_strong(named_section: CheckResult) -> None:

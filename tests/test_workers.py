@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bidcheck.progress import Cancelled
-from bidcheck.workers import Lost, cap_memory, default_memory_mb, run_tasks
+from bidcheck.workers import Ahead, Lost, can_fork, cap_memory, default_memory_mb, run_tasks
 
 
 def _square(n: int) -> int:
@@ -115,3 +115,35 @@ def test_cancel_stops_the_workers_at_once() -> None:
 
 def test_the_default_cap_is_a_share_of_the_memory() -> None:
     assert default_memory_mb(1) >= default_memory_mb(4) >= 2048 or default_memory_mb(4) == 0
+
+
+forked_only = pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux and macOS only")
+
+
+@forked_only
+def test_work_ahead_sees_this_processes_memory_and_its_value_comes_back() -> None:
+    """Nothing is sent to the forked copy (a lambda cannot be pickled): what this process holds is seen
+    there; the process ends with the result."""
+    numbers = list(range(1000))
+    parent = os.getpid()
+    ahead = Ahead(lambda: sum(numbers) + (os.getpid() != parent))
+    assert ahead.result(None, lambda: -1) == 499500 + 1  # computed in another process
+    assert not ahead._process.is_alive()
+
+
+@forked_only
+def test_work_ahead_raises_here_what_it_raised_and_is_done_here_when_its_process_dies() -> None:
+    with pytest.raises(ValueError, match="bad input"):
+        Ahead(lambda: _raise("bad input")).result(None, lambda: 0)
+    assert Ahead(lambda: _exit_on(2, 2)).result(None, lambda: 42) == 42
+
+
+@forked_only
+def test_cancelling_the_wait_for_work_ahead_ends_its_process() -> None:
+    cancel = threading.Event()
+    ahead = Ahead(lambda: _sleep(60))
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(Cancelled):
+        ahead.result(cancel, lambda: 0.0)
+    assert time.monotonic() - started < 10 and not ahead._process.is_alive()
