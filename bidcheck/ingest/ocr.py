@@ -54,7 +54,7 @@ RUNTIME_ENV = "BIDCHECK_OCR_RUNTIME"  # "onnxruntime" or "openvino": the runtime
 _SQUEEZE = {"openvino": 0.6, "onnxruntime": 0.5}  # page width factor before OCR (see the module docstring)
 _DET_SIDE = 960  # longest side of the image the text detector sees
 _MAX_SIDE = 2400  # larger pages are scaled down before OCR
-_RECIPE = 4  # raise when the way pages are prepared or read changes: cached results become stale
+_RECIPE = 5  # raise when the way pages are prepared or read changes: cached results become stale
 _UPRIGHT_CONFIDENCE = 0.8  # a page read with less mean confidence is tried upside down too
 _TEXT_SCORE = 0.5  # a line read with less mean confidence is left out (rapidocr's text_score)
 _NO_MODELS = "OCR 组件 rapidocr 的模型文件缺失，请重新安装 bidcheck"
@@ -221,7 +221,8 @@ class RapidOcrEngine:
     of the recogniser (``bidcheck.ingest.ocr_lines``).
 
     ``runtime``, ``squeeze``, ``side`` (the longest side the detector sees), ``batch`` (lines recognised
-    at once) and ``precision`` (OpenVINO's precision hint, such as ``"f32"``) replace bidcheck's choices:
+    at once), ``precision`` (OpenVINO's precision hint, such as ``"f32"``) and ``shortlist`` (on OpenVINO,
+    the recogniser's last layer over the common characters first) replace bidcheck's choices:
     for ``bench/ocr_levers.py``, which measures the alternatives.
     """
 
@@ -233,6 +234,7 @@ class RapidOcrEngine:
         side: int | None = None,
         batch: int | None = None,
         precision: str | None = None,
+        shortlist: bool = True,
     ) -> None:
         models = bundled_models()
         if models is None:
@@ -241,7 +243,9 @@ class RapidOcrEngine:
         self._squeeze = squeeze or _SQUEEZE[runtime]
         # the recogniser is loaded in a thread while the detector is loaded and finds the first page's lines
         loading = ThreadPoolExecutor(1)
-        self._reader = loading.submit(line_recognizer, models[1], runtime, threads, batch, precision)
+        self._reader = loading.submit(
+            line_recognizer, models[1], runtime, threads, batch, precision, shortlist
+        )
         loading.shutdown(wait=False)
         self._detect = TextDetector(models[0], runtime, threads, side or _DET_SIDE, precision)
 

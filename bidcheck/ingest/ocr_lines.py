@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -54,6 +54,7 @@ _MIN_RATIO = 320 / 48  # a batch is at least this wide for its height, as rapido
 _BATCH = 6  # lines a batch (rapidocr's default; larger batches pad more and ran slower)
 _ROUND = 5  # rapidocr rounds confidences to five decimals; kept, so that results stay the same
 _COMPILING = threading.Lock()
+_SURE_LOGIT = 16.0  # a step whose best shortlisted character scores less is scored over every character
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,9 @@ def onnx_session(model_path: Path, threads: int) -> Any:
 class _OpenVinoTop1:
     """The model compiled on OpenVINO with a top-1 step after its softmax."""
 
-    def __init__(self, model_path: Path, threads: int, precision: str | None = None) -> None:
+    def __init__(
+        self, model_path: Path, threads: int, precision: str | None = None, shortlist: bool = True
+    ) -> None:
         import openvino as ov
         import openvino.opset13 as ops  # type: ignore[import-untyped]
 
@@ -132,10 +135,14 @@ class _OpenVinoTop1:
         framework = model.get_rt_info()["framework"]
         self.characters: list[str] = str(framework["character"].value).splitlines()
         softmax = model.output(0).get_node().input_value(0)  # the Result's input
-        top = ops.topk(softmax, 1, 2, "max", "none", name="top1")
-        results = [ops.result(top.output(i), name=f"top1_{i}") for i in range(2)]
+        self._head = _FullHead.of(softmax, self.characters) if shortlist else None
+        if self._head is None:
+            top = ops.topk(softmax, 1, 2, "max", "none", name="top1")
+            results = [ops.result(top.output(i), name=f"top1_{i}") for i in range(2)]
+        else:
+            results = self._head.shortlist_results()
         # named nodes: generated names change from process to process, and so would the compiled model's key
-        top1 = ov.Model(results, model.get_parameters(), "rec_top1")
+        top1 = ov.Model(results, model.get_parameters(), "rec_top1" if self._head is None else "rec_short")
         streams = threads or os.cpu_count() or 1
         config = {"NUM_STREAMS": str(streams), "INFERENCE_NUM_THREADS": str(streams)}
         self._model = compile_model(core, top1, config)
@@ -143,17 +150,118 @@ class _OpenVinoTop1:
         self._requests = threading.local()
 
     def __call__(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.many([batch])[0]
+
+    def many(self, batches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The top-1 characters of each batch, the batches run at once on the streams (a thread and an
+        infer request each); pages recognised at once in threads share the streams in turn. The steps the
+        shortlist is not sure of are scored over every character afterwards, those of all batches at once
+        (the projection's weights are read once)."""
+        steps = list(self._pool.map(self._run, batches))
+        return self._head.rescore(steps) if self._head else [(s.characters, s.probabilities) for s in steps]
+
+    def _run(self, batch: np.ndarray) -> _Steps:
+        """The graph's outputs for ``batch``, copied out of this thread's infer request."""
         request = getattr(self._requests, "request", None)
         if request is None:
             request = self._requests.request = self._model.create_infer_request()
         request.infer([batch])
-        characters, probabilities = request.get_output_tensor(1).data, request.get_output_tensor(0).data
-        return characters[..., 0].copy(), probabilities[..., 0].copy()
+        outputs = [request.get_output_tensor(i).data for i in range(2 if self._head is None else 4)]
+        if self._head is None:
+            return _Steps(outputs[1][..., 0].copy(), outputs[0][..., 0].copy())
+        return self._head.shortlisted(*outputs)
 
-    def many(self, batches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The top-1 characters of each batch, the batches run at once on the streams (a thread and an
-        infer request each); pages recognised at once in threads share the streams in turn."""
-        return list(self._pool.map(self, batches))
+
+def _common(character: str) -> bool:
+    """A character of the shortlist: ASCII, or in GB 2312 (the 6,763 common Chinese characters, their
+    punctuation, full-width forms, kana, Greek and Cyrillic)."""
+    try:
+        character.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _constant(output: Any) -> np.ndarray | None:
+    """The value of a graph node's output when the node is a constant, else ``None``."""
+    node = output.get_node()
+    return np.asarray(node.get_data(), np.float32) if node.get_type_name() == "Constant" else None
+
+
+@dataclass(frozen=True)
+class _FullHead:
+    """The recogniser's last layer (a projection of each step's 120 features onto every character), run
+    on OpenVINO over the shortlisted characters only, and in numpy over all of them for the steps whose
+    best shortlisted character scores less than ``_SURE_LOGIT`` (a character outside the shortlist may
+    win there, or the step is unsure and its probability must be exact)."""
+
+    features: Any  # the graph's output feeding the projection: (lines, steps, 120)
+    weights: np.ndarray  # (120, characters + 2): blank first, the space last
+    bias: np.ndarray
+    rows: np.ndarray  # the shortlisted columns of ``weights``
+
+    @staticmethod
+    def of(softmax: Any, characters: Sequence[str]) -> _FullHead | None:
+        """The head under the model's softmax (``softmax.get_node()``: the Softmax), or ``None`` when the
+        graph is not the expected MatMul and Add of constants."""
+        node = softmax.get_node().input_value(0).get_node()
+        while node.get_type_name() == "Identity":
+            node = node.input_value(0).get_node()
+        matmul = node.input_value(0).get_node() if node.get_type_name() == "Add" else None
+        if matmul is None or matmul.get_type_name() != "MatMul":
+            return None
+        weights, bias = _constant(matmul.input_value(1)), _constant(node.input_value(1))
+        if weights is None or bias is None or weights.shape[1] != len(characters) + 2:
+            return None
+        common = [True, *(_common(c) for c in characters), True]  # the blank and the space are kept
+        return _FullHead(matmul.input_value(0), weights, bias, np.flatnonzero(common))
+
+    def shortlist_results(self) -> list[Any]:
+        """The graph's outputs: the top shortlisted character's probability (over the shortlist) and
+        index, the best shortlisted score, and the features."""
+        import openvino.opset13 as ops
+
+        weights = ops.constant(np.ascontiguousarray(self.weights[:, self.rows]), name="short_w")
+        bias = ops.constant(np.ascontiguousarray(self.bias[self.rows]), name="short_b")
+        logits = ops.add(ops.matmul(self.features, weights, False, False), bias, name="short_logits")
+        top = ops.topk(ops.softmax(logits, 2, name="short_softmax"), 1, 2, "max", "none", name="short_top1")
+        best = ops.reduce_max(logits, np.array([2]), False, name="short_best")
+        outputs = (top.output(0), top.output(1), best.output(0), self.features)
+        return [ops.result(output, name=f"short_{i}") for i, output in enumerate(outputs)]
+
+    def shortlisted(
+        self, probs: np.ndarray, indexes: np.ndarray, best: np.ndarray, features: np.ndarray
+    ) -> _Steps:
+        """The top shortlisted character of each step (its index among every character) and its
+        probability, with the steps the shortlist is not sure of and their features."""
+        unsure = best < _SURE_LOGIT
+        return _Steps(self.rows[indexes[..., 0]], probs[..., 0].copy(), unsure, features[unsure])
+
+    def rescore(self, batches: Sequence[_Steps]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The batches' characters and probabilities, the unsure steps' scored over every character."""
+        unsure = [b.features for b in batches if b.features is not None and len(b.features)]
+        if unsure:
+            logits = np.concatenate(unsure, dtype=np.float32) @ self.weights + self.bias
+            top = logits.max(axis=1)
+            characters, probabilities = logits.argmax(axis=1), 1 / np.exp(logits - top[:, None]).sum(axis=1)
+        start = 0
+        for batch in batches:
+            count = int(batch.unsure.sum()) if batch.unsure is not None else 0
+            if count:
+                batch.characters[batch.unsure] = characters[start : start + count]
+                batch.probabilities[batch.unsure] = probabilities[start : start + count]
+            start += count
+        return [(batch.characters, batch.probabilities) for batch in batches]
+
+
+class _Steps(NamedTuple):
+    """A batch's most likely character at each step (lines x steps) and its probability; with a
+    shortlist, which steps it is not sure of and their features (unsure steps x 120)."""
+
+    characters: np.ndarray
+    probabilities: np.ndarray
+    unsure: np.ndarray | None = None
+    features: np.ndarray | None = None
 
 
 class _OnnxTop1:
@@ -231,13 +339,18 @@ def _batch_pixels(crops: Sequence[np.ndarray], width: int) -> np.ndarray:
 
 
 def line_recognizer(
-    model_path: Path, runtime: str, threads: int, batch: int | None = None, precision: str | None = None
+    model_path: Path,
+    runtime: str,
+    threads: int,
+    batch: int | None = None,
+    precision: str | None = None,
+    shortlist: bool = True,
 ) -> LineRecognizer:
     """The recogniser of ``model_path`` (an ONNX model carrying its character list) on ``runtime``,
     ``threads`` to a recognition (0: every core), ``batch`` lines at once (``None``: six), in OpenVINO's
-    ``precision`` (``None``: its default)."""
+    ``precision`` (``None``: its default), on OpenVINO with the last layer over the ``shortlist`` first."""
     top1: _OpenVinoTop1 | _OnnxTop1 = (
-        _OpenVinoTop1(model_path, threads, precision)
+        _OpenVinoTop1(model_path, threads, precision, shortlist)
         if runtime == "openvino"
         else _OnnxTop1(model_path, threads)
     )
