@@ -21,6 +21,15 @@ the streams in turn, and a page's result is the same as when recognised alone.
 On onnxruntime the batches run at once too, in a thread each, the session running each batch on one
 thread (its threads spin while waiting for each other: ``bench/ocr.py --runtime onnxruntime`` took 2.2
 CPU s a page instead of 3.1–3.3).
+
+The model's last layer projects each step's 120 features onto all 18,710 characters: about 40% of
+recognition, for the size of what it computes, not for its arithmetic. On OpenVINO it runs over the
+7,228 common characters (ASCII and GB 2312, the blank and the space) only, and at a step whose best
+common character scores less than ``_SURE_LOGIT`` (3% of a dense page's steps) the step's features are
+projected onto every character in numpy, those of a page's batches at once, and the most likely
+character and its probability taken from all of them. A step won by a character outside the list
+(a name's 堃 or 喆, traditional characters) scored at most 12.6 for its best common character on a test
+page of 600 such characters (469 steps): every one of them was scored over all characters.
 """
 
 from __future__ import annotations
