@@ -131,7 +131,8 @@ def onnx_session(model_path: Path, threads: int) -> Any:
 
 
 class _OpenVinoTop1:
-    """The model compiled on OpenVINO with a top-1 step after its softmax."""
+    """The model compiled on OpenVINO with a top-1 step after its softmax, its last layer over the
+    shortlisted characters first (``_ShortlistedHead``) unless told otherwise."""
 
     def __init__(
         self, model_path: Path, threads: int, precision: str | None = None, shortlist: bool = True
@@ -144,7 +145,7 @@ class _OpenVinoTop1:
         framework = model.get_rt_info()["framework"]
         self.characters: list[str] = str(framework["character"].value).splitlines()
         softmax = model.output(0).get_node().input_value(0)  # the Result's input
-        self._head = _FullHead.of(softmax, self.characters) if shortlist else None
+        self._head = _ShortlistedHead.of(softmax, self.characters) if shortlist else None
         if self._head is None:
             top = ops.topk(softmax, 1, 2, "max", "none", name="top1")
             results = [ops.result(top.output(i), name=f"top1_{i}") for i in range(2)]
@@ -198,7 +199,7 @@ def _constant(output: Any) -> np.ndarray | None:
 
 
 @dataclass(frozen=True)
-class _FullHead:
+class _ShortlistedHead:
     """The recogniser's last layer (a projection of each step's 120 features onto every character), run
     on OpenVINO over the shortlisted characters only, and in numpy over all of them for the steps whose
     best shortlisted character scores less than ``_SURE_LOGIT`` (a character outside the shortlist may
@@ -210,7 +211,7 @@ class _FullHead:
     rows: np.ndarray  # the shortlisted columns of ``weights``
 
     @staticmethod
-    def of(softmax: Any, characters: Sequence[str]) -> _FullHead | None:
+    def of(softmax: Any, characters: Sequence[str]) -> _ShortlistedHead | None:
         """The head under the model's softmax (``softmax.get_node()``: the Softmax), or ``None`` when the
         graph is not the expected MatMul and Add of constants."""
         node = softmax.get_node().input_value(0).get_node()
@@ -223,7 +224,7 @@ class _FullHead:
         if weights is None or bias is None or weights.shape[1] != len(characters) + 2:
             return None
         common = [True, *(_common(c) for c in characters), True]  # the blank and the space are kept
-        return _FullHead(matmul.input_value(0), weights, bias, np.flatnonzero(common))
+        return _ShortlistedHead(matmul.input_value(0), weights, bias, np.flatnonzero(common))
 
     def shortlist_results(self) -> list[Any]:
         """The graph's outputs: the top shortlisted character's probability (over the shortlist) and
@@ -232,9 +233,11 @@ class _FullHead:
 
         weights = ops.constant(np.ascontiguousarray(self.weights[:, self.rows]), name="short_w")
         bias = ops.constant(np.ascontiguousarray(self.bias[self.rows]), name="short_b")
-        logits = ops.add(ops.matmul(self.features, weights, False, False), bias, name="short_logits")
+        product = ops.matmul(self.features, weights, False, False, name="short_matmul")
+        logits = ops.add(product, bias, name="short_logits")
         top = ops.topk(ops.softmax(logits, 2, name="short_softmax"), 1, 2, "max", "none", name="short_top1")
-        best = ops.reduce_max(logits, np.array([2]), False, name="short_best")
+        axis = ops.constant(np.array([2], np.int64), name="short_axis")
+        best = ops.reduce_max(logits, axis, False, name="short_best")
         outputs = (top.output(0), top.output(1), best.output(0), self.features)
         return [ops.result(output, name=f"short_{i}") for i, output in enumerate(outputs)]
 
