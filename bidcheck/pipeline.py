@@ -7,7 +7,6 @@ import contextvars
 import functools
 import hashlib
 import json
-import multiprocessing
 import os
 import pickle
 import threading
@@ -234,7 +233,7 @@ def _prepare_jobs(
 def _share_tables(settings: Settings) -> None:
     """Load fingerprinting's tables here before the reading processes are forked, which then share them
     (each loaded its own: 0.25 CPU s a process; this process needs the tokenizer later too)."""
-    if multiprocessing.get_start_method() == "fork":
+    if can_fork():
         load_tables(settings)
 
 

@@ -402,8 +402,9 @@ def run_tasks(
 
 
 def can_fork() -> bool:
-    """Whether this platform starts processes by forking (a forked copy sees this process's memory)."""
-    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "win32"
+    """Whether processes start by forking here (Linux; a forked copy sees this process's memory). Not on
+    macOS, where fork is possible but unsafe once system frameworks are loaded, nor on Windows."""
+    return multiprocessing.get_start_method() == "fork"
 
 
 class Ahead(Generic[R]):

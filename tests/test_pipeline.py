@@ -177,7 +177,7 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="processes are forked on Linux and macOS only")
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no fork")
 def test_reading_processes_forked_after_the_tables_loaded_share_them(tmp_path: Path) -> None:
     """Forked before ``_share_tables``, a reading process has no table yet (it loads its own); after,
     it holds both the tokenizer and the IDF table."""

@@ -235,7 +235,7 @@ def named_section(named_root: Path) -> CheckResult:
     return check(_named_inputs(named_root), Settings(workers=1))
 
 
-@pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux and macOS only")
+@pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux only")
 def test_signals_found_ahead_in_a_forked_process_are_the_checks_own(
     named_root: Path, named_section: CheckResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -117,7 +117,7 @@ def test_the_default_cap_is_a_share_of_the_memory() -> None:
     assert default_memory_mb(1) >= default_memory_mb(4) >= 2048 or default_memory_mb(4) == 0
 
 
-forked_only = pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux and macOS only")
+forked_only = pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux only")
 
 
 @forked_only
