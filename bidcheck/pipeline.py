@@ -65,6 +65,8 @@ from bidcheck.semantic import (
     SemanticPassage,
     find_semantic,
     preload_encoder,
+    section_size,
+    shortlisted,
     skip_reason,
 )
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
@@ -421,7 +423,8 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
     run.key = _inputs_key(run)
     run.signals_ahead = _signals_ahead(run)
-    if not _is_remembered(run, "rewritten"):  # the reading had no core to spare, or read nothing afresh
+    if not _is_remembered(run, "rewritten") and not _shortlisted(run, _bid_size(run)):
+        # the reading had no core to spare, or read nothing afresh
         _preload_encoder(run.settings, len(run.bids))
     run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
@@ -458,13 +461,26 @@ def _preload_beside_reading(run: _Run) -> None:
     """Files are being read afresh (so no stage is remembered): begin loading the sentence encoder
     beside the reading workers when they leave a core spare; else the load only slows the reading
     (2 cores, 2 workers: the read stage took as long again as the semantic stage saved)."""
-    if _workers_leave_a_core(run.settings.worker_count):
-        _preload_encoder(run.settings, sum(job.role == "bid" for job in run.jobs))
+    bids = [job.path for job in run.jobs if job.role == "bid"]
+    if _workers_leave_a_core(run.settings.worker_count) and not _shortlisted(run, section_size(bids)):
+        _preload_encoder(run.settings, len(bids))
+
+
+def _bid_size(run: _Run) -> SectionSize:
+    return SectionSize(tuple(b.doc.chars for b in run.bids))
+
+
+def _shortlisted(run: _Run, size: SectionSize) -> bool:
+    """Whether the shortlist will pick the section's sentences (the encoder then loads beside it)."""
+    return shortlisted(size, run.settings.semantic_max_sentences)
 
 
 def _preload_encoder(settings: Settings, bids: int) -> None:
     """Begin loading the sentence encoder (about a CPU second, else the semantic stage's first) while
-    files are read or copies found, when the stage will run on a section of ``bids`` bids."""
+    files are read or copies found, when the stage will run on a section of ``bids`` bids. In a section
+    whose sentences the shortlist picks, it loads beside the shortlist instead (``_semantic``): loaded
+    before, it was held through the shortlist's peak, and the verifying workers forked with it (the
+    30-bid section of ``bench.scale``: its peak went from 486 to 752 MB)."""
     if not skip_reason(settings, SectionSize((0,) * bids)):
         preload_encoder(settings.semantic_encoder)
 
@@ -485,10 +501,12 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
     does not run, ``semantic_note`` says why."""
     if run.masks is None:
         return
-    reason = skip_reason(run.settings, SectionSize(tuple(b.doc.chars for b in run.bids)))
+    reason = skip_reason(run.settings, _bid_size(run))
     if reason:
         run.semantic_note = f"语义比对未运行：{reason}"
         return
+    if not _is_remembered(run, "rewritten"):
+        _preload_encoder(run.settings, len(run.bids))  # beside the shortlist, when there is one
     masked = [run.masks.either(n) for n in range(len(run.bids))]
     copied = {pair: found.live for pair, found in run.found.items()}
     failed = any(found.failed for found in run.found.values())

@@ -7,27 +7,32 @@ import json
 import os
 import random
 import re
+import shutil
+import struct
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import openpyxl
 import pytest
 
 from bench.corpus import Prose, generate_section
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
+from bidcheck.cache import CACHE_ENV
 from bidcheck.cli import main
 from bidcheck.compare.passage import RawPassage
 from bidcheck.config import Settings, SettingsError
 from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
+from bidcheck.report.json import result_json
 from bidcheck.semantic import SectionSize, estimate_seconds, skip_reason
-from bidcheck.semantic.cache import encode_cached, vectors_key
-from bidcheck.semantic.encoder import load_encoder
+from bidcheck.semantic.cache import bid_key, cached_vectors, encode_alone, sentence_digest
+from bidcheck.semantic.encoder import Encoder, load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
-from bidcheck.semantic.shortlist import shortlist
+from bidcheck.semantic.shortlist import char_vectors, shortlist
 from bidcheck.semantic.units import Units, bid_units
 from bidcheck.text import build_clean_text
 from tests.builders import make_docx
@@ -231,17 +236,52 @@ def test_ten_generated_bids_on_one_topic_get_no_semantic_passage(tmp_path: Path)
         assert pair.level in expected.get(frozenset((names[pair.a], names[pair.b])), ["none"])
 
 
+def _sentences(text: str) -> list[str]:
+    return [s + "。" for s in text.split("。") if s]
+
+
 def test_sentence_vectors_are_cached_and_a_damaged_entry_is_encoded_again() -> None:
     encoder = load_encoder("use")
-    texts = [s + "。" for s in REWRITES[10].original.split("。") if s]
-    first = encode_cached(encoder, texts)
+    texts = _sentences(REWRITES[10].original)
+    first = cached_vectors("use", "甲公司的投标文件", texts).vectors(lambda: encoder)
+    assert np.array_equal(first, encode_alone(encoder, texts))
     (entry,) = (Path(os.environ["BIDCHECK_CACHE_DIR"]) / "sentences").rglob(
-        f"{vectors_key(encoder, texts)}.bin"
+        f"{bid_key('use', '甲公司的投标文件')}.bin"
     )
-    assert np.array_equal(np.frombuffer(entry.read_bytes(), dtype=np.float32).reshape(first.shape), first)
-    assert np.array_equal(encode_cached(encoder, texts), first)
-    entry.write_bytes(b"\0" * 10)  # a torn write
-    assert np.allclose(encode_cached(encoder, texts), first, atol=1e-5)
+    again = cached_vectors("use", "甲公司的投标文件", texts)
+    assert again.missing == []
+    assert np.array_equal(again.vectors(_no_encoder), first)
+    entry.write_bytes(entry.read_bytes()[:-10])  # a torn write
+    assert cached_vectors("use", "甲公司的投标文件", texts).missing == list(range(len(texts)))
+    assert np.array_equal(cached_vectors("use", "甲公司的投标文件", texts).vectors(lambda: encoder), first)
+
+
+def _no_encoder() -> Encoder:
+    raise AssertionError("every sentence was cached: the encoder is not wanted")
+
+
+def test_a_sentence_changed_in_a_bid_is_encoded_again_not_read_from_its_old_place() -> None:
+    """The bid's second check has one sentence reworded in place: its vector is the new sentence's,
+    the others' come from the cache."""
+    encoder = load_encoder("use")
+    texts = _sentences(REWRITES[11].original)
+    first = cached_vectors("use", "乙公司的投标文件", texts).vectors(lambda: encoder)
+    changed = [*texts[:1], _sentences(REWRITES[11].rewrite)[1], *texts[2:]]
+    bid = cached_vectors("use", "乙公司的投标文件", changed)
+    assert bid.missing == [1]
+    second = bid.vectors(lambda: encoder)
+    assert np.array_equal(second[1], encode_alone(encoder, [changed[1]])[0])
+    assert not np.allclose(second[1], first[1], atol=0.05)
+    assert np.array_equal(np.delete(second, 1, axis=0), np.delete(first, 1, axis=0))
+
+
+def test_a_sentence_has_the_same_vector_whatever_is_encoded_beside_it() -> None:
+    """What makes a cached vector the one a fresh check computes: a sentence is encoded on its own."""
+    encoder = load_encoder("use")
+    texts = _sentences(REWRITES[12].original + REWRITES[13].rewrite + REWRITES[14].same_topic)
+    every = encode_alone(encoder, texts)
+    some = encode_alone(encoder, texts[3::2])
+    assert np.array_equal(every[3::2], some)
 
 
 def test_units_are_sentences_of_prose_outside_masked_text() -> None:
@@ -351,3 +391,78 @@ def test_the_shortlist_leaves_out_what_the_pair_copied() -> None:
     copied = RawPassage((spans[0][0], spans[-1][1]), (partner[0][0], partner[-1][1]), 1, ())
     picked = shortlist(units, {(0, 2): [copied]}, budget=300)
     assert not any(units[0].texts[n] in REWRITES[3].original for n in picked[0].tolist())
+
+
+def _json(result: CheckResult) -> str:
+    """The result JSON less the times (what a check from a warm cache must give byte for byte)."""
+    return re.sub(r'"(elapsed_s|timings)": [^\n]*\n', "", result_json(result))
+
+
+def _check_with_cache(
+    paths: list[Path], tender: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[CheckResult, list[int]]:
+    """The section checked with the given cache folder, and the sentences the layer said it encodes."""
+    said: list[str] = []
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2), lambda _f, m: said.append(m))
+    return result, [int(n) for n in re.findall(r"语义比对（(\d+) 句，约", "".join(said))]
+
+
+def test_a_late_bid_with_a_warm_cache_gives_a_fresh_checks_result(
+    section: tuple[list[Path], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """02 (the rewrite of 01's drafts) comes late: the five others were checked before, their
+    sentences' vectors cached. The check of all six encodes fewer sentences than a fresh one and gives
+    its result JSON byte for byte; with stale vectors of 01's drafts in its entry, it would not."""
+    paths, tender = section
+    _check_with_cache([p for n, p in enumerate(paths) if n != 1], tender, tmp_path / "warm", monkeypatch)
+    late, encoded = _check_with_cache(paths, tender, tmp_path / "warm", monkeypatch)
+    fresh, fresh_encoded = _check_with_cache(paths, tender, tmp_path / "cold", monkeypatch)
+    assert any(p.semantic for p in _pair(fresh, 1, 2).passages)
+    assert _json(late) == _json(fresh)
+    assert 0 < max(encoded) < max(fresh_encoded) / 2, (encoded, fresh_encoded)
+    shutil.rmtree(tmp_path / "warm" / "stages")  # the stages' results: the layer runs again
+    for draft in REWRITES[:3]:
+        _nudge_vectors(tmp_path / "warm", _sentences(draft.original))
+    stale, _ = _check_with_cache(paths, tender, tmp_path / "warm", monkeypatch)
+    assert _json(stale) != _json(fresh)
+
+
+def _nudge_vectors(cache: Path, sentences: list[str]) -> None:
+    """Change one number of each of these sentences' cached vectors (vectors of slightly other
+    sentences)."""
+    digests = {sentence_digest(s) for s in sentences}
+    for entry in (cache / "sentences").rglob("*.bin"):
+        data = bytearray(entry.read_bytes())
+        count, width = struct.unpack("<II", data[:8])
+        for n in range(count):
+            if bytes(data[8 + 16 * n : 24 + 16 * n]) in digests:
+                at = 8 + 16 * count + 4 * width * n
+                data[at : at + 4] = struct.pack("<f", struct.unpack("<f", data[at : at + 4])[0] + 0.01)
+                digests.discard(bytes(data[8 + 16 * n : 24 + 16 * n]))
+        entry.write_bytes(bytes(data))
+    assert len(digests) < len(sentences) / 2, "the drafts' sentences are not cached"
+
+
+def _char_vectors_at_once(texts: list[str], dims: int = 256) -> npt.NDArray[np.float32]:
+    """The shortlist's character vectors summed for every text at once (as before they were summed a
+    block of texts at a time)."""
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+    chars, df = np.unique(np.unique(rows * 0x110000 + codes) % 0x110000, return_counts=True)
+    weight = np.log(len(texts) / df)[np.searchsorted(chars, codes)]
+    bucket = ((codes * 0x9E3779B1) & 0xFFFFFFFF) * dims >> 32
+    signed = np.where((codes * 0x85EBCA77) & 0x80000000, weight, -weight)
+    flat = np.bincount(rows * dims + bucket, weights=signed, minlength=len(texts) * dims)
+    vectors = flat.reshape(len(texts), dims).astype(np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    return vectors
+
+
+def test_character_vectors_summed_block_by_block_are_those_summed_at_once() -> None:
+    rng = random.Random(8)
+    texts = [s for _ in range(1500) for s in lexicon_paragraph(rng).split("。")]  # empty ones too
+    assert len(texts) > 2 * 4096
+    assert np.array_equal(char_vectors(texts), _char_vectors_at_once(texts))
+    assert np.array_equal(char_vectors(texts[:10]), _char_vectors_at_once(texts[:10]))

@@ -117,3 +117,36 @@ def test_the_model_loads_beside_reading_and_a_recheck_loads_none(tmp_path: Path)
     assert first == "['use'] ['use'] 3", first
     assert _loads(folder, tmp_path / "cache", 50) == "[] [] 3"
     assert _loads(folder, tmp_path / "cache", 60) == "['use'] ['use'] 3"
+
+
+_WHEN = """
+import sys
+from pathlib import Path
+from bidcheck.config import Settings
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.semantic import encoder
+seen = {}
+def progress(fraction, message):
+    stage = "verify" if 0.62 <= fraction < 0.9 else "semantic" if 0.9 <= fraction < 0.94 else ""
+    seen.setdefault(stage, "use" in encoder._BEGUN)
+settings = Settings(workers=1, semantic_max_sentences=int(sys.argv[2]))
+check(CheckInputs([Path(sys.argv[1])]), settings, progress)
+print(seen["verify"], "use" in encoder._LOADED.__repr__())
+"""
+
+
+@pytest.mark.parametrize(("max_sentences", "loading_while_verifying"), [(6000, True), (60, False)])
+def test_a_shortlisted_sections_model_loads_beside_its_shortlist_not_before(
+    tmp_path: Path, max_sentences: int, loading_while_verifying: bool
+) -> None:
+    """Where every sentence is encoded, the model loads while the copies are found and verified; where
+    the shortlist picks them, beside the shortlist (loaded before, it was held through the shortlist's
+    peak of memory, and the verifying workers were forked with it)."""
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    for name in sorted(SAMPLE.iterdir())[:3]:
+        shutil.copy(name, folder / name.name)
+    env = {**os.environ, "BIDCHECK_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", _WHEN, str(folder), str(max_sentences)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.split() == [str(loading_while_verifying), "True"], done.stdout

@@ -20,8 +20,8 @@ from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks
 from bidcheck.config import Settings
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.semantic.cache import encode_cached
-from bidcheck.semantic.encoder import Encoder, EncoderMissing, load_encoder, preload_encoder
+from bidcheck.semantic.cache import cached_vectors
+from bidcheck.semantic.encoder import EncoderMissing, load_encoder, preload_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
 from bidcheck.semantic.plan import (
     SHORTLIST,
@@ -30,6 +30,7 @@ from bidcheck.semantic.plan import (
     estimate_seconds,
     plan_line,
     section_size,
+    shortlisted,
     skip_reason,
 )
 from bidcheck.semantic.runs import RunRules, aligned_runs
@@ -44,6 +45,7 @@ __all__ = [
     "plan_line",
     "preload_encoder",
     "section_size",
+    "shortlisted",
     "skip_reason",
 ]
 
@@ -63,19 +65,28 @@ class SemanticPassage:
 
 
 def _encode(
-    encoder: Encoder, units: Sequence[Units], progress: ProgressFn, cancel: CancelFlag | None
+    name: str,
+    bids: Sequence[Ready],
+    units: Sequence[Units],
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    """Every unit's vector, bid by bid, and the bid each row belongs to."""
-    parts: list[npt.NDArray[np.float32]] = []
-    owner: list[int] = []
+    """Every unit's vector, bid by bid, and the bid each row belongs to: from the cache, the sentences
+    never encoded encoded now (the encoder is loaded only for them)."""
+    cached = [cached_vectors(name, b.clean.text, u.texts) for b, u in zip(bids, units, strict=True)]
+    missing = [u.texts[n] for u, c in zip(units, cached, strict=True) for n in c.missing]
+    seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing))))
     total = sum(len(u.texts) for u in units)
-    seconds = max(1, round(encoding_seconds(sum(len(t) for u in units for t in u.texts))))
-    message = f"语义比对（{total} 句，约 {seconds} 秒）"
-    for n, u in enumerate(units):
+    message = (
+        f"语义比对（{len(missing)} 句，约 {seconds} 秒）" if missing else f"语义比对（{total} 句，已编码过）"
+    )
+    parts, owner = [], []
+    for n, bid in enumerate(cached):
         check_cancel(cancel)
-        progress(n / len(units), message)
-        parts.append(encode_cached(encoder, u.texts))
-        owner += [n] * len(u.texts)
+        progress(n / len(cached), message)
+        if bid.texts:
+            parts.append(bid.vectors(lambda: load_encoder(name)))
+            owner += [n] * len(bid.texts)
     vectors = np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
     return vectors, np.asarray(owner, dtype=np.int64)
 
@@ -117,15 +128,17 @@ def find_semantic(
     each pair's passages the copy engine found (their sentences are not compared again). A section
     of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks: a rewrite
     of a paragraph on a stock topic, among bids full of stock sentences on it, may be missed there.
-    Raises ``EncoderMissing`` when the encoder's package is not installed.
+    Raises ``EncoderMissing`` when a sentence never encoded is to be, and the encoder's package is not
+    installed.
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
     if sum(len(u.texts) for u in units) > settings.semantic_max_sentences:
         budget = min(SHORTLIST, settings.semantic_max_sentences)
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
-    encoder = load_encoder(settings.semantic_encoder)
-    vectors, owner = _encode(encoder, units, slice_progress(progress, 0.3, 1.0), cancel)
+    vectors, owner = _encode(
+        settings.semantic_encoder, bids, units, slice_progress(progress, 0.3, 1.0), cancel
+    )
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}
     for (i, j), pair in sorted(matches.items()):

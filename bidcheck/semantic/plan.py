@@ -30,6 +30,7 @@ __all__ = [
     "guess_chars",
     "plan_line",
     "section_size",
+    "shortlisted",
     "skip_reason",
 ]
 
@@ -107,13 +108,18 @@ def encoding_seconds(chars: int) -> float:
     return chars / _CHARS_PER_SECOND
 
 
+def shortlisted(size: SectionSize, max_sentences: int = Settings().semantic_max_sentences) -> bool:
+    """Whether a section of this size likely holds more sentences than ``max_sentences`` (its
+    sentences are then picked by the shortlist before any is encoded)."""
+    return size.total * _SENTENCE_SHARE / _CHARS_PER_SENTENCE > max_sentences
+
+
 def estimate_seconds(size: SectionSize, max_sentences: int = Settings().semantic_max_sentences) -> float:
     """About how long the layer takes on a section of this size: the model's load, then every sentence
     encoded, or in a section of more than ``max_sentences`` sentences the shortlist (its character
     vectors and every pair of bids compared) and the sentences it picks."""
     chars = size.total * _SENTENCE_SHARE
-    sentences = chars / _CHARS_PER_SENTENCE
-    if sentences <= max_sentences:
+    if not shortlisted(size, max_sentences):
         return _LOAD_SECONDS + encoding_seconds(round(chars))
     shortlist = _SHORTLIST_CHAR_SECONDS * size.total + _SHORTLIST_PAIR_SECONDS * size.pairs()
     picked = min(SHORTLIST, max_sentences) * 30  # the shortlist's picks are shorter sentences

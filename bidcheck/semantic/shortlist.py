@@ -45,11 +45,14 @@ _RULES = RunRules(min_units=2, min_mean=0.0)  # looser than the layer's runs: a 
 _CONTEXT = 2  # sentences either side of a run that are encoded too
 _NEIGHBOURS = 4  # closest sentences in other bids encoded for each run sentence (its margin's company)
 _CODES = 0x110000  # code points
+_ROWS = 4096  # texts whose character vectors are summed at once
 
 
 def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
     """Each text's characters weighted by idf (over ``texts``), hashed into ``dims`` signed buckets
-    (a fixed multiplicative hash of the code point, not Python's salted one), rows of unit length."""
+    (a fixed multiplicative hash of the code point, not Python's salted one), rows of unit length.
+    Built ``_ROWS`` texts at a time: the sums of a whole section at once (float64) were 2.5 times the
+    vectors it returns, held beside them (a 30-bid section: 200 MB more at the semantic stage's peak)."""
     lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
     codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
     rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
@@ -57,9 +60,18 @@ def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
     weight = np.log(len(texts) / df)[np.searchsorted(chars, codes)]
     bucket = ((codes * 0x9E3779B1) & 0xFFFFFFFF) * dims >> 32  # the hash's high bits: its low ones are poor
     signed = np.where((codes * 0x85EBCA77) & 0x80000000, weight, -weight)
-    flat = np.bincount(rows * dims + bucket, weights=signed, minlength=len(texts) * dims)
-    vectors = flat.reshape(len(texts), dims).astype(np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    del chars, df, weight
+    ends = np.cumsum(lengths)
+    vectors = np.empty((len(texts), dims), dtype=np.float32)
+    for top in range(0, len(texts), _ROWS):
+        last = min(top + _ROWS, len(texts))
+        lo, hi = int(ends[top - 1]) if top else 0, int(ends[last - 1]) if last else 0
+        flat = np.bincount(
+            (rows[lo:hi] - top) * dims + bucket[lo:hi], weights=signed[lo:hi], minlength=(last - top) * dims
+        )
+        block = flat.reshape(last - top, dims).astype(np.float32)
+        block /= np.maximum(np.linalg.norm(block, axis=1, keepdims=True), 1e-9)
+        vectors[top:last] = block
     return vectors
 
 
@@ -76,9 +88,9 @@ def _closest(
             scores = vectors[starts[x] : starts[x + 1]] @ vectors[starts[y] : starts[y + 1]].T
             if scores.size == 0:
                 continue
-            for pair, table in (((x, y), scores), ((y, x), scores.T)):
-                best = table.argmax(axis=1)
-                closest[pair] = (best, table[np.arange(len(best)), best])
+            across, down = scores.argmax(axis=1), scores.argmax(axis=0)  # down: no transposed copy
+            closest[(x, y)] = (across, scores[np.arange(len(across)), across])
+            closest[(y, x)] = (down, scores[down, np.arange(len(down))])
     return closest
 
 
