@@ -4,7 +4,8 @@ window does: ``bench/app_add_one.py``), each case in a fresh process with an emp
 
 The stage's CPU seconds are this process's (every thread: the encoder's load, when it is still
 loading, counts) between the progress bar reaching the stage's slice and leaving it (the reading
-workers have ended by then); its wall seconds are the check's ``timings["semantic"]``. Sections are
+workers have ended by then); its wall seconds are the check's ``timings["semantic"]``. ``check cpu``
+is the whole check's (this process and its workers), the model's load included wherever it ran. Sections are
 ``bench.scale``'s (generated into ``--folder`` when missing). Each size and case runs ``--repeat``
 times, the cases in turn; the medians are printed, with the single runs.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,10 +63,21 @@ def _one_case(section: Path, case: str, workers: int) -> dict[str, float]:
     memo = ReadMemo()
     if case == "add":
         check(CheckInputs(tuple(bids[:-1]), tenders), settings, memo=memo)
-    clock = _StageClock()
+    clock, before = _StageClock(), _cpu()
     result = check(CheckInputs(tuple(bids), tenders), settings, clock, memo=memo)
     semantic = sum(p.semantic for pair in result.pairs for p in pair.passages)
-    return {"wall": result.timings["semantic"], "cpu": clock.cpu(), "passages": semantic}
+    return {
+        "wall": result.timings["semantic"],
+        "cpu": clock.cpu(),
+        "check_cpu": _cpu() - before,
+        "passages": semantic,
+    }
+
+
+def _cpu() -> float:
+    """CPU seconds (user + system) of this process and its finished children."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def run_case(section: Path, case: str, workers: int) -> dict[str, float]:
@@ -104,12 +117,14 @@ def main() -> None:
                 runs.setdefault((size, case), []).append(run_case(section, case, args.workers))
     print(f"command: {Path(sys.executable).name} -m bench.semantic_add_one {' '.join(sys.argv[1:])}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
-    print(f"{'bids':>5}{'case':>6}{'wall s':>8}{'cpu s':>8}{'passages':>10}   runs (wall/cpu)")
+    header = f"{'bids':>5}{'case':>6}{'wall s':>8}{'cpu s':>8}{'check cpu':>11}{'passages':>10}"
+    print(f"{header}   runs (wall/cpu/check)")
     for (size, case), got in runs.items():
-        wall = statistics.median(r["wall"] for r in got)
-        cpu = statistics.median(r["cpu"] for r in got)
-        each = "  ".join(f"{r['wall']:.2f}/{r['cpu']:.2f}" for r in got)
-        print(f"{size:>5}{case:>6}{wall:>8.2f}{cpu:>8.2f}{int(got[0]['passages']):>10}   {each}")
+        wall, cpu, whole = (statistics.median(r[key] for r in got) for key in ("wall", "cpu", "check_cpu"))
+        each = "  ".join(f"{r['wall']:.2f}/{r['cpu']:.2f}/{r['check_cpu']:.1f}" for r in got)
+        print(
+            f"{size:>5}{case:>6}{wall:>8.2f}{cpu:>8.2f}{whole:>11.2f}{int(got[0]['passages']):>10}   {each}"
+        )
 
 
 if __name__ == "__main__":

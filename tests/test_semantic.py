@@ -28,12 +28,13 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.json import result_json
 from bidcheck.semantic import SectionSize, estimate_seconds, skip_reason
-from bidcheck.semantic.cache import bid_key, cached_vectors, encode_alone, sentence_digest
+from bidcheck.semantic.cache import bid_key, cached_vectors, encode_alone, list_key, sentence_digest
 from bidcheck.semantic.encoder import Encoder, load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
 from bidcheck.semantic.shortlist import char_vectors, shortlist
 from bidcheck.semantic.units import Units, bid_units
+from bidcheck.semantic.units import _own_sentences as own_sentences
 from bidcheck.text import build_clean_text
 from tests.builders import make_docx
 
@@ -243,17 +244,35 @@ def _sentences(text: str) -> list[str]:
 def test_sentence_vectors_are_cached_and_a_damaged_entry_is_encoded_again() -> None:
     encoder = load_encoder("use")
     texts = _sentences(REWRITES[10].original)
-    first = cached_vectors("use", "甲公司的投标文件", texts).vectors(lambda: encoder)
+    first = cached_vectors("use", "甲公司的投标文件", texts, alone=True).vectors(lambda: encoder)
     assert np.array_equal(first, encode_alone(encoder, texts))
     (entry,) = (Path(os.environ["BIDCHECK_CACHE_DIR"]) / "sentences").rglob(
         f"{bid_key('use', '甲公司的投标文件')}.bin"
     )
-    again = cached_vectors("use", "甲公司的投标文件", texts)
+    again = cached_vectors("use", "甲公司的投标文件", texts, alone=True)
     assert again.missing == []
     assert np.array_equal(again.vectors(_no_encoder), first)
     entry.write_bytes(entry.read_bytes()[:-10])  # a torn write
-    assert cached_vectors("use", "甲公司的投标文件", texts).missing == list(range(len(texts)))
-    assert np.array_equal(cached_vectors("use", "甲公司的投标文件", texts).vectors(lambda: encoder), first)
+    assert cached_vectors("use", "甲公司的投标文件", texts, alone=True).missing == list(range(len(texts)))
+    assert np.array_equal(
+        cached_vectors("use", "甲公司的投标文件", texts, alone=True).vectors(lambda: encoder), first
+    )
+
+
+def test_a_bids_whole_list_of_sentences_is_cached_together() -> None:
+    """Where every sentence is encoded, a bid's sentences are encoded in batches and cached as one list:
+    the same list comes back from the cache, a list with one sentence more is encoded again whole."""
+    encoder = load_encoder("use")
+    texts = _sentences(REWRITES[15].original)
+    first = cached_vectors("use", "丙公司的投标文件", texts, alone=False).vectors(lambda: encoder)
+    assert np.array_equal(first, encoder.encode(texts))
+    assert cached_vectors("use", "丙公司的投标文件", texts, alone=False).missing == []
+    assert np.array_equal(cached_vectors("use", "丙", texts, alone=False).vectors(_no_encoder), first)
+    longer = [*texts, _sentences(REWRITES[16].original)[0]]
+    assert cached_vectors("use", "丙公司的投标文件", longer, alone=False).missing == list(range(len(longer)))
+    (entry,) = (Path(os.environ["BIDCHECK_CACHE_DIR"]) / "sentences").rglob(f"{list_key('use', texts)}.bin")
+    entry.write_bytes(b"\0" * 10)  # a torn write
+    assert np.array_equal(cached_vectors("use", "丙", texts, alone=False).vectors(lambda: encoder), first)
 
 
 def _no_encoder() -> Encoder:
@@ -265,9 +284,9 @@ def test_a_sentence_changed_in_a_bid_is_encoded_again_not_read_from_its_old_plac
     the others' come from the cache."""
     encoder = load_encoder("use")
     texts = _sentences(REWRITES[11].original)
-    first = cached_vectors("use", "乙公司的投标文件", texts).vectors(lambda: encoder)
+    first = cached_vectors("use", "乙公司的投标文件", texts, alone=True).vectors(lambda: encoder)
     changed = [*texts[:1], _sentences(REWRITES[11].rewrite)[1], *texts[2:]]
-    bid = cached_vectors("use", "乙公司的投标文件", changed)
+    bid = cached_vectors("use", "乙公司的投标文件", changed, alone=True)
     assert bid.missing == [1]
     second = bid.vectors(lambda: encoder)
     assert np.array_equal(second[1], encode_alone(encoder, [changed[1]])[0])
@@ -399,32 +418,40 @@ def _json(result: CheckResult) -> str:
 
 
 def _check_with_cache(
-    paths: list[Path], tender: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+    paths: list[Path], tender: Path, cache: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[CheckResult, list[int]]:
     """The section checked with the given cache folder, and the sentences the layer said it encodes."""
     said: list[str] = []
     monkeypatch.setenv(CACHE_ENV, str(cache))
-    result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2), lambda _f, m: said.append(m))
+    result = check(CheckInputs(tuple(paths), (tender,)), settings, lambda _f, m: said.append(m))
     return result, [int(n) for n in re.findall(r"语义比对（(\d+) 句，约", "".join(said))]
 
 
+@pytest.mark.parametrize("max_sentences", [150, 6000])
 def test_a_late_bid_with_a_warm_cache_gives_a_fresh_checks_result(
-    section: tuple[list[Path], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    section: tuple[list[Path], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, max_sentences: int
 ) -> None:
     """02 (the rewrite of 01's drafts) comes late: the five others were checked before, their
-    sentences' vectors cached. The check of all six encodes fewer sentences than a fresh one and gives
-    its result JSON byte for byte; with stale vectors of 01's drafts in its entry, it would not."""
+    sentences' vectors cached. The check of all six gives a fresh check's result JSON byte for byte:
+    where every sentence is encoded (the bids' lists of sentences cached whole), and where the shortlist
+    picks 150 of them (cached by sentence): there it encodes fewer sentences than a fresh check (93 of
+    135: the picks of the other bids change with the late one), and with
+    stale vectors of 01's drafts in its entry it would not give a fresh check's result."""
     paths, tender = section
-    _check_with_cache([p for n, p in enumerate(paths) if n != 1], tender, tmp_path / "warm", monkeypatch)
-    late, encoded = _check_with_cache(paths, tender, tmp_path / "warm", monkeypatch)
-    fresh, fresh_encoded = _check_with_cache(paths, tender, tmp_path / "cold", monkeypatch)
+    settings = Settings(workers=2, semantic_max_sentences=max_sentences)
+    others = [p for n, p in enumerate(paths) if n != 1]
+    _check_with_cache(others, tender, tmp_path / "warm", settings, monkeypatch)
+    late, encoded = _check_with_cache(paths, tender, tmp_path / "warm", settings, monkeypatch)
+    fresh, fresh_encoded = _check_with_cache(paths, tender, tmp_path / "cold", settings, monkeypatch)
     assert any(p.semantic for p in _pair(fresh, 1, 2).passages)
     assert _json(late) == _json(fresh)
-    assert 0 < max(encoded) < max(fresh_encoded) / 2, (encoded, fresh_encoded)
+    if max_sentences == 6000:
+        return
+    assert 0 < max(encoded) < max(fresh_encoded), (encoded, fresh_encoded)
     shutil.rmtree(tmp_path / "warm" / "stages")  # the stages' results: the layer runs again
     for draft in REWRITES[:3]:
         _nudge_vectors(tmp_path / "warm", _sentences(draft.original))
-    stale, _ = _check_with_cache(paths, tender, tmp_path / "warm", monkeypatch)
+    stale, _ = _check_with_cache(paths, tender, tmp_path / "warm", settings, monkeypatch)
     assert _json(stale) != _json(fresh)
 
 
@@ -432,7 +459,7 @@ def _nudge_vectors(cache: Path, sentences: list[str]) -> None:
     """Change one number of each of these sentences' cached vectors (vectors of slightly other
     sentences)."""
     digests = {sentence_digest(s) for s in sentences}
-    for entry in (cache / "sentences").rglob("*.bin"):
+    for entry in (cache / "sentences").rglob("v*.bin"):  # the entries by sentence
         data = bytearray(entry.read_bytes())
         count, width = struct.unpack("<II", data[:8])
         for n in range(count):
@@ -466,3 +493,21 @@ def test_character_vectors_summed_block_by_block_are_those_summed_at_once() -> N
     assert len(texts) > 2 * 4096
     assert np.array_equal(char_vectors(texts), _char_vectors_at_once(texts))
     assert np.array_equal(char_vectors(texts[:10]), _char_vectors_at_once(texts[:10]))
+
+
+def test_units_are_the_sentences_a_slice_of_the_mask_each_would_keep() -> None:
+    """The masked share of each sentence from one running sum keeps the sentences that averaging each
+    sentence's slice of the mask keeps, at every share of masked text."""
+    rng = random.Random(9)
+    blocks = tuple(Block(lexicon_paragraph(rng)) for _ in range(40))
+    clean = build_clean_text(Document("d", "x.docx", "x.docx", "docx", blocks=blocks))
+    starts = [int(s) for s in clean.sentence_starts]
+    sentences = [(s, e) for s, e in zip(starts, [*starts[1:], len(clean.norm)], strict=True) if e > s]
+    draws = np.random.default_rng(9)
+    for share in (0.0, 0.1, 0.25, 0.5, 1.0):
+        masked = draws.random(len(clean.norm)) < share
+        masked[: len(masked) // 4] = True
+        for min_chars in (1, 12, 40):
+            kept = [(s, e) for s, e in sentences if e - s >= min_chars and masked[s:e].mean() <= 0.25]
+            assert own_sentences(clean, masked, min_chars) == kept
+            assert kept or share >= 0.5

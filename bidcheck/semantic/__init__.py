@@ -68,25 +68,30 @@ def _encode(
     name: str,
     bids: Sequence[Ready],
     units: Sequence[Units],
+    alone: bool,
     progress: ProgressFn,
     cancel: CancelFlag | None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    """Every unit's vector, bid by bid, and the bid each row belongs to: from the cache, the sentences
-    never encoded encoded now (the encoder is loaded only for them)."""
-    cached = [cached_vectors(name, b.clean.text, u.texts) for b, u in zip(bids, units, strict=True)]
-    missing = [u.texts[n] for u, c in zip(units, cached, strict=True) for n in c.missing]
-    seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing))))
-    total = sum(len(u.texts) for u in units)
+    """Every unit's vector, bid by bid, and the bid each row belongs to: from the cache, those never
+    encoded encoded now (the encoder is loaded only for them; ``alone``: see ``semantic.cache``)."""
+    cached = [
+        cached_vectors(name, b.clean.text, u.texts, alone)
+        for b, u in zip(bids, units, strict=True)
+        if u.texts
+    ]
+    owner = [n for n, u in enumerate(units) for _ in u.texts]
+    missing = [bid.texts[n] for bid in cached for n in bid.missing]
+    seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing), alone)))
     message = (
-        f"语义比对（{len(missing)} 句，约 {seconds} 秒）" if missing else f"语义比对（{total} 句，已编码过）"
+        f"语义比对（{len(missing)} 句，约 {seconds} 秒）"
+        if missing
+        else f"语义比对（{len(owner)} 句，已编码过）"
     )
-    parts, owner = [], []
+    parts = []
     for n, bid in enumerate(cached):
         check_cancel(cancel)
         progress(n / len(cached), message)
-        if bid.texts:
-            parts.append(bid.vectors(lambda: load_encoder(name)))
-            owner += [n] * len(bid.texts)
+        parts.append(bid.vectors(lambda: load_encoder(name)))
     vectors = np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
     return vectors, np.asarray(owner, dtype=np.int64)
 
@@ -126,19 +131,20 @@ def find_semantic(
 
     ``masked``: each bid's text that is no evidence (tender, template, common, public); ``copied``:
     each pair's passages the copy engine found (their sentences are not compared again). A section
-    of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks: a rewrite
-    of a paragraph on a stock topic, among bids full of stock sentences on it, may be missed there.
+    of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks (each on
+    its own, cached by sentence: the picks change with the bids), and a rewrite of a paragraph on a stock
+    topic, among bids full of stock sentences on it, may be missed there.
     Raises ``EncoderMissing`` when a sentence never encoded is to be, and the encoder's package is not
     installed.
     """
     units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
-    if sum(len(u.texts) for u in units) > settings.semantic_max_sentences:
+    picking = sum(len(u.texts) for u in units) > settings.semantic_max_sentences
+    if picking:
         budget = min(SHORTLIST, settings.semantic_max_sentences)
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
-    vectors, owner = _encode(
-        settings.semantic_encoder, bids, units, slice_progress(progress, 0.3, 1.0), cancel
-    )
+    encoding = slice_progress(progress, 0.3, 1.0)
+    vectors, owner = _encode(settings.semantic_encoder, bids, units, picking, encoding, cancel)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}
     for (i, j), pair in sorted(matches.items()):

@@ -38,6 +38,17 @@ def _sentence_spans(clean: CleanText) -> list[Span]:
     return [(s, e) for s, e in zip(starts, ends, strict=True) if e > s]
 
 
+def _own_sentences(clean: CleanText, masked: npt.NDArray[np.bool_], min_chars: int) -> list[Span]:
+    """The sentences of at least ``min_chars`` comparable characters, at most a quarter of them masked
+    (each sentence's masked characters counted from one running sum, not a slice of the mask each)."""
+    bounds = np.asarray(_sentence_spans(clean), dtype=np.int64).reshape(-1, 2)
+    running = np.concatenate([[0], np.cumsum(masked, dtype=np.int64)])
+    length = bounds[:, 1] - bounds[:, 0]
+    share = (running[bounds[:, 1]] - running[bounds[:, 0]]) / np.maximum(length, 1)
+    keep = (length >= min_chars) & ~(share > 0.25)
+    return [(int(s), int(e)) for s, e in bounds[keep]]
+
+
 def bid_units(clean: CleanText, masked: npt.NDArray[np.bool_], min_chars: int) -> Units:
     """The sentences of prose of at least ``min_chars`` comparable characters, at most a quarter of them
     masked (tender, template, common or public text is nobody's own wording, however it was reworded).
@@ -46,9 +57,7 @@ def bid_units(clean: CleanText, masked: npt.NDArray[np.bool_], min_chars: int) -
     bid lists its excavators and cranes in the same order, which means nothing.
     """
     spans, texts = [], []
-    for s, e in _sentence_spans(clean):
-        if e - s < min_chars or masked[s:e].mean() > 0.25:
-            continue
+    for s, e in _own_sentences(clean, masked, min_chars):
         lo, hi = clean.clean_span(s, e)
         text = clean.text[lo : hi + 1] if _PROSE.match(clean.text, hi) else clean.text[lo:hi]  # with its 。
         if _PROSE.search(text):
