@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 
 __all__ = [
@@ -58,7 +59,7 @@ def lsh_window_pairs(
     docs = np.asarray([d for d, _ in ids], dtype=np.int64)
     index = np.asarray([w for _, w in ids], dtype=np.int64)
     bucketed = [_bucket_pairs(signatures[:, s:e].astype(np.uint64), docs) for s, e in bands]
-    rows = np.unique(np.concatenate(bucketed))
+    rows = distinct(np.concatenate(bucketed))
     first, second = rows // len(ids), rows % len(ids)
     apart = docs[first] != docs[second]
     first, second = first[apart], second[apart]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage, agreement_passes, passes
 from bidcheck.config import Settings
@@ -33,7 +34,7 @@ class _Positions:
 
     def __init__(self, inputs: Sequence[AlignInput], k: int) -> None:
         held = [x.masked_in_order for x in inputs]
-        self.vocabulary = np.unique(np.concatenate([h for h, _ in held])) if held else np.zeros(0, np.uint64)
+        self.vocabulary = distinct(np.concatenate([h for h, _ in held])) if held else np.zeros(0, np.uint64)
         self.ids = [np.searchsorted(self.vocabulary, h) for h, _ in held]
         self.positions = [pos for _, pos in held]
         self.table = np.full((len(inputs), len(self.vocabulary)), -1, dtype=np.int32)

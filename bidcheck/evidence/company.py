@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 from bidcheck.evidence.flags import bids_for_common, long_gram_hashes, spans_mask, true_runs
 from bidcheck.prepare import Ready
@@ -37,9 +38,9 @@ class _Holders:
 
     @classmethod
     def of(cls, grams: Sequence[npt.NDArray[np.uint64]]) -> _Holders:
-        distinct = [np.unique(g) for g in grams]
-        hashes = np.concatenate([*distinct, np.zeros(0, dtype=np.uint64)])
-        owners = np.repeat(np.arange(len(grams), dtype=np.int64), [len(d) for d in distinct])
+        held = [distinct(g) for g in grams]
+        hashes = np.concatenate([*held, np.zeros(0, dtype=np.uint64)])
+        owners = np.repeat(np.arange(len(grams), dtype=np.int64), [len(d) for d in held])
         order = np.argsort(hashes, kind="stable")
         hashes, owners = hashes[order], owners[order]
         first = (

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 
 __all__ = [
@@ -41,7 +42,7 @@ def template_mask(
     """
     if not len(template_hashes) or not len(kgrams):
         return np.zeros(length, dtype=bool)
-    return _hit_runs_mask(is_member(kgrams, np.unique(template_hashes)), length, k, min_chars)
+    return _hit_runs_mask(is_member(kgrams, distinct(template_hashes)), length, k, min_chars)
 
 
 _SIEVE_BITS = 16  # the low bits of a hash that the sieve of a small set looks at (a 64 KB table)
@@ -69,12 +70,6 @@ def is_member(values: npt.NDArray[np.uint64], sorted_set: npt.NDArray[np.uint64]
 def _found(values: npt.NDArray[np.uint64], sorted_set: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
     at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
     return np.asarray(sorted_set[at] == values)
-
-
-def _distinct(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    ordered = np.sort(values)
-    keep: npt.NDArray[np.bool_] = np.r_[True, ordered[1:] != ordered[:-1]]
-    return ordered[keep] if len(ordered) else ordered
 
 
 def true_runs(mask: npt.NDArray[np.bool_]) -> list[Span]:
@@ -106,12 +101,12 @@ def frequent_kgrams(kgrams: Sequence[npt.NDArray[np.uint64]], needed: int) -> np
     of every hash (arrays of millions, each costing its memory)."""
     if not kgrams or needed > len(kgrams):
         return np.zeros(0, dtype=np.uint64)
-    ordered = np.concatenate([_distinct(h) for h in kgrams])
+    ordered = np.concatenate([distinct(h) for h in kgrams])
     ordered.sort()
     if needed <= 1:
-        return _distinct(ordered)
+        return distinct(ordered)
     span = max(len(ordered) - needed + 1, 0)
-    return _distinct(ordered[:span][ordered[:span] == ordered[needed - 1 :]])
+    return distinct(ordered[:span][ordered[:span] == ordered[needed - 1 :]])
 
 
 def long_gram_hashes(kgrams: npt.NDArray[np.uint64], k: int, length: int) -> npt.NDArray[np.uint64]:

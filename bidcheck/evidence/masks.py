@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 from bidcheck.evidence.company import changing_company_masks
 from bidcheck.evidence.flags import (
@@ -100,7 +101,7 @@ class _TenderText:
     @functools.cached_property
     def _hashes(self) -> npt.NDArray[np.uint64]:
         hashes = [t.fingerprint.kgrams for t in self.templates]
-        return np.unique(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
+        return distinct(np.concatenate(hashes)) if hashes else np.zeros(0, dtype=np.uint64)
 
     @functools.cached_property
     def _pieces(self) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.kgrams import kgram_hashes
@@ -111,7 +112,7 @@ class Prefetched:
 
 def _wanted(prints: Sequence[BidPrint]) -> npt.NDArray[np.int64]:
     """The distinct winnowed k-gram hashes of the bids, sorted."""
-    return np.unique(np.concatenate([np.zeros(0, np.int64), *(p.hashes for p in prints)]))
+    return distinct(np.concatenate([np.zeros(0, np.int64), *(p.hashes for p in prints)]))
 
 
 def prefetch(

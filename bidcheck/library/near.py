@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.ingest import read_document
@@ -69,12 +70,12 @@ def near_hashes(norm: str) -> Hashes:
     if len(norm) < K:
         return np.zeros(0, dtype=np.int64)
     hashes = kgram_hashes(norm, K)
-    return np.unique(hashes[winnow(hashes)].view(np.int64))
+    return distinct(hashes[winnow(hashes)].view(np.int64))
 
 
 def exact_scores(mine: str, other: str) -> tuple[float, float]:
     """The Jaccard index and the containment (of ``mine`` in ``other``) of two texts' full 8-gram sets."""
-    a, b = np.unique(kgram_hashes(mine, K)), np.unique(kgram_hashes(other, K))
+    a, b = distinct(kgram_hashes(mine, K)), distinct(kgram_hashes(other, K))
     shared = len(np.intersect1d(a, b, assume_unique=True))
     return shared / max(len(a) + len(b) - shared, 1), shared / max(len(a), 1)
 

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
+from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 from bidcheck.fingerprint import kgrams
 from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
@@ -80,7 +81,7 @@ def winnow(hashes: npt.NDArray[np.uint64], window: int = WINDOW) -> npt.NDArray[
     if len(hashes) <= window:
         return np.asarray([int(np.argmin(hashes))] if len(hashes) else [], dtype=np.int64)
     picks = sliding_window_view(hashes, window).argmin(axis=1) + np.arange(len(hashes) - window + 1)
-    return np.unique(picks).astype(np.int64)
+    return distinct(picks).astype(np.int64)
 
 
 def places(clean: CleanText) -> npt.NDArray[np.int32]:

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct
 from bidcheck.library.groups import HAMMING, assign_groups, regroup, stored_groups
 from bidcheck.library.prints import BidPrint
 
@@ -416,7 +417,7 @@ class Library:
                 f"WHERE f.id IN ({marks}) AND f.role = 'bid' ORDER BY f.id",
                 wanted,
             ).fetchall()
-        return [(str(sec), str(name), np.unique(np.frombuffer(h, dtype=np.int64))) for sec, name, h in rows]
+        return [(str(sec), str(name), distinct(np.frombuffer(h, dtype=np.int64))) for sec, name, h in rows]
 
     def owners(self, file_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
         """For each stored bid of these ids: its section's name and its bidder."""
