@@ -14,7 +14,7 @@ import pytest
 from bidcheck.cli import SAMPLE
 from bidcheck.cli_library import check_with_library
 from bidcheck.compare.inputs import AlignInput
-from bidcheck.compare.memo import PairMemo
+from bidcheck.compare.memo import PairMemo, text_digest
 from bidcheck.compare.passage import RawPassage
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult
@@ -125,6 +125,57 @@ def test_a_mask_changed_away_from_a_pairs_candidates_keeps_its_verification(cach
     assert PairMemo([far, far], Settings()).load_pairs([job]) == {(0, 1): [passage]}
     assert PairMemo([plain, near], Settings()).load_pairs([job]) == {}
     assert PairMemo([near, plain], Settings()).load_pairs([job]) == {}
+
+
+def test_a_documents_text_is_hashed_once_under_its_cache_entry(cache: Path) -> None:
+    """A document read through the cache (its entry's key names its text) is hashed once a process,
+    and known by its text: the same text under another entry (a file saved again) is read back, another
+    text is verified again, with a cache entry or without."""
+    plain, other = _input([False] * 10), replace(_input([False] * 10), norm="子丑寅卯辰巳午未申酉" * 200)
+    one, two, third = replace(plain, source="d1"), replace(plain, source="d2"), replace(other, source="d3")
+    assert text_digest(one) == text_digest(two) == text_digest(plain) != text_digest(other)
+    assert text_digest(third) == text_digest(other)
+    passage = RawPassage((0, 10), (0, 10), 10, (((0, 10), (0, 10)),))
+    job = (0, 1, [(0, 0)])
+    PairMemo([one, one], Settings()).store_pairs([job], {(0, 1): [passage]})
+    assert PairMemo([two, plain], Settings()).load_pairs([job]) == {(0, 1): [passage]}
+    assert PairMemo([one, third], Settings()).load_pairs([job]) == {}
+    assert PairMemo([plain, other], Settings()).load_pairs([job]) == {}
+    assert text_digest(replace(one, k=6)) != text_digest(one)
+
+
+def _masked_rows(cache: Path) -> dict[Path, int]:
+    return {path: path.stat().st_mtime_ns for path in (cache / "pairs").rglob("m*.bin")}
+
+
+def test_a_late_bids_masked_passages_are_stored_in_its_own_row(cache: Path) -> None:
+    """The passages of masked text of a late bid's pairs go into one entry, its own; the earlier bids'
+    entries are not written again, and each pair is read back with its sides as they were listed (the
+    late bid placed first instead is listed again)."""
+    bids = [_input([True] * (n + 4) + [False] * (6 - n)) for n in range(1, 5)]  # masked k-grams differ
+    passage = {
+        (i, j): [RawPassage((i, i + 10), (j, j + 10), 10, (((i, i + 10), (j, j + 10)),))]
+        for i in range(4)
+        for j in range(4)
+    }
+    first = PairMemo(bids[:3], Settings())
+    assert first.load_masked() == ({}, {0: [1, 2], 1: [2]})
+    first.store_masked({0: [1, 2], 1: [2]}, {k: passage[k] for k in ((0, 1), (0, 2), (1, 2))})
+    rows = _masked_rows(cache)
+    assert len(rows) == 2
+    late = PairMemo(bids, Settings())
+    known, missing = late.load_masked()
+    assert known == {k: passage[k] for k in ((0, 1), (0, 2), (1, 2))}
+    assert missing == {0: [3], 1: [3], 2: [3]}
+    late.store_masked(missing, {(0, 3): passage[(0, 3)], (2, 3): passage[(2, 3)]})
+    assert {p: t for p, t in _masked_rows(cache).items() if p in rows} == rows  # not written again
+    assert len(_masked_rows(cache)) == 3
+    again = PairMemo(bids, Settings())
+    assert again.load_masked() == ({k: passage[k] for k in ((0, 1), (0, 2), (1, 2), (0, 3), (2, 3))}, {})
+    swapped = PairMemo([bids[3], *bids[:3]], Settings())  # the late bid is side A of its pairs now
+    known, missing = swapped.load_masked()
+    assert missing == {0: [1, 2, 3]}
+    assert known == {(1, 2): passage[(0, 1)], (1, 3): passage[(0, 2)], (2, 3): passage[(1, 2)]}
 
 
 def _late_bid_section(root: Path, late: bool) -> CheckInputs:

@@ -26,6 +26,7 @@ class AlignInput:
     masked: npt.NDArray[np.bool_] | None = None  # text that is no evidence (see ``bidcheck.evidence``)
     stock: npt.NDArray[np.bool_] | None = None  # k-grams too widespread to seed a passage
     k: int = 5  # the length of the k-grams (``seed_chars``)
+    source: str = ""  # the key of the document's cache entry, which names all of the above but the masks
 
     @functools.cached_property
     def open(self) -> npt.NDArray[np.bool_]:
@@ -61,7 +62,14 @@ def align_inputs(
     """What verification needs of each bid, with the text it leaves out and its stock phrases."""
     return [
         AlignInput(
-            b.clean.norm, b.fingerprint.kgrams, b.clean.sentence_starts, b.fingerprint.window_starts, m, s, k
+            b.clean.norm,
+            b.fingerprint.kgrams,
+            b.clean.sentence_starts,
+            b.fingerprint.window_starts,
+            m,
+            s,
+            k,
+            b.source,
         )
         for b, m, s in zip(bids, masked, stock, strict=True)
     ]

@@ -8,15 +8,18 @@ aligning anew would give the same passages. Adding a bid to a checked section ch
 becomes common when the new bid makes its holders enough): only the pairs whose candidate regions the
 change reaches are aligned again, with the new pairs. The passages of masked text two bids share are
 built from nothing but the k-grams each holds once in its masked text: they are remembered by pair of
-those, one entry per bid for its pairs with the later bids, so a new bid lists only its own pairs'. A
+those, one entry per bid: a pair is in the entry of whichever of its bids missed more pairs when it was
+listed, so a bid added to a checked section lists its own pairs only and stores them in one entry. A
 cache that cannot be read or written only costs time (``bidcheck.cache``).
 """
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import json
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,7 +36,8 @@ from bidcheck.prepare import load_entry, store_entry
 __all__ = ["PairMemo", "text_digest"]
 
 _KIND = "pairs"
-_FORMAT = 2
+_FORMAT = 3  # 3: a row holds pairs on either side of its bid (``_AS_A``, ``_AS_B``)
+_AS_A, _AS_B = b"A", b"B"  # after the other bid's digest in a row: the row's bid is side A, or B
 Pair = tuple[int, int]
 Job = tuple[int, int, list[tuple[int, int]]]
 Found = dict[Pair, list[RawPassage]]
@@ -54,7 +58,28 @@ def _hash(*parts: bytes) -> str:
 
 
 def text_digest(x: AlignInput) -> bytes:
-    """A hash of one document's text as verification reads it, its masks left out."""
+    """A hash of one document's text as verification reads it, its masks left out. A document read
+    through the cache is hashed once a process: its entry's key names its text (a check with one bid
+    more hashes that bid's text, not 100 bids' texts and k-grams again)."""
+    if not x.source:
+        return _text_hash(x)
+    key = (x.source, x.k)
+    with _TEXT_DIGESTS_LOCK:
+        found = _TEXT_DIGESTS.pop(key, None)
+    found = found or _text_hash(x)
+    with _TEXT_DIGESTS_LOCK:
+        _TEXT_DIGESTS[key] = found  # the last used at the end
+        while len(_TEXT_DIGESTS) > _TEXT_DIGESTS_KEPT:
+            del _TEXT_DIGESTS[next(iter(_TEXT_DIGESTS))]
+    return found
+
+
+_TEXT_DIGESTS: dict[tuple[str, int], bytes] = {}  # by cache entry key and k, the used last at the end
+_TEXT_DIGESTS_KEPT = 10_000
+_TEXT_DIGESTS_LOCK = threading.Lock()
+
+
+def _text_hash(x: AlignInput) -> bytes:
     starts = np.asarray(x.window_starts, dtype=np.int64).tobytes()
     parts = (x.norm.encode("utf-8", "surrogatepass"), x.kgrams.tobytes(), x.sentence_starts.tobytes(), starts)
     return bytes.fromhex(_hash(*parts, str(x.k).encode()))
@@ -112,15 +137,20 @@ class PairMemo:
     def _row_key(self, i: int) -> str:
         return "m" + _hash(self._context, self._singles[i])
 
+    def _known(self, i: int, j: int) -> list[RawPassage] | None:
+        """The masked passages of pair ``(i, j)`` (``i`` the A side) in either bid's row, or ``None``."""
+        known = self._rows[i].get(self._singles[j] + _AS_A)
+        return known if known is not None else self._rows[j].get(self._singles[i] + _AS_B)
+
     def load_masked(self) -> tuple[Found, dict[int, list[int]]]:
         """The passages of masked text of the pairs remembered (pairs sharing none left out), and by bid
         the later bids whose pair with it is not remembered."""
         found: Found = {}
         missing: dict[int, list[int]] = {}
         self._rows = [_row(_load_blob(self._row_key(i))) for i in range(len(self._singles))]
-        for i, row in enumerate(self._rows):
+        for i in range(len(self._singles)):
             for j in range(i + 1, len(self._singles)):
-                known = row.get(self._singles[j])
+                known = self._known(i, j)
                 if known is None:
                     missing.setdefault(i, []).append(j)
                 elif known:
@@ -129,14 +159,28 @@ class PairMemo:
 
     def store_masked(self, missing: dict[int, list[int]], found: Found) -> None:
         """Remember the passages of masked text of the pairs ``load_masked`` found missing (``found``
-        holds those that share some), each bid's with the later bids in one entry."""
-        for i, later in missing.items():
-            row = {**self._rows[i], **{self._singles[j]: found.get((i, j), []) for j in later}}
-            store_entry(_KIND, self._row_key(i), row)
+        holds those that share some). Each pair goes into the row of whichever of its bids misses more
+        pairs: a bid added to a checked section holds its pairs with all the others in its own row, and
+        the other bids' rows are not written again (``_AS_A``, ``_AS_B``: which side the row's bid is)."""
+        pairs = [(i, j) for i, later in missing.items() for j in later]
+        counts = collections.Counter(x for pair in pairs for x in pair)
+        added: dict[int, dict[bytes, list[RawPassage]]] = {}
+        for i, j in pairs:
+            passages = found.get((i, j), [])
+            if counts[i] >= counts[j]:
+                added.setdefault(i, {})[self._singles[j] + _AS_A] = passages
+            else:
+                added.setdefault(j, {})[self._singles[i] + _AS_B] = passages
+        rows: dict[str, dict[bytes, list[RawPassage]]] = {}  # bids of equal masked text share a row
+        for bid, entries in sorted(added.items()):
+            rows.setdefault(self._row_key(bid), dict(self._rows[bid])).update(entries)
+        for key, row in rows.items():
+            store_entry(_KIND, key, row)
 
 
 def _row(value: object) -> dict[bytes, list[RawPassage]]:
-    """A remembered row of masked passages (by the digest of the later bid's masked text), or none."""
+    """A remembered row of masked passages (by the digest of the other bid's masked text and the row's
+    side), or none."""
     return value if isinstance(value, dict) else {}
 
 
