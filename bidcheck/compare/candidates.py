@@ -179,7 +179,7 @@ def kgram_window_pairs(
     windows = np.concatenate(
         [np.minimum(p[1] // stride, max(window_counts[d] - 1, 0)) for d, p in enumerate(parts)]
     ).astype(np.int64)
-    order = np.lexsort((windows, docs, hashes))
+    order = np.argsort(hashes, kind="stable")  # entries come by document, then window: ties stay so
     hashes, docs, windows = hashes[order], docs[order], windows[order]
     distinct = np.r_[True, (np.diff(hashes) != 0) | (np.diff(docs) != 0) | (np.diff(windows) != 0)]
     hashes, docs, windows = hashes[distinct], docs[distinct], windows[distinct]
