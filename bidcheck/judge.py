@@ -16,6 +16,7 @@ from bidcheck.evidence import Ring, find_rings, mask_share
 from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
+from bidcheck.judged import MaskReads, judged_or_kept
 from bidcheck.model import Level, PairResult, Passage, Signal
 from bidcheck.prepare import Ready
 from bidcheck.semantic import SemanticPassage
@@ -332,24 +333,44 @@ def judge_all(
     ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
     off = [masks.either(n) | p for n, p in enumerate(clauses)]
     ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
-    rewritten = rewritten or {}
-    flagged = [
-        _pair_passages(
-            i,
-            j,
-            found.get((i, j), empty),
-            masks,
-            ring_off if (i, j) in ring else off,
-            settings,
-            rewritten.get((i, j), ()),
-        )
-        for i, j in keys
-    ]
+    rewritten, signals = rewritten or {}, signals or {}
     failed = frozenset(key for key, f in found.items() if f.failed)
-    pairs = _with_rings(
-        _judged(keys, flagged, bids, masks, settings, signals, failed),
-        {b.doc.id: b.doc.name for b in bids},
-        settings,
-        earlier or {},
+
+    def judge(todo: list[tuple[int, int]]) -> list[tuple[PairResult, Score]]:
+        flagged = [
+            _pair_passages(
+                i,
+                j,
+                found.get((i, j), empty),
+                masks,
+                ring_off if (i, j) in ring else off,
+                settings,
+                rewritten.get((i, j), ()),
+            )
+            for i, j in todo
+        ]
+        return _judged(todo, flagged, bids, masks, settings, signals, failed)
+
+    def extra(pair: tuple[int, int]) -> tuple[Sequence[SemanticPassage], Sequence[Signal]]:
+        i, j = pair
+        return rewritten.get(pair, ()), signals.get((bids[i].doc.id, bids[j].doc.id), ())
+
+    judged = (
+        judge(keys)  # a ring's pairs are judged with its common text: the rings are worked out anew
+        if masks.after_rings
+        else judged_or_kept(keys, bids, _read_masks(masks, off), found, settings, extra, judge)
     )
+    pairs = _with_rings(judged, {b.doc.id: b.doc.name for b in bids}, settings, earlier or {})
     return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))
+
+
+def _read_masks(masks: SharedMasks, off: list[Mask]) -> MaskReads:
+    """The masks of each bid that a pair's judgement reads: the tender's and the library's public text
+    all through (``_flag``, ``score_pair``); the text left out of evidence on both sides and the text
+    verification left out on the A side, inside the pair's aligned passages (``_pair_passages``)."""
+    learned = masks.learned
+    return MaskReads(
+        [[masks.template[n], None if learned is None else learned[n]] for n in range(len(off))],
+        [[off[n], masks.unaligned(n)] for n in range(len(off))],
+        [[off[n]] for n in range(len(off))],
+    )

@@ -33,8 +33,11 @@ __all__ = [
     "Ready",
     "cached_ready",
     "forget_unread",
+    "keep_in_memo",
+    "kept_in_memo",
     "load_entry",
     "load_prepared",
+    "memo_running",
     "of_document",
     "per_key_of_document",
     "prepare_cached",
@@ -187,8 +190,9 @@ class ReadMemo:
     memory from one check to the next of the same process: the app checks a section again when a file
     is added, and the other files' entries are then not read from disk and unpickled again. It holds
     the entries the last check used (``during``), no more; an entry is the very value the disk holds,
-    and a key names what made it, so a value found here is the one the disk would give. Values are
-    shared between checks: nothing may change one in place."""
+    and a key names what made it, so a value found here is the one the disk would give. Some values
+    are kept in memory only (``keep_in_memo``: pairs judged), under keys that name what made them too.
+    Values are shared between checks: nothing may change one in place."""
 
     def __init__(self) -> None:
         self._kept: dict[str, object] = {}
@@ -251,6 +255,24 @@ def store_entry(kind: str, key: str, value: object) -> None:
     store_blob(kind, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     if (memo := _MEMO.get()) is not None:
         memo.put(f"{kind}/{key}", value)
+
+
+def memo_running() -> bool:
+    """Whether the running check has a memo (the app's: see ``ReadMemo``)."""
+    return _MEMO.get() is not None
+
+
+def kept_in_memo(key: str) -> object | None:
+    """A value the running check's memo holds under ``key`` (see ``keep_in_memo``), or ``None``."""
+    memo = _MEMO.get()
+    return memo.get(key) if memo is not None else None
+
+
+def keep_in_memo(key: str, value: object) -> None:
+    """Keep a value worked out in this process in the running check's memo, for the next check with it
+    (memory only: ``key`` must name everything the value depends on, as a cache key does)."""
+    if (memo := _MEMO.get()) is not None:
+        memo.put(key, value)
 
 
 def remember_read(prepared: Prepared) -> None:

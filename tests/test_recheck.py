@@ -3,6 +3,7 @@ byte; a changed file, or changed settings, is checked anew."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from dataclasses import replace
@@ -16,9 +17,13 @@ from bidcheck.cli_library import check_with_library
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.memo import PairMemo, text_digest
 from bidcheck.compare.passage import RawPassage
+from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
+from bidcheck.evidence.masks import SharedMasks
+from bidcheck.judge import judge_all
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
+from bidcheck.prepare import Ready, prepare_cached
 from bidcheck.report.json import result_json
 from tests.builders import make_docx, paragraphs
 
@@ -295,3 +300,88 @@ def test_a_memo_lets_go_of_the_documents_a_check_has_not_read() -> None:
         assert memo.get("documents/b") is None and memo.get("derived/x") == 3
     with memo.during():
         assert (memo.get("documents/a"), memo.get("documents/b"), memo.get("derived/x")) == (1, None, 3)
+
+
+def test_the_app_judges_again_only_the_pairs_whose_evidence_changed(cache: Path) -> None:
+    """The window's memo keeps each pair's judgement under what it reads: with the sample's last bid
+    added, the pairs of the other bids that nothing changed for are the very results of the check
+    before, and the result is a fresh check's (common text by its share alone: not judged after rings)."""
+    settings, bids = (
+        Settings(workers=1, common_min_bids=5, common_alone_bids=3),
+        sorted((SAMPLE / "bids").iterdir()),
+    )
+    tender = [SAMPLE / "tender" / "招标文件.docx"]
+    memo = ReadMemo()
+    before = check(CheckInputs(bids[:-1], tender), settings, memo=memo)
+    after = check(CheckInputs(bids, tender), settings, memo=memo)
+    earlier = {(p.a, p.b): p for p in before.pairs}
+    taken = [p for p in after.pairs if earlier.get((p.a, p.b)) is p]
+    assert 0 < len(taken) < len(before.pairs) + 1
+    assert all(p.b != f"d{len(bids)}" for p in taken)
+    shutil.rmtree(cache)
+    assert _normalised(after) == _normalised(check(CheckInputs(bids, tender), settings))
+
+
+def test_a_kept_judgement_is_not_taken_where_its_masks_or_settings_changed(
+    cache: Path, tmp_path: Path
+) -> None:
+    """The late bid makes paragraph P common text: the earlier pairs sharing P are judged again (no
+    longer ``high``), as they are under settings changed between two checks with one memo."""
+    settings = Settings(workers=1, common_min_bids=4, common_alone_bids=3)
+    memo = ReadMemo()
+    first = check(_late_bid_section(tmp_path / "s", late=False), settings, memo=memo)
+    assert {(p.a, p.b): p.level for p in first.pairs}[("d1", "d2")] == "high"
+    after = check(_late_bid_section(tmp_path / "s", late=True), settings, memo=memo)
+    assert {(p.a, p.b): p.level for p in after.pairs}[("d1", "d2")] == "none"
+    strict = Settings(
+        workers=1, common_min_bids=4, common_alone_bids=3, high_chars=10**6, high_similarity=0.99
+    )
+    stricter = check(_late_bid_section(tmp_path / "s", late=True), strict, memo=memo)
+    assert {(p.a, p.b): p.level for p in stricter.pairs}[("d3", "d5")] != "high"
+    shutil.rmtree(cache)
+    assert _normalised(after) == _normalised(check(_late_bid_section(tmp_path / "s", late=True), settings))
+    shutil.rmtree(cache)
+    assert _normalised(stricter) == _normalised(check(_late_bid_section(tmp_path / "s", late=True), strict))
+
+
+def _judged_with(
+    memo: ReadMemo | None,
+    bids: list[Ready],
+    common: list[np.ndarray],
+    found: dict,
+    tender: list | None = None,
+) -> list:
+    """``judge_all`` of the bids with the given common text (and tender text), in a check with ``memo``."""
+    masks = SharedMasks(
+        tender or [np.zeros(len(b.clean.norm), bool) for b in bids],
+        common,
+        [np.zeros(len(b.fingerprint.kgrams), bool) for b in bids],
+    )
+    with memo.during() if memo is not None else contextlib.nullcontext():
+        return judge_all(bids, masks, found, Settings(workers=1))
+
+
+def test_a_kept_judgement_is_not_taken_where_the_masks_inside_its_passages_changed(cache: Path) -> None:
+    """The same passage found again, but text inside it now common: judged again (no longer live), as
+    without the memo; outside every aligned passage, a changed mask leaves the judgement kept."""
+    settings, paths = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())[:3]
+    bids = [prepare_cached(p, f"d{n}", "bid", settings).ready for n, p in enumerate(paths, start=1)]
+    assert all(b is not None and b.source for b in bids)
+    ready = [b for b in bids if b is not None]
+    passage = RawPassage((1000, 1300), (1000, 1300), 300, (((1000, 1300), (1000, 1300)),))
+    found = {(0, 1): PairFound([passage], [])}
+    plain = [np.zeros(len(b.clean.norm), bool) for b in ready]
+    inside, outside = [m.copy() for m in plain], [m.copy() for m in plain]
+    inside[0][1050:1280] = True
+    outside[0][2000:2400] = True
+    memo = ReadMemo()
+    first = _judged_with(memo, ready, plain, found)
+    assert next(p for p in first if p.b == "d2").similarity > 0
+    kept = _judged_with(memo, ready, outside, found)
+    assert next(p for p in kept if p.b == "d2") is next(p for p in first if p.b == "d2")
+    quoted = _judged_with(memo, ready, plain, found, tender=outside)  # read all through: the bid's own text
+    assert quoted == _judged_with(None, ready, plain, found, tender=outside) != first
+    assert _judged_with(memo, ready, plain, found) == first
+    again = _judged_with(memo, ready, inside, found)  # the check before kept the same but inside
+    assert again == _judged_with(None, ready, inside, found)
+    assert next(p for p in again if p.b == "d2").similarity < next(p for p in first if p.b == "d2").similarity

@@ -1,0 +1,121 @@
+"""Pairs judged before, kept in the app's memo by everything their judgement reads.
+
+A pair's result before rings (``judge._judged``: its flagged and located passages, score and own verdict)
+reads nothing but the pair's two bids (ids, their cache entries: text, places and SimHash), the tender's
+and the library's public text of each bid whole, the text left out of evidence (with the clause-like text)
+and the text verification left out inside the pair's aligned passages only, what verification found of the
+pair, its rewritten passages and signals, and the settings. The key of a kept result hashes exactly these,
+so a result is taken again only where judging anew gives the same. Adding a bid to a checked section in
+the app judges the new bid's pairs and the pairs whose evidence or masks changed; the section's rings and
+the reasons that name them are worked out afresh from all the pairs. Kept in memory only
+(``bidcheck.prepare.keep_in_memo``): the command line judges every pair.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.compare.runner import PairFound
+from bidcheck.compare.score import Score
+from bidcheck.config import Settings
+from bidcheck.model import PairResult, Signal
+from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, memo_running
+from bidcheck.semantic import SemanticPassage
+
+__all__ = ["Judged", "MaskReads", "judged_or_kept"]
+
+Judged = tuple[PairResult, Score]
+Pair = tuple[int, int]
+Mask = npt.NDArray[np.bool_]
+_KIND = "judged/"
+_EMPTY = PairFound([], [])
+
+
+def _hash(parts: Sequence[bytes]) -> bytes:
+    digest = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.digest()
+
+
+@dataclass(frozen=True)
+class MaskReads:
+    """The masks of each bid that a pair's judgement reads: ``whole`` all through, ``at_a`` inside the
+    A side of the pair's aligned passages (the bid first of the pair), ``at_b`` inside their B side."""
+
+    whole: list[list[Mask | None]]
+    at_a: list[list[Mask]]
+    at_b: list[list[Mask]]
+
+
+def _packed(mask: Mask | None) -> bytes:
+    return b"-" if mask is None else np.packbits(mask).tobytes() + len(mask).to_bytes(8, "little")
+
+
+def _bid_digest(bid: Ready, whole: Sequence[Mask | None]) -> bytes | None:
+    """What a pair's judgement reads of one bid all through: its id, its cache entry and its masks read
+    whole (``None`` for a document read outside the cache: its pairs are judged each time)."""
+    if not bid.source:
+        return None
+    return _hash([bid.doc.id.encode(), bid.source.encode("utf-8", "surrogatepass"), *map(_packed, whole)])
+
+
+def _pair_digest(
+    context: bytes, sides: tuple[bytes, bytes], found: PairFound, near: bytes, extra: tuple[object, object]
+) -> bytes:
+    """The key of one pair's judgement: both bids', what verification found, the masks inside its
+    aligned passages (``near``), its rewritten passages and signals (``extra``)."""
+    shared = pickle.dumps((found.live, found.masked, found.failed, *extra), protocol=pickle.HIGHEST_PROTOCOL)
+    return _hash([context, *sides, shared, near])
+
+
+def _near(pair: Pair, found: PairFound, reads: MaskReads) -> bytes:
+    """The masks read inside the pair's aligned passages, on both sides."""
+    i, j = pair
+    parts = [_packed(m[p.a[0] : p.a[1]]) for p in found.live for m in reads.at_a[i]]
+    parts += [_packed(m[p.b[0] : p.b[1]]) for p in found.live for m in reads.at_b[j]]
+    return b"".join(parts)
+
+
+def judged_or_kept(
+    keys: list[Pair],
+    bids: Sequence[Ready],
+    reads: MaskReads,
+    found: Mapping[Pair, PairFound],
+    settings: Settings,
+    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]],
+    judge: Callable[[list[Pair]], list[Judged]],
+) -> list[Judged]:
+    """``judge(keys)``, the pairs kept in the running check's memo taken from it: ``reads``, the masks a
+    pair's judgement reads; ``extra(pair)``, its rewritten passages and signals.
+    Without a memo (the command line) every pair is judged."""
+    if not memo_running():
+        return judge(keys)
+    context = json.dumps(settings.to_dict(), sort_keys=True, default=str).encode()
+    sides = [_bid_digest(b, m) for b, m in zip(bids, reads.whole, strict=True)]
+    keys_kept: dict[Pair, str] = {}
+    for i, j in keys:
+        a, b = sides[i], sides[j]
+        if a is not None and b is not None:
+            shared = found.get((i, j), _EMPTY)
+            digest = _pair_digest(context, (a, b), shared, _near((i, j), shared, reads), extra((i, j)))
+            keys_kept[(i, j)] = _KIND + digest.hex()
+    out: dict[Pair, Judged] = {}
+    for pair, key in keys_kept.items():
+        value = kept_in_memo(key)  # found: kept for the next check too
+        if isinstance(value, tuple):
+            out[pair] = value
+    todo = [pair for pair in keys if pair not in out]
+    for pair, value in zip(todo, judge(todo), strict=True):
+        out[pair] = value
+        if pair in keys_kept and not value[1].failed:  # a pair that could not be compared is tried again
+            keep_in_memo(keys_kept[pair], value)
+    return [out[pair] for pair in keys]
