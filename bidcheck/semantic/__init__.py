@@ -66,22 +66,16 @@ class SemanticPassage:
 
 def _encode(
     name: str,
-    bids: Sequence[Ready],
     units: Sequence[Units],
-    alone: bool,
     progress: ProgressFn,
     cancel: CancelFlag | None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """Every unit's vector, bid by bid, and the bid each row belongs to: from the cache, those never
-    encoded encoded now (the encoder is loaded only for them; ``alone``: see ``semantic.cache``)."""
-    cached = [
-        cached_vectors(name, b.clean.text, u.texts, alone)
-        for b, u in zip(bids, units, strict=True)
-        if u.texts
-    ]
+    encoded encoded now (the encoder is loaded only for them: see ``semantic.cache``)."""
+    cached = [cached_vectors(name, u.texts) for u in units if u.texts]
     owner = [n for n, u in enumerate(units) for _ in u.texts]
     missing = [bid.texts[n] for bid in cached for n in bid.missing]
-    seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing), alone)))
+    seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing))))
     message = (
         f"语义比对（{len(missing)} 句，约 {seconds} 秒）"
         if missing
@@ -131,9 +125,8 @@ def find_semantic(
 
     ``masked``: each bid's text that is no evidence (tender, template, common, public); ``copied``:
     each pair's passages the copy engine found (their sentences are not compared again). A section
-    of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks (each on
-    its own, cached by sentence: the picks change with the bids), and a rewrite of a paragraph on a stock
-    topic, among bids full of stock sentences on it, may be missed there.
+    of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks: a rewrite
+    of a paragraph on a stock topic, among bids full of stock sentences on it, may be missed there.
     Raises ``EncoderMissing`` when a sentence never encoded is to be, and the encoder's package is not
     installed.
     """
@@ -144,7 +137,7 @@ def find_semantic(
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
     encoding = slice_progress(progress, 0.3, 1.0)
-    vectors, owner = _encode(settings.semantic_encoder, bids, units, picking, encoding, cancel)
+    vectors, owner = _encode(settings.semantic_encoder, units, encoding, cancel)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}
     for (i, j), pair in sorted(matches.items()):

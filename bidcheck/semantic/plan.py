@@ -38,7 +38,6 @@ __all__ = [
 # bench.scale's 10-bid section (421,424 characters: 14,674 sentences, the shortlist's 1,182 encoded)
 _LOAD_SECONDS = 1.0  # importing and loading the default encoder (0.8-1.2)
 _CHARS_PER_SECOND = 27_000  # sentence characters the default encoder encodes a second (25,500-29,000)
-_ALONE_COST = 2.4  # the time of sentences encoded one by one over the same in batches (2.34 and 2.43)
 _SENTENCE_SHARE = 0.85  # of a bid's characters, those in sentences it compares (0.73 and 0.98)
 _CHARS_PER_SENTENCE = 35  # such a sentence's characters (44 and 28; the shortlist's picks: 27)
 SHORTLIST = 1200  # sentences a shortlist picks at most (about)
@@ -104,10 +103,9 @@ def section_size(paths: Sequence[Path]) -> SectionSize:
     return SectionSize(tuple(guess_chars(p) for p in paths))
 
 
-def encoding_seconds(chars: int, alone: bool = False) -> float:
-    """About how long encoding sentences of ``chars`` characters in all takes (``alone``: each sentence
-    on its own, as the shortlist's picks are: see ``semantic.cache``)."""
-    return chars / _CHARS_PER_SECOND * (_ALONE_COST if alone else 1.0)
+def encoding_seconds(chars: int) -> float:
+    """About how long encoding sentences of ``chars`` characters in all takes."""
+    return chars / _CHARS_PER_SECOND
 
 
 def shortlisted(size: SectionSize, max_sentences: int = Settings().semantic_max_sentences) -> bool:
@@ -125,7 +123,7 @@ def estimate_seconds(size: SectionSize, max_sentences: int = Settings().semantic
         return _LOAD_SECONDS + encoding_seconds(round(chars))
     shortlist = _SHORTLIST_CHAR_SECONDS * size.total + _SHORTLIST_PAIR_SECONDS * size.pairs()
     picked = min(SHORTLIST, max_sentences) * 30  # the shortlist's picks are shorter sentences
-    return _LOAD_SECONDS + shortlist + encoding_seconds(picked, alone=True)
+    return _LOAD_SECONDS + shortlist + encoding_seconds(picked)
 
 
 def skip_reason(settings: Settings, size: SectionSize) -> str:
