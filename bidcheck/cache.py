@@ -25,6 +25,7 @@ __all__ = [
     "file_digest",
     "has_blob",
     "load_blob",
+    "parts_digest",
     "prune_cache",
     "store_blob",
 ]
@@ -67,6 +68,16 @@ def file_digest(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def parts_digest(*parts: bytes) -> bytes:
+    """A 20-byte hash of several byte strings, each with its length (no two lists of parts hash alike
+    by their joins): the keys of entries made of several inputs."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.digest()
 
 
 def code_digest(sources: list[Path]) -> str:

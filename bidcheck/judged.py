@@ -13,7 +13,6 @@ the reasons that name them are worked out afresh from all the pairs. Kept in mem
 
 from __future__ import annotations
 
-import hashlib
 import json
 import pickle
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.cache import parts_digest
 from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
@@ -36,14 +36,6 @@ Pair = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
 _KIND = "judged/"
 _EMPTY = PairFound([], [])
-
-
-def _hash(parts: Sequence[bytes]) -> bytes:
-    digest = hashlib.blake2b(digest_size=20)
-    for part in parts:
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.digest()
 
 
 @dataclass(frozen=True)
@@ -65,7 +57,8 @@ def _bid_digest(bid: Ready, whole: Sequence[Mask | None]) -> bytes | None:
     whole (``None`` for a document read outside the cache: its pairs are judged each time)."""
     if not bid.source:
         return None
-    return _hash([bid.doc.id.encode(), bid.source.encode("utf-8", "surrogatepass"), *map(_packed, whole)])
+    source = bid.source.encode("utf-8", "surrogatepass")
+    return parts_digest(bid.doc.id.encode(), source, *map(_packed, whole))
 
 
 def _pair_digest(
@@ -74,7 +67,7 @@ def _pair_digest(
     """The key of one pair's judgement: both bids', what verification found, the masks inside its
     aligned passages (``near``), its rewritten passages and signals (``extra``)."""
     shared = pickle.dumps((found.live, found.masked, found.failed, *extra), protocol=pickle.HIGHEST_PROTOCOL)
-    return _hash([context, *sides, shared, near])
+    return parts_digest(context, *sides, shared, near)
 
 
 def _near(pair: Pair, found: PairFound, reads: MaskReads) -> bytes:

@@ -181,8 +181,8 @@ def kgram_window_pairs(
     ).astype(np.int64)
     order = np.argsort(hashes, kind="stable")  # entries come by document, then window: ties stay so
     hashes, docs, windows = hashes[order], docs[order], windows[order]
-    distinct = np.r_[True, (np.diff(hashes) != 0) | (np.diff(docs) != 0) | (np.diff(windows) != 0)]
-    hashes, docs, windows = hashes[distinct], docs[distinct], windows[distinct]
+    first_of_each = np.r_[True, (np.diff(hashes) != 0) | (np.diff(docs) != 0) | (np.diff(windows) != 0)]
+    hashes, docs, windows = hashes[first_of_each], docs[first_of_each], windows[first_of_each]
     first, second = _equal_runs_pairs(hashes)
     apart = docs[first] != docs[second]  # entries come in document order: docs[first] < docs[second]
     first, second = first[apart], second[apart]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import hashlib
 import json
 import threading
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest
+from bidcheck.cache import code_digest, parts_digest
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.seeds import candidate_region
@@ -50,11 +49,7 @@ def _code() -> str:
 
 
 def _hash(*parts: bytes) -> str:
-    digest = hashlib.blake2b(digest_size=20)
-    for part in parts:
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.hexdigest()
+    return parts_digest(*parts).hex()
 
 
 def text_digest(x: AlignInput) -> bytes:
