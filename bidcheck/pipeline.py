@@ -24,6 +24,7 @@ from bidcheck import __version__
 from bidcheck.cache import code_digest, has_blob, load_blob, prune_cache, store_blob
 from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
 from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
+from bidcheck.compare.kept import Section, kept_candidate_pairs
 from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
@@ -446,15 +447,11 @@ def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
     aligned = align_inputs(
         run.bids, [masks.unaligned(i) for i in range(len(run.bids))], masks.stock, run.settings.seed_chars
     )
-    candidates = candidate_window_pairs(
-        [b.fingerprint.windows for b in run.bids],
-        [b.fingerprint.kgrams for b in run.bids],
-        run.settings.window_stride,
-        run.settings.lsh_threshold,
-        run.settings.num_perm,
-        [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)],
-    )
-    return masks, candidates
+    windows, kgrams = [b.fingerprint.windows for b in run.bids], [b.fingerprint.kgrams for b in run.bids]
+    usable = [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)]
+    shape = (run.settings.window_stride, run.settings.lsh_threshold, run.settings.num_perm)
+    kept = kept_candidate_pairs(Section(windows, kgrams, usable, [b.source for b in run.bids]), *shape)
+    return masks, kept if kept is not None else candidate_window_pairs(windows, kgrams, *shape, usable)
 
 
 def _preload_beside_reading(run: _Run) -> None:

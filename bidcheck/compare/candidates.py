@@ -19,10 +19,14 @@ from bidcheck.arrays import distinct
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 
 __all__ = [
+    "MIN_WINDOW_JACCARD",
     "WindowPairs",
     "candidate_window_pairs",
+    "kgram_fingerprints",
+    "kgram_index_pairs",
     "kgram_window_pairs",
     "lsh_window_pairs",
+    "merged_window_pairs",
     "mostly_open_windows",
     "winnow",
 ]
@@ -31,7 +35,7 @@ WindowPairs = dict[tuple[int, int], list[tuple[int, int]]]
 _WINNOW = 8  # one fingerprint per 8 consecutive k-grams at least
 _MAX_REPEATS = 4  # a k-gram repeated more often inside one document is a stock phrase, not evidence
 _MIN_HITS = 2  # shared fingerprints needed before two windows are worth verifying
-_MIN_WINDOW_JACCARD = 0.1  # LSH pairs below this estimated Jaccard are band collisions of unrelated text
+MIN_WINDOW_JACCARD = 0.1  # LSH pairs below this estimated Jaccard are band collisions of unrelated text
 _MIN_OPEN_SHARE = 0.8  # a window enters LSH when this share of its k-grams lies outside masked text
 
 
@@ -146,11 +150,14 @@ def _smaller_first(
     return np.where(kgrams[right] < kgrams[left], right, left)
 
 
-def _fingerprints(
-    kgrams: npt.NDArray[np.uint64], usable: npt.NDArray[np.bool_] | None
+def kgram_fingerprints(
+    kgrams: npt.NDArray[np.uint64],
+    usable: npt.NDArray[np.bool_] | None,
+    winnowed: npt.NDArray[np.int64] | None = None,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-    """(hash, position) of a document's winnowed k-grams, stock phrases and unusable k-grams left out."""
-    positions = winnow(kgrams)
+    """(hash, position) of a document's winnowed k-grams (``winnowed``: ``winnow(kgrams)`` found
+    before), stock phrases and unusable k-grams left out."""
+    positions = winnow(kgrams) if winnowed is None else winnowed
     if usable is not None:
         positions = positions[usable[positions]]
     hashes = kgrams[positions]
@@ -171,7 +178,16 @@ def kgram_window_pairs(
     The index is one sort: every two entries of a hash in different documents are a hit of their window
     pair, and the hits are counted with one more sort (no loop over buckets or pairs).
     """
-    parts = [_fingerprints(h, usable[d] if usable is not None else None) for d, h in enumerate(kgrams)]
+    parts = [kgram_fingerprints(h, usable[d] if usable is not None else None) for d, h in enumerate(kgrams)]
+    return kgram_index_pairs(parts, stride, window_counts)
+
+
+def kgram_index_pairs(
+    parts: Sequence[tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]],
+    stride: int,
+    window_counts: Sequence[int],
+) -> WindowPairs:
+    """``kgram_window_pairs`` from each document's winnowed k-grams (``kgram_fingerprints``)."""
     if not parts:
         return {}
     hashes = np.concatenate([p[0] for p in parts])
@@ -187,11 +203,11 @@ def kgram_window_pairs(
     apart = docs[first] != docs[second]  # entries come in document order: docs[first] < docs[second]
     first, second = first[apart], second[apart]
     size = max([*window_counts, 1])
-    keys = ((docs[first] * len(kgrams) + docs[second]) * size + windows[first]) * size + windows[second]
+    keys = ((docs[first] * len(parts) + docs[second]) * size + windows[first]) * size + windows[second]
     values, counts = np.unique(keys, return_counts=True)
     values = values[counts >= _MIN_HITS]
     pair, wa, wb = values // (size * size), values // size % size, values % size
-    return _grouped_by_documents(pair // len(kgrams), wa, pair % len(kgrams), wb)
+    return _grouped_by_documents(pair // len(parts), wa, pair % len(parts), wb)
 
 
 def _equal_runs_pairs(values: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -234,15 +250,19 @@ def candidate_window_pairs(
 
     ``usable[d]`` is (usable k-grams, windows kept) of document ``d``; masked text finds no candidates.
     """
-    merged: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
-    found = (
+    return merged_window_pairs(
         lsh_window_pairs(
-            windows, threshold, num_perm, [u[1] for u in usable] if usable else None, _MIN_WINDOW_JACCARD
+            windows, threshold, num_perm, [u[1] for u in usable] if usable else None, MIN_WINDOW_JACCARD
         ),
         kgram_window_pairs(
             kgrams, stride, [len(w) for w in windows], [u[0] for u in usable] if usable else None
         ),
     )
+
+
+def merged_window_pairs(*found: WindowPairs) -> WindowPairs:
+    """The window pairs of several sources in one, keys and each list sorted."""
+    merged: defaultdict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
     for source in found:
         for key, value in source.items():
             merged[key].update(value)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.arrays import distinct
+from bidcheck.arrays import distinct, is_member
 from bidcheck.config import Settings
 
 __all__ = [
@@ -43,33 +43,6 @@ def template_mask(
     if not len(template_hashes) or not len(kgrams):
         return np.zeros(length, dtype=bool)
     return _hit_runs_mask(is_member(kgrams, distinct(template_hashes)), length, k, min_chars)
-
-
-_SIEVE_BITS = 16  # the low bits of a hash that the sieve of a small set looks at (a 64 KB table)
-
-
-def is_member(values: npt.NDArray[np.uint64], sorted_set: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
-    """``np.isin`` for a set already sorted and unique, without sorting it again.
-
-    A small set (the phrases most bids hold: hundreds) first sieves the values by their low bits, and
-    only the few that pass are searched for: a binary search of every k-gram of every bid cost a
-    tenth of a second a section."""
-    if not len(sorted_set):
-        return np.zeros(len(values), dtype=bool)
-    if len(sorted_set) > 1 << (_SIEVE_BITS - 2):
-        return _found(values, sorted_set)
-    low = np.uint64((1 << _SIEVE_BITS) - 1)
-    sieve = np.zeros(1 << _SIEVE_BITS, dtype=bool)
-    sieve[(sorted_set & low).astype(np.intp)] = True
-    passed = np.flatnonzero(sieve[(values & low).astype(np.intp)])
-    member = np.zeros(len(values), dtype=bool)
-    member[passed] = _found(values[passed], sorted_set)
-    return member
-
-
-def _found(values: npt.NDArray[np.uint64], sorted_set: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
-    at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
-    return np.asarray(sorted_set[at] == values)
 
 
 def true_runs(mask: npt.NDArray[np.bool_]) -> list[Span]:

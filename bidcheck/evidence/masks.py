@@ -22,13 +22,12 @@ from bidcheck.evidence.company import changing_company_masks
 from bidcheck.evidence.flags import (
     bids_for_common,
     form_pieces,
-    frequent_kgrams,
-    is_member,
     long_gram_hashes,
     occurrences_mask,
     spans_mask,
     template_mask,
 )
+from bidcheck.evidence.frequent import frequent_masks
 from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
 from bidcheck.prepare import Ready, of_document
 
@@ -147,11 +146,15 @@ def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     are shorter, or not the same stretch in every bid."""
     needed = bids_for_common(len(bids), settings)
     k, span = settings.seed_chars, settings.template_min_chars
-    grams = [long_gram_hashes(b.fingerprint.kgrams, k, span) for b in bids]
-    frequent = frequent_kgrams(grams, needed)
-    return [
-        spans_mask(is_member(g, frequent), span, len(b.clean.norm)) for g, b in zip(grams, bids, strict=True)
-    ]
+
+    @functools.cache
+    def grams(n: int) -> npt.NDArray[np.uint64]:
+        return long_gram_hashes(bids[n].fingerprint.kgrams, k, span)
+
+    def mask(n: int, starts: npt.NDArray[np.intp]) -> Mask:
+        return spans_mask(_at(starts, len(grams(n))), span, len(bids[n].clean.norm))
+
+    return frequent_masks(bids, f"common|{k}|{span}", grams, needed, mask)
 
 
 def _stock(bids: Sequence[Ready]) -> list[Mask]:
@@ -162,8 +165,18 @@ def _stock(bids: Sequence[Ready]) -> list[Mask]:
     trade from a shared draft this way, and keep every k-gram.
     """
     needed = max(_STOCK_MIN_BIDS, math.ceil(_STOCK_SHARE * len(bids)))
-    frequent = frequent_kgrams([b.fingerprint.kgrams for b in bids], needed)
-    return [is_member(b.fingerprint.kgrams, frequent) for b in bids]
+
+    def grams(n: int) -> npt.NDArray[np.uint64]:
+        return bids[n].fingerprint.kgrams
+
+    return frequent_masks(bids, "stock", grams, needed, lambda n, at: _at(at, len(grams(n))))
+
+
+def _at(positions: npt.NDArray[np.intp], length: int) -> Mask:
+    """A mask of ``length`` true at ``positions``."""
+    mask = np.zeros(length, dtype=bool)
+    mask[positions] = True
+    return mask
 
 
 def common_after_rings(bids: int, settings: Settings) -> bool:
