@@ -5,6 +5,7 @@ candidates are those a check without the memo finds, bid for bid, as bids are ad
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -131,3 +132,17 @@ def test_a_bid_read_outside_the_cache_leaves_the_candidates_to_the_full_indexes(
         masks, candidates = _masks_and_candidates(section, tender)
     fresh_masks, fresh = _masks_and_candidates(section, tender)
     assert _same_masks(masks, fresh_masks) and candidates == fresh
+
+
+def test_masks_remembered_on_disk_come_back_the_same_in_an_eighth_of_the_bytes(
+    bids: list[Ready], tender: Ready
+) -> None:
+    """The candidates stage is remembered for a re-check with the masks' bits packed."""
+    masks = shared_masks(bids[:24], [tender], SETTINGS)
+    masks.unaligned(0)  # the unions worked out of the masks are not stored
+    back = pickle.loads(pickle.dumps(masks, protocol=pickle.HIGHEST_PROTOCOL))
+    assert _same_masks(back, masks) and back.after_rings == masks.after_rings
+    assert all(np.array_equal(back.either(n), masks.either(n)) for n in range(24))
+    assert all(m.dtype == bool for m in back.template + back.common + back.stock)
+    chars = sum(len(m) for m in masks.template + masks.common + masks.stock)
+    assert len(pickle.dumps(masks, protocol=pickle.HIGHEST_PROTOCOL)) < chars / 4

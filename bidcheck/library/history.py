@@ -158,16 +158,8 @@ def consult(
     stored = library.owners(sorted({f for places in postings.values() for f, _ in places}))
     owners = {f: owner for f, owner in stored.items() if not section or owner[0] != section}
     public = {h for h, places in postings.items() if _is_public(places, owners, settings)}
-    hits: list[dict[int, list[tuple[int, int]]]] = []
-    for p in prints:
-        found: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for h, pos in zip(p.hashes.tolist(), p.positions.tolist(), strict=True):
-            if h in public:
-                continue
-            for file_id, other in postings.get(h, ()):
-                if file_id in owners:
-                    found[file_id].append((pos, other))
-        hits.append(dict(found))
+    elsewhere = _elsewhere(postings, owners, public)
+    hits = [_hits(p, elsewhere) for p in prints]
     bidders = [bidder_name(b.doc.name) for b in bids]
     sections, documents = library.counts(besides=section)
     return Consulted(
@@ -180,6 +172,27 @@ def consult(
         sections,
         documents,
     )
+
+
+def _elsewhere(
+    postings: Mapping[int, list[tuple[int, int]]], owners: Mapping[int, object], public: set[int]
+) -> dict[int, list[tuple[int, int]]]:
+    """The places of each hash in the files of other sections (``owners``), public hashes left out."""
+    out = {h: [(f, o) for f, o in places if f in owners] for h, places in postings.items() if h not in public}
+    return {h: places for h, places in out.items() if places}
+
+
+def _hits(p: BidPrint, elsewhere: Mapping[int, list[tuple[int, int]]]) -> dict[int, list[tuple[int, int]]]:
+    """By file of another section: (position in the bid, position there) of each hash both hold, in the
+    bid's order. Only the bid's hashes found elsewhere are walked (a section checked again, or with a
+    bid more, finds its own bids' places in the library, and those are left out)."""
+    known = np.fromiter(elsewhere, dtype=np.int64, count=len(elsewhere))
+    at = np.flatnonzero(np.isin(p.hashes, known, kind="sort")) if len(known) else np.zeros(0, np.intp)
+    found: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for h, pos in zip(p.hashes[at].tolist(), p.positions[at].tolist(), strict=True):
+        for file_id, other in elsewhere[h]:
+            found[file_id].append((pos, other))
+    return dict(found)
 
 
 def template_documents(library: LibraryReader, settings: Settings) -> list[Ready]:
