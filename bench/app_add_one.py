@@ -1,7 +1,8 @@
 """Adding one bid in the app: the section's bids but the last checked in this process, then all of them,
 as the window's check does it (``gui/window.py`` ``run_check``: ``pipeline.check`` in its own process,
 with the library or without, then the bids' clean texts for the evidence view, no report written). Prints
-the second check's wall and CPU seconds (user + system of this process and its workers) as JSON.
+the second check's wall and CPU seconds (user + system of this process and its workers) and each stage's
+wall seconds as JSON.
 
 ``bench/scale.py`` runs it in a fresh process with an empty cache (``$BIDCHECK_CACHE_DIR``); the first
 check fills the cache, as the user's check of the section before the late bid did.
@@ -72,7 +73,8 @@ def main() -> None:
         wall, cpu, result = add_one(args.section, settings, library)
     if args.json:
         write_json(result, args.json)
-    print(json.dumps({"wall": wall, "cpu": cpu}))
+    stages = {name: round(seconds, 3) for name, seconds in result.timings.items()}
+    print(json.dumps({"wall": wall, "cpu": cpu, "stages": stages}))
 
 
 if __name__ == "__main__":
