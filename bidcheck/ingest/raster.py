@@ -24,7 +24,7 @@ _CUBIC_A = -0.75  # OpenCV's bicubic kernel
 
 def _linear_weights(
     source: int, target: int, clamp: bool
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """For each target pixel, the two source pixels and their fixed-point weights. Across (``clamp``), a
     target pixel beyond the outer source pixels' centres takes the outer pixel whole; down, OpenCV keeps
     the weights and repeats the outer row."""
@@ -35,8 +35,8 @@ def _linear_weights(
     if clamp:
         fraction[(first < 0) | (first >= source - 1)] = 0
         first = np.clip(first, 0, source - 1)
-    weight_first = np.rint((1 - fraction) * _RESIZE_ONE).astype(np.int64)
-    weight_second = np.rint(fraction * _RESIZE_ONE).astype(np.int64)
+    weight_first = np.rint((1 - fraction) * _RESIZE_ONE).astype(np.int32)
+    weight_second = np.rint(fraction * _RESIZE_ONE).astype(np.int32)
     second = np.clip(first + 1, 0, source - 1)
     return np.clip(first, 0, source - 1), second, weight_first, weight_second
 
@@ -46,8 +46,9 @@ def resize_linear(pixels: Pixels, width: int, height: int) -> Pixels:
     rows_a, rows_b, down_a, down_b = _linear_weights(pixels.shape[0], height, clamp=False)
     cols_a, cols_b, across_a, across_b = _linear_weights(pixels.shape[1], width, clamp=True)
 
-    def across(rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-        picked = pixels[rows].astype(np.int64)
+    def across(rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int32]:
+        # int32 holds every step: 255 x 2048 across, then 2048 x 32,640 down (2^31 is 2.1 billion)
+        picked = pixels[rows].astype(np.int32)
         return (picked[:, cols_a] * across_a + picked[:, cols_b] * across_b) >> 4
 
     top, bottom = across(rows_a), across(rows_b)
