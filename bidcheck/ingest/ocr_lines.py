@@ -253,9 +253,11 @@ class _ShortlistedHead:
         """The batches' characters and probabilities, the unsure steps' scored over every character."""
         unsure = [b.features for b in batches if b.features is not None and len(b.features)]
         if unsure:
-            logits = np.concatenate(unsure, dtype=np.float32) @ self.weights + self.bias
-            top = logits.max(axis=1)
-            characters, probabilities = logits.argmax(axis=1), 1 / np.exp(logits - top[:, None]).sum(axis=1)
+            logits = np.concatenate(unsure, dtype=np.float32) @ self.weights
+            logits += self.bias
+            characters, top = logits.argmax(axis=1), logits.max(axis=1)
+            logits -= top[:, None]  # in place: a page's unsure steps hold about 10 MB of logits
+            probabilities = 1 / np.exp(logits, out=logits).sum(axis=1)
         start = 0
         for batch in batches:
             count = int(batch.unsure.sum()) if batch.unsure is not None else 0
