@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import re
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -150,3 +152,31 @@ def test_time_left_reads_as_an_estimate() -> None:
 def test_ocr_runs_two_cores_to_a_process() -> None:
     # one process on all cores of a 2-core PC; past that, processes of two threads each
     assert [ocr_processes(n) for n in (1, 2, 3, 4, 9)] == [(1, 0), (1, 0), (1, 0), (2, 2), (4, 2)]
+
+
+_FREED_KEPT = """
+import sys
+from pathlib import Path
+from bidcheck.ingest.ocr_batch import keep_freed_memory
+def resident_mb() -> float:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * 4096 / 2**20
+kept = keep_freed_memory() if sys.argv[1] == "keep" else False
+before = resident_mb()
+block = bytearray(24 << 20)  # zeroed: every page touched
+block = None
+print(kept, round(resident_mb() - before))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+def test_an_ocr_worker_keeps_the_memory_it_frees() -> None:
+    # a page's arrays come and go; touching memory the system hands out anew is slow on a VM
+    def after_free(mode: str) -> tuple[str, int]:
+        run = subprocess.run([sys.executable, "-c", _FREED_KEPT, mode], capture_output=True, text=True)
+        kept, grown = run.stdout.split()
+        return kept, int(grown)
+
+    kept, grown = after_free("keep")
+    assert kept == "True" and grown >= 20
+    kept, grown = after_free("plain")
+    assert kept == "False" and grown < 4  # glibc's default: a block this large goes back at once

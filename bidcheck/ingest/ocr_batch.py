@@ -14,7 +14,10 @@ a worker that dies holding two pages has each tried again alone first).
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import multiprocessing
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,12 +26,16 @@ from bidcheck.ingest.scan import OcrTask, recognize_task
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 from bidcheck.workers import Lost, run_tasks
 
-__all__ = ["PAGES_AT_ONCE", "ocr_message", "recognize_pages", "same_images", "time_left"]
+__all__ = ["PAGES_AT_ONCE", "keep_freed_memory", "ocr_message", "recognize_pages", "same_images", "time_left"]
 
 # Pages a worker holds at once, each in a thread: one page is rendered, its lines found and cut out while
 # another's lines are recognised, and the recogniser's streams take the batches of both in turn, so that
 # no core waits on a page's serial steps (``bench/ocr.py``; README, "Scans").
 PAGES_AT_ONCE = 2
+# glibc's mallopt parameters: memory freed is kept for the process's next allocations, never handed back
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_KEEP_ABOVE = (1 << 31) - 1  # bytes free at the top of a heap before it is handed back (C int: 2 GB)
+_MMAP_ABOVE = 32 << 20  # allocations up to this size come from the heaps (glibc's largest threshold)
 
 
 def time_left(seconds: float) -> str:
@@ -51,11 +58,33 @@ def ocr_message(task: OcrTask, done: int, total: int, elapsed_s: float) -> str:
 
 def _recognize_quietly(task: OcrTask, engine: str, threads: int) -> str | None:
     """Recognise one page; a failure is returned as text (the reader meets it again and reports it)."""
+    keep_freed_memory()
     try:
         recognize_task(task, engine, threads)
     except Exception as exc:  # one bad page must not stop the others
         return f"{type(exc).__name__}: {exc}"
     return None
+
+
+@functools.cache
+def keep_freed_memory() -> bool:
+    """Have the C allocator keep the memory this process frees for its next allocations (glibc only);
+    whether it could be told.
+
+    A page's OCR allocates and frees tens of MB of arrays (the page, the detector's maps, the runtime's
+    buffers for each batch's shape); glibc hands large blocks back to the system as they are freed, and
+    memory the system hands out anew is slow to touch on a virtual machine (100 MB of new memory took
+    0.5-1.2 CPU s the first time in a fresh process on the measuring machine, 0.02 s again). An OCR
+    worker reads page after page of much the same size, so it keeps what it freed: a page then took
+    25,500-27,400 new pages of memory from the system instead of 31,200-36,800 (README, "Benchmarks").
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return False
+    return bool(mallopt(_M_TRIM_THRESHOLD, _KEEP_ABOVE)) and bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_ABOVE))
 
 
 def recognize_pages(
