@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -61,3 +62,26 @@ def test_a_pair_that_could_not_be_compared_is_watched_with_the_reason() -> None:
     assert level == "watch" and reason.startswith("二级观察：比对进程异常退出，这一对未能比对完，请人工核对")
     level, _ = verdict(Score(0.5, 0.5, 0.4, 2000, 3, 0, failed=True), None, {}, Settings())
     assert level == "high"
+
+
+def _entries(cache: Path) -> dict[Path, int]:
+    return {path: path.stat().st_mtime_ns for path in (cache / "pairs").rglob("v*.bin")}
+
+
+def test_pairs_aligned_by_workers_are_remembered_by_them_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workers that align the pairs store them in the cache: a check whose stages are not
+    remembered reads every pair back and writes none again."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(cache))
+    monkeypatch.setattr(runner, "_POOL_MIN_WINDOWS", 1)  # so few windows are aligned by workers
+    (tmp_path / "s").mkdir()
+    inputs = CheckInputs((_section(tmp_path / "s"),))
+    first = check(inputs, SETTINGS)
+    stored = _entries(cache)
+    assert len(stored) == 15  # one entry a pair, all of them sharing the draft
+    shutil.rmtree(cache / "stages")  # else the whole verification is read back at once
+    again = check(inputs, SETTINGS)
+    assert _entries(cache) == stored
+    assert _levels(again) == _levels(first) and {p.level for p in again.pairs} == {"high"}

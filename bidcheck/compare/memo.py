@@ -32,7 +32,7 @@ from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
 from bidcheck.prepare import load_entry, store_entry
 
-__all__ = ["PairMemo", "text_digest"]
+__all__ = ["PairMemo", "store_pair", "text_digest"]
 
 _KIND = "pairs"
 _FORMAT = 3  # 3: a row holds pairs on either side of its bid (``_AS_A``, ``_AS_B``)
@@ -102,11 +102,19 @@ class PairMemo:
         self._texts = [text_digest(x) for x in inputs]
         self._singles = [_singles_digest(x) for x in inputs]
         self._rows: list[dict[bytes, list[RawPassage]]] = [{} for _ in inputs]
+        self._keys: dict[Pair, str] = {}  # worked out once a pair: looked up, then stored under it
         shape = json.dumps(settings.to_dict(), sort_keys=True, default=str)
         self._context = f"{_FORMAT}|{__version__}|{_code()}|{shape}".encode()
 
-    def _pair_key(self, job: Job) -> str:
-        """The pair's texts, its candidate windows and what may seed evidence near them (see the module)."""
+    def pair_key(self, job: Job) -> str:
+        """The key of a pair's entry (``store_pair``): its texts, its candidate windows and what may seed
+        evidence near them (see the module)."""
+        key = self._keys.get((job[0], job[1]))
+        if key is None:
+            key = self._keys[(job[0], job[1])] = self._new_key(job)
+        return key
+
+    def _new_key(self, job: Job) -> str:
         i, j, windows = job
         listed = np.asarray(windows, dtype=np.int64).tobytes()
         near_a = _open_near(self._inputs[i], {w for w, _ in windows}, self._settings)
@@ -117,7 +125,7 @@ class PairMemo:
         """The passages remembered for these pairs (those not remembered are left out)."""
         found: Found = {}
         for job in jobs:
-            passages = _load(self._pair_key(job))
+            passages = _load(self.pair_key(job))
             if passages is not None:
                 found[(job[0], job[1])] = passages
         return found
@@ -127,7 +135,7 @@ class PairMemo:
         for job in jobs:
             passages = found.get((job[0], job[1]))
             if passages is not None:
-                _store(self._pair_key(job), passages)
+                store_pair(self.pair_key(job), passages)
 
     def _row_key(self, i: int) -> str:
         return "m" + _hash(self._context, self._singles[i])
@@ -188,5 +196,6 @@ def _load(key: str) -> list[RawPassage] | None:
     return value if isinstance(value, list) and all(isinstance(p, RawPassage) for p in value) else None
 
 
-def _store(key: str, passages: list[RawPassage]) -> None:
+def store_pair(key: str, passages: list[RawPassage]) -> None:
+    """Remember a pair's passages under its key (``PairMemo.pair_key``); also from a worker process."""
     store_entry(_KIND, key, passages)

@@ -1,8 +1,9 @@
 """Runs the comparison of every pair of bids, in worker processes when there are several.
 
-Each pair with candidate windows gets its evidence passages, aligned in worker processes; meanwhile the
-main process lists the passages of masked text every pair shares (exact runs of all pairs at once, see
-``bidcheck.compare.shared``).
+Each pair with candidate windows gets its evidence passages, aligned in worker processes, which also
+remember them in the cache (``bidcheck.compare.memo``: pickled and written on the workers' cores, not one
+pair after another here); meanwhile the main process lists the passages of masked text every pair shares
+(exact runs of all pairs at once, see ``bidcheck.compare.shared``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from dataclasses import dataclass
 from bidcheck.compare.align import align_pair
 from bidcheck.compare.candidates import WindowPairs
 from bidcheck.compare.inputs import AlignInput
-from bidcheck.compare.memo import PairMemo
+from bidcheck.compare.memo import PairMemo, store_pair
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
+from bidcheck.prepare import memo_running
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
 
 __all__ = ["PairFound", "compare_pairs"]
@@ -39,6 +41,7 @@ class PairFound:
 
 Job = tuple[int, int, list[tuple[int, int]]]
 Pair = tuple[int, int]
+Task = tuple[Job, str | None]  # a pair to align, and the key its passages are remembered under (or none)
 
 
 def _install(inputs: Sequence[AlignInput], settings: Settings) -> None:
@@ -49,15 +52,19 @@ def _install(inputs: Sequence[AlignInput], settings: Settings) -> None:
     _WORKER_INPUTS = (inputs, settings)
 
 
-def _compare(inputs: Sequence[AlignInput], job: Job, settings: Settings) -> list[RawPassage]:
-    i, j, window_pairs = job
-    return align_pair(inputs[i], inputs[j], window_pairs, settings)
+def _compare(inputs: Sequence[AlignInput], task: Task, settings: Settings) -> list[RawPassage]:
+    """A pair's passages, remembered under its key (when it has one) where they were aligned."""
+    (i, j, window_pairs), key = task
+    passages = align_pair(inputs[i], inputs[j], window_pairs, settings)
+    if key is not None:
+        store_pair(key, passages)
+    return passages
 
 
-def _compare_in_worker(jobs: list[Job]) -> list[list[RawPassage]]:
+def _compare_in_worker(tasks: list[Task]) -> list[list[RawPassage]]:
     assert _WORKER_INPUTS is not None, "worker started without its inputs"
     inputs, settings = _WORKER_INPUTS
-    return [_compare(inputs, job, settings) for job in jobs]
+    return [_compare(inputs, task, settings) for task in tasks]
 
 
 def _found(
@@ -90,53 +97,58 @@ def compare_pairs(
     def listed() -> dict[tuple[int, int], list[RawPassage]]:
         return known | all_masked_passages(inputs, settings, cancel, missing) if missing else known
 
-    aligned, masked, failed = _verify(todo, inputs, settings, listed, progress, cancel)
-    memo.store_pairs(todo, aligned)
+    stored_there = not memo_running()  # the app's memo keeps what this process stores, for its next check
+    tasks = [(job, memo.pair_key(job) if stored_there else None) for job in todo]
+    aligned, masked, failed = _verify(tasks, inputs, settings, listed, progress, cancel)
+    if not stored_there:
+        memo.store_pairs(todo, aligned)
     memo.store_masked(missing, masked)
     return _found(live | aligned, masked, failed)
 
 
 def _verify(
-    jobs: list[Job],
+    tasks: list[Task],
     inputs: Sequence[AlignInput],
     settings: Settings,
     listed: Callable[[], dict[tuple[int, int], list[RawPassage]]],
     progress: ProgressFn,
     cancel: CancelFlag | None,
 ) -> tuple[dict[tuple[int, int], list[RawPassage]], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
-    """Align the pairs of ``jobs`` and list the passages of masked text (``listed``, in this process while
+    """Align the pairs of ``tasks`` and list the passages of masked text (``listed``, in this process while
     the workers align): (passages by pair, masked passages by pair, pairs whose worker died twice)."""
     live: dict[tuple[int, int], list[RawPassage]] = {}
-    if settings.worker_count <= 1 or sum(len(job[2]) for job in jobs) < _POOL_MIN_WINDOWS:
-        for done, job in enumerate(jobs, start=1):
+    if settings.worker_count <= 1 or sum(len(job[2]) for job, _ in tasks) < _POOL_MIN_WINDOWS:
+        for done, task in enumerate(tasks, start=1):
             check_cancel(cancel)
-            live[(job[0], job[1])] = _compare(inputs, job, settings)
-            progress(done / len(jobs), "比对文件对")
+            live[_pair(task)] = _compare(inputs, task, settings)
+            progress(done / len(tasks), "比对文件对")
         return live, listed(), frozenset()
     shared: dict[tuple[int, int], list[RawPassage]] = {}
     with ProcessPoolExecutor(
         settings.worker_count, initializer=_install, initargs=(inputs, settings)
     ) as pool:
         futures = {
-            pool.submit(_compare_in_worker, batch): batch for batch in _batches(jobs, settings.worker_count)
+            pool.submit(_compare_in_worker, batch): batch for batch in _batches(tasks, settings.worker_count)
         }
         try:
             shared = listed()
-            _collect(futures, live, len(jobs), progress, cancel)
+            _collect(futures, live, len(tasks), progress, cancel)
         except BrokenProcessPool:  # a worker died (killed for memory, a native crash): see ``_one_by_one``
             pass
         except BaseException:  # interrupted or cancelled: the pool must not finish the queue first
             for future in futures:
                 future.cancel()
             raise
-    failed = _one_by_one(
-        [job for job in jobs if (job[0], job[1]) not in live], inputs, settings, live, cancel
-    )
+    failed = _one_by_one([task for task in tasks if _pair(task) not in live], inputs, settings, live, cancel)
     return live, shared, failed
 
 
+def _pair(task: Task) -> Pair:
+    return task[0][0], task[0][1]
+
+
 def _one_by_one(
-    jobs: list[Job],
+    tasks: list[Task],
     inputs: Sequence[AlignInput],
     settings: Settings,
     live: dict[tuple[int, int], list[RawPassage]],
@@ -146,13 +158,13 @@ def _one_by_one(
     returned (not compared), and every other pair's passages are in ``live``."""
     failed: set[tuple[int, int]] = set()
     pool: ProcessPoolExecutor | None = None
-    for job in jobs:
+    for task in tasks:
         check_cancel(cancel)
         pool = pool or ProcessPoolExecutor(1, initializer=_install, initargs=(inputs, settings))
         try:
-            live[(job[0], job[1])] = pool.submit(_compare_in_worker, [job]).result()[0]
+            live[_pair(task)] = pool.submit(_compare_in_worker, [task]).result()[0]
         except BrokenProcessPool:
-            failed.add((job[0], job[1]))
+            failed.add(_pair(task))
             pool.shutdown(wait=False)
             pool = None
     if pool is not None:
@@ -160,14 +172,14 @@ def _one_by_one(
     return frozenset(failed)
 
 
-def _batches(jobs: list[Job], workers: int) -> list[list[Job]]:
-    """Jobs in batches: few enough to keep the pool's overhead low, many enough to share the work."""
-    size = max(1, min(_PAIRS_PER_TASK, len(jobs) // (workers * 8)))
-    return [jobs[x : x + size] for x in range(0, len(jobs), size)]
+def _batches(tasks: list[Task], workers: int) -> list[list[Task]]:
+    """Pairs in batches: few enough to keep the pool's overhead low, many enough to share the work."""
+    size = max(1, min(_PAIRS_PER_TASK, len(tasks) // (workers * 8)))
+    return [tasks[x : x + size] for x in range(0, len(tasks), size)]
 
 
 def _collect(
-    futures: dict[Future[list[list[RawPassage]]], list[Job]],
+    futures: dict[Future[list[list[RawPassage]]], list[Task]],
     out: dict[tuple[int, int], list[RawPassage]],
     total: int,
     progress: ProgressFn,
@@ -176,6 +188,6 @@ def _collect(
     """Each batch's passages into ``out`` as it completes (what completed stays there if one fails)."""
     for future in as_completed(futures):
         check_cancel(cancel)
-        for job, found in zip(futures[future], future.result(), strict=True):
-            out[(job[0], job[1])] = found
+        for task, found in zip(futures[future], future.result(), strict=True):
+            out[_pair(task)] = found
         progress(len(out) / total, "比对文件对")
