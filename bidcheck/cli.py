@@ -8,6 +8,8 @@ checker); a command imports what it needs when it runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import importlib
 import sys
 import threading
@@ -23,6 +25,7 @@ from bidcheck.progress import Cancelled, ProgressFn, no_progress
 if TYPE_CHECKING:
     from bidcheck.model import CheckResult
     from bidcheck.pipeline import CheckInputs
+    from bidcheck.report.files import WrittenAside
 
 __all__ = ["ExitStatus", "main", "run"]
 
@@ -138,9 +141,12 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
         stream.write(f"{result.semantic_note}\n")
 
 
+_EXCEL, _JSON = "Excel 报告", "JSON 结果"  # the reports, as the summary names them
+
+
 def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The reports asked for: (what, path)."""
-    wanted = (("Excel 报告", args.xlsx), ("JSON 结果", args.json))
+    wanted = ((_EXCEL, args.xlsx), (_JSON, args.json))
     return [(label, path) for label, path in wanted if path]
 
 
@@ -148,24 +154,60 @@ def _write_reports(
     result: CheckResult, args: argparse.Namespace, section: str, stderr: TextIO
 ) -> list[tuple[str, Path]]:
     """Write the reports asked for and return those written. One that cannot be written (the disk filled
-    up since its path was checked) is reported, and the others are still written."""
+    up since its path was checked) is reported, and the others are still written. With both asked for,
+    the workbook is written in a forked process while the JSON is written here (``WrittenAside``)."""
     from bidcheck.report import write_json, write_xlsx
+
+    writers: dict[str, Callable[[Path], None]] = {
+        _EXCEL: lambda path: write_xlsx(result, path, section),
+        _JSON: lambda path: write_json(result, path),
+    }
+    outputs = _outputs(args)
+    done: dict[str, bool] = {}
+    with contextlib.ExitStack() as stack:
+        aside = _workbook_aside(result, outputs, section, stack)
+        for label, path in outputs:
+            if label not in aside:
+                done[label] = _written(path, functools.partial(writers[label], path), stderr)
+        for label, path in outputs:
+            if label in aside:
+                done[label] = _written(path, aside[label].finish, stderr)
+    return [(label, path) for label, path in outputs if done[label]]
+
+
+def _workbook_aside(
+    result: CheckResult, outputs: list[tuple[str, Path]], section: str, stack: contextlib.ExitStack
+) -> dict[str, WrittenAside]:
+    """The workbook begun in a forked process (where processes fork) when the JSON is written too; none
+    when its temporary file cannot be made (it is then written, or its error told, with the JSON)."""
+    from bidcheck.report.files import WrittenAside
+    from bidcheck.report.xlsx import save_xlsx
+    from bidcheck.workers import can_fork
+
+    label, path = _EXCEL, dict(outputs).get(_EXCEL)
+    if path is None or len(outputs) < 2 or not can_fork():
+        return {}
+    try:
+        return {
+            label: stack.enter_context(
+                WrittenAside(path, functools.partial(save_xlsx, result, section=section))
+            )
+        }
+    except OSError:
+        return {}
+
+
+def _written(path: Path, write: Callable[[], None], stderr: TextIO) -> bool:
+    """Whether ``write`` wrote the report to ``path``; why not is told in ``stderr``."""
     from bidcheck.report.files import os_error_words
     from bidcheck.text.chars import replace_unsafe
 
-    writers: dict[str, Callable[[Path], None]] = {
-        "Excel 报告": lambda path: write_xlsx(result, path, section),
-        "JSON 结果": lambda path: write_json(result, path),
-    }
-    written = []
-    for label, path in _outputs(args):
-        try:
-            writers[label](path)
-        except OSError as exc:
-            stderr.write(f"bidcheck: 无法写入 {replace_unsafe(str(path))}：{os_error_words(exc)}\n")
-        else:
-            written.append((label, path))
-    return written
+    try:
+        write()
+    except OSError as exc:
+        stderr.write(f"bidcheck: 无法写入 {replace_unsafe(str(path))}：{os_error_words(exc)}\n")
+        return False
+    return True
 
 
 def _run_check(

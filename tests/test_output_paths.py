@@ -3,19 +3,26 @@ beside their target, whole, with the mode a new file gets."""
 
 from __future__ import annotations
 
+import errno
 import io
+import multiprocessing
 import os
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bidcheck.cli import ExitStatus, main
-from bidcheck.report.files import UnwritablePath, check_output_path, write_atomically
+from bidcheck.progress import Cancelled
+from bidcheck.report.files import UnwritablePath, WrittenAside, check_output_path, write_atomically
+from bidcheck.workers import can_fork
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,6 +146,77 @@ def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.skipif(not can_fork(), reason="written aside where processes fork")
+def test_a_report_written_aside_comes_from_another_process_and_is_moved_into_place(tmp_path: Path) -> None:
+    with WrittenAside(tmp_path / "r.txt", lambda temp: temp.write_text(str(os.getpid()))) as aside:
+        aside.finish()
+    assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]
+    assert (tmp_path / "r.txt").read_text() not in ("", str(os.getpid()))
+
+
+def test_an_error_of_a_writer_aside_reaches_the_caller_and_leaves_nothing(tmp_path: Path) -> None:
+    def fail(temp: Path) -> None:
+        temp.write_text("half", encoding="utf-8")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with WrittenAside(tmp_path / "r.json", fail) as aside, pytest.raises(OSError) as raised:
+        aside.finish()
+    assert raised.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not can_fork(), reason="written aside where processes fork")
+def test_a_writer_aside_that_is_killed_costs_only_time(tmp_path: Path) -> None:
+    here = os.getpid()
+
+    def write(temp: Path) -> None:
+        if os.getpid() != here:
+            os.kill(os.getpid(), signal.SIGKILL)
+        temp.write_text("written here", encoding="utf-8")
+
+    with WrittenAside(tmp_path / "r.txt", write) as aside:
+        aside.finish()
+    assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]
+    assert (tmp_path / "r.txt").read_text(encoding="utf-8") == "written here"
+
+
+def _slow_writer(started: Path) -> Callable[[Path], None]:
+    def write(temp: Path) -> None:
+        temp.write_text("half", encoding="utf-8")
+        started.touch()
+        time.sleep(60)
+
+    return write
+
+
+@pytest.mark.skipif(not can_fork(), reason="written aside where processes fork")
+def test_a_writer_aside_left_midway_is_ended_and_leaves_no_file(tmp_path: Path) -> None:
+    out, started = tmp_path / "out", tmp_path / "started"
+    out.mkdir()
+    before = set(multiprocessing.active_children())
+    with pytest.raises(KeyboardInterrupt), WrittenAside(out / "r.xlsx", _slow_writer(started)):
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.exists() and len(list(out.iterdir())) == 1  # the half-written temporary file
+        raise KeyboardInterrupt
+    assert list(out.iterdir()) == []
+    assert set(multiprocessing.active_children()) <= before
+
+
+def test_cancelling_a_writer_aside_ends_it_and_leaves_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    cancel = threading.Event()
+    cancel.set()
+    before = set(multiprocessing.active_children())
+    writer = _slow_writer(tmp_path / "started") if can_fork() else (lambda temp: None)
+    with WrittenAside(out / "r.xlsx", writer) as aside, pytest.raises(Cancelled):
+        aside.finish(cancel)
+    assert list(out.iterdir()) == []
+    assert set(multiprocessing.active_children()) <= before
+
+
 def test_check_output_path_accepts_a_new_or_existing_file(tmp_path: Path) -> None:
     check_output_path(tmp_path / "new.json")
     (tmp_path / "old.json").write_text("{}", encoding="utf-8")
@@ -183,4 +261,32 @@ def test_a_report_that_cannot_be_written_after_the_check_exits_4(
     assert done.returncode == ExitStatus.WRITE_FAILED, done.stderr[-2000:]
     assert f"bidcheck: 无法写入 {tmp_path / 'r.json'}：文件超过了系统允许的大小" in done.stderr
     assert "一级预警" in done.stdout and "JSON 结果" not in done.stdout  # the summary, no report claimed
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX")
+@pytest.mark.parametrize("names", [("r.xlsx",), ("r.json", "r.xlsx")])
+def test_reports_that_cannot_be_written_are_told_and_leave_nothing(
+    section: dict[str, Path], tmp_path: Path, names: tuple[str, ...]
+) -> None:
+    """The workbook alone (written here), or with the JSON (the workbook then written in a forked
+    process beside it): each failure is told, exit 4, and no file is left in the folder."""
+    command = [
+        sys.executable,
+        "-c",
+        _LIMITED,
+        "check",
+        str(section["bids"]),
+        "--tender",
+        str(section["tender"]),
+    ]
+    for name in names:
+        command += [f"--{name[2:]}", str(tmp_path / name)]
+    done = subprocess.run(
+        [*command, "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == ExitStatus.WRITE_FAILED, done.stderr[-2000:]
+    for name in names:
+        assert f"bidcheck: 无法写入 {tmp_path / name}：文件超过了系统允许的大小" in done.stderr
+    assert "一级预警" in done.stdout and "Excel 报告" not in done.stdout
     assert list(tmp_path.iterdir()) == []

@@ -3,21 +3,27 @@
 A report is written to a temporary file beside it (the same folder: a rename within one file system is
 atomic) and moved into place, so a cancelled or failed write leaves no partial file. The temporary file
 is created with mode 0666 less the umask, as the system creates any new file: a colleague who may read
-the folder may read the report (``tempfile.mkstemp`` would give 0600).
+the folder may read the report (``tempfile.mkstemp`` would give 0600). ``WrittenAside`` writes one in a
+forked copy of this process while this one writes another: the temporary file is this process's to
+create, move into place or remove, so a writer that is stopped or killed midway leaves nothing either.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
 
+from bidcheck.progress import CancelFlag
 from bidcheck.text.chars import replace_unsafe
+from bidcheck.workers import Ahead, can_fork
 
-__all__ = ["UnwritablePath", "check_output_path", "os_error_words", "write_atomically"]
+__all__ = ["UnwritablePath", "WrittenAside", "check_output_path", "os_error_words", "write_atomically"]
 
 _NEW_FILE_MODE = 0o666  # the system takes the umask off, as for any file a program creates
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -41,6 +47,41 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
+
+
+class WrittenAside:
+    """A report written in a forked copy of this process (where processes fork) while this one does
+    other work, then moved into place by ``finish``; where processes do not fork, ``finish`` writes it.
+
+    Used as a context: leaving it without ``finish`` (an error, Ctrl-C) ends the writing process and
+    removes its temporary file. An exception of the writer is raised by ``finish``; a writing process
+    that ends without a word (killed, out of memory) costs only time: the report is written here.
+    """
+
+    def __init__(self, path: Path, write: Callable[[Path], None]) -> None:
+        self._path, self._write = path, write
+        self._temp = _create_beside(path)
+        self._ahead = Ahead(functools.partial(write, self._temp)) if can_fork() else None
+
+    def finish(self, cancel: CancelFlag | None = None) -> None:
+        """Wait for the report and move it into place (cancelling ends the writer: ``Cancelled``)."""
+        again = functools.partial(self._write, self._temp)
+        try:
+            if self._ahead is not None:
+                self._ahead.result(cancel, again)
+            else:
+                again()
+            os.replace(self._temp, self._path)
+        finally:
+            self._temp.unlink(missing_ok=True)
+
+    def __enter__(self) -> WrittenAside:
+        return self
+
+    def __exit__(self, *_exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        if self._ahead is not None:
+            self._ahead.stop()
+        self._temp.unlink(missing_ok=True)
 
 
 def _create_beside(path: Path) -> Path:

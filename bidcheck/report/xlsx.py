@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import functools
 import io
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from copy import copy
 from pathlib import Path
 from typing import Any
 
+from lxml import etree
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.cell.rich_text import CellRichText, TextBlock
@@ -41,7 +45,7 @@ from bidcheck.words import (
     price_place,
 )
 
-__all__ = ["NO_TENDER_WARNING", "write_xlsx"]
+__all__ = ["NO_TENDER_WARNING", "save_xlsx", "write_xlsx"]
 
 NO_TENDER_WARNING = "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高"
 _HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -60,11 +64,30 @@ _YUAN = "#,##0.00"
 
 def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
     """Write the workbook for a check result to ``path`` (atomically)."""
+    write_atomically(path, functools.partial(save_xlsx, result, section=section))
+
+
+def save_xlsx(result: CheckResult, target: Path, section: str = "") -> None:
+    """Write the workbook for a check result to ``target`` as it goes (``write_xlsx`` writes it whole).
+
+    Raises:
+        OSError: The file could not be written (also where lxml, which writes the sheets, reports it).
+    """
     with collector_paused():
-        _write_xlsx(result, path, section)
+        try:
+            _workbook(result, section).save(target)
+        except etree.SerialisationError as exc:
+            raise _os_error(exc) from None
 
 
-def _write_xlsx(result: CheckResult, path: Path, section: str) -> None:
+def _os_error(exc: etree.SerialisationError) -> Exception:
+    """The ``OSError`` lxml reports as ``IO_`` and the error's name (``IO_ENOSPC``: a full disk)."""
+    name = str(exc).removeprefix("IO_")
+    code = getattr(errno, name, None) if str(exc).startswith("IO_") else None
+    return OSError(code, os.strerror(code)) if isinstance(code, int) else exc
+
+
+def _workbook(result: CheckResult, section: str) -> Workbook:
     book = Workbook()
     names = {d.id: d.name for d in result.documents}
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
@@ -78,7 +101,7 @@ def _write_xlsx(result: CheckResult, path: Path, section: str) -> None:
     _documents(book.create_sheet("文件清单"), result.documents)
     for sheet in book.worksheets:
         _fit_to_page_width(sheet)
-    write_atomically(path, lambda temp: book.save(temp))
+    return book
 
 
 def _fit_to_page_width(sheet: Worksheet) -> None:
