@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
 from datasketch import LeanMinHash, MinHashLSH
 from datasketch.lsh import _optimal_param
 
-from bidcheck.compare.candidates import kgram_window_pairs, lsh_window_pairs
+from bidcheck.compare.candidates import _fingerprints, kgram_window_pairs, lsh_window_pairs
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
@@ -118,6 +118,53 @@ def test_kgram_candidates_need_two_shared_fingerprints_counted_once_per_window()
     kgrams = [doc(10_000, {3: 1, 20: 2}), doc(20_000, {5: 1, 30: 2}), doc(30_000, {5: 1, 30: 1})]
     found = kgram_window_pairs(kgrams, 100, [1, 1, 1])
     assert found == {(0, 1): [(0, 0)]}
+
+
+def _kgram_pairs_pair_by_pair(
+    kgrams: list[np.ndarray], stride: int, counts: list[int]
+) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """The reference: every two documents' winnowed k-grams compared, window by window, in Python."""
+    entries = []
+    for d, hashes in enumerate(kgrams):
+        kept, positions = _fingerprints(hashes, None)
+        by_hash: defaultdict[int, set[int]] = defaultdict(set)
+        for value, at in zip(kept.tolist(), positions.tolist(), strict=True):
+            by_hash[value].add(min(at // stride, max(counts[d] - 1, 0)))
+        entries.append(by_hash)
+    found = {}
+    for a in range(len(kgrams)):
+        for b in range(a + 1, len(kgrams)):
+            hits: Counter[tuple[int, int]] = Counter()
+            for value, windows in entries[a].items():
+                hits.update((x, y) for x in windows for y in entries[b].get(value, ()))
+            pairs = sorted(pair for pair, count in hits.items() if count >= 2)
+            if pairs:
+                found[(a, b)] = pairs
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kgram_candidates_are_those_of_comparing_every_two_documents(seed: int) -> None:
+    """Twelve documents of k-grams their own, some stretches copied into several others (some of them
+    twice into one, some held by most): the index finds what comparing each two documents finds."""
+    rng = np.random.default_rng(seed)
+    kgrams = [rng.integers(0, 2**63, 3000, dtype=np.uint64) for _ in range(12)]
+    for _ in range(30):
+        source, start, length = int(rng.integers(12)), int(rng.integers(2900)), int(rng.integers(20, 100))
+        for target in rng.choice(12, int(rng.integers(1, 9)), replace=False).tolist():
+            at = int(rng.integers(3000 - length))
+            kgrams[target][at : at + length] = kgrams[source][start : start + length]
+    counts = [3000 // 250 + 1] * 12
+    found = kgram_window_pairs(kgrams, 250, counts)
+    assert len(found) > 20
+    assert found == _kgram_pairs_pair_by_pair(kgrams, 250, counts)
+
+
+def test_documents_that_share_no_kgram_are_no_candidates() -> None:
+    rng = np.random.default_rng(7)
+    kgrams = [rng.integers(0, 2**63, 3000, dtype=np.uint64) for _ in range(3)]
+    assert kgram_window_pairs(kgrams, 250, [13] * 3) == {}
+    assert kgram_window_pairs([np.zeros(0, dtype=np.uint64)] * 2, 250, [0, 0]) == {}
 
 
 def test_text_a_bid_repeats_a_thousand_times_is_a_few_candidates() -> None:
