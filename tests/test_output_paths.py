@@ -243,34 +243,13 @@ sys.exit(main(sys.argv[1:]))
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX")
-def test_a_report_that_cannot_be_written_after_the_check_exits_4(
-    section: dict[str, Path], tmp_path: Path
-) -> None:
-    """A report larger than the process may write (as a disk that fills up during the check)."""
-    command = [
-        sys.executable,
-        "-c",
-        _LIMITED,
-        "check",
-        str(section["bids"]),
-        "--tender",
-        str(section["tender"]),
-    ]
-    command += ["--json", str(tmp_path / "r.json"), "--quiet"]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == ExitStatus.WRITE_FAILED, done.stderr[-2000:]
-    assert f"bidcheck: 无法写入 {tmp_path / 'r.json'}：文件超过了系统允许的大小" in done.stderr
-    assert "一级预警" in done.stdout and "JSON 结果" not in done.stdout  # the summary, no report claimed
-    assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX")
-@pytest.mark.parametrize("names", [("r.xlsx",), ("r.json", "r.xlsx")])
-def test_reports_that_cannot_be_written_are_told_and_leave_nothing(
+@pytest.mark.parametrize("names", [("r.json",), ("r.xlsx",), ("r.json", "r.xlsx")])
+def test_reports_that_cannot_be_written_after_the_check_exit_4_and_leave_nothing(
     section: dict[str, Path], tmp_path: Path, names: tuple[str, ...]
 ) -> None:
-    """The workbook alone (written here), or with the JSON (the workbook then written in a forked
-    process beside it): each failure is told, exit 4, and no file is left in the folder."""
+    """Reports larger than the process may write (as a disk that fills up during the check): each
+    alone (written here), or both (the workbook then written in a forked process beside the JSON).
+    Each failure is told, exit 4, the summary is shown, no report is claimed and no file is left."""
     command = [
         sys.executable,
         "-c",
@@ -288,5 +267,5 @@ def test_reports_that_cannot_be_written_are_told_and_leave_nothing(
     assert done.returncode == ExitStatus.WRITE_FAILED, done.stderr[-2000:]
     for name in names:
         assert f"bidcheck: 无法写入 {tmp_path / name}：文件超过了系统允许的大小" in done.stderr
-    assert "一级预警" in done.stdout and "Excel 报告" not in done.stdout
+    assert "一级预警" in done.stdout and "JSON 结果" not in done.stdout and "Excel 报告" not in done.stdout
     assert list(tmp_path.iterdir()) == []
