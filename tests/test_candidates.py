@@ -9,7 +9,7 @@ import pytest
 from datasketch import LeanMinHash, MinHashLSH
 from datasketch.lsh import _optimal_param
 
-from bidcheck.compare.candidates import _fingerprints, kgram_window_pairs, lsh_window_pairs
+from bidcheck.compare.candidates import kgram_fingerprints, kgram_window_pairs, lsh_window_pairs
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
@@ -126,7 +126,7 @@ def _kgram_pairs_pair_by_pair(
     """The reference: every two documents' winnowed k-grams compared, window by window, in Python."""
     entries = []
     for d, hashes in enumerate(kgrams):
-        kept, positions = _fingerprints(hashes, None)
+        kept, positions = kgram_fingerprints(hashes, None)
         by_hash: defaultdict[int, set[int]] = defaultdict(set)
         for value, at in zip(kept.tolist(), positions.tolist(), strict=True):
             by_hash[value].add(min(at // stride, max(counts[d] - 1, 0)))
