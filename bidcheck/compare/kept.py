@@ -75,25 +75,37 @@ class _Kept:
 
 
 def _doc(source: str, kgrams: npt.NDArray[np.uint64], usable: Usable, stride: int, count: int) -> _Doc:
-    """A document's part of the indexes, kept by its cache entry and usable k-grams and windows."""
-    packed = np.packbits(usable[0]).tobytes() + np.packbits(np.asarray(usable[1], dtype=bool)).tobytes()
-    key = f"candidate-doc|{stride}|{source}|{parts_digest(packed, str(len(usable[0])).encode()).hex()}"
+    """A document's part of the indexes, kept by its cache entry, its usable windows and which of its
+    winnowed k-grams are usable (all its entries read: a stock phrase that moves elsewhere in it, as a
+    bid added makes them move in most bids, leaves its entries as they were)."""
+    winnowed = _winnowed(source, kgrams)
+    packed = (
+        np.packbits(usable[0][winnowed]).tobytes() + np.packbits(np.asarray(usable[1], dtype=bool)).tobytes()
+    )
+    key = f"candidate-doc|{stride}|{source}|{parts_digest(packed).hex()}"
     found = kept_in_memo(key)
     if isinstance(found, _Doc):
         return found
-    doc = _made_doc(source, kgrams, usable, stride, count)
+    doc = _made_doc(kgrams, usable, winnowed, stride, count)
     keep_in_memo(key, doc)
     return doc
 
 
-def _made_doc(source: str, kgrams: npt.NDArray[np.uint64], usable: Usable, stride: int, count: int) -> _Doc:
-    """A document's part of the indexes (``kgram_fingerprints``, the index's windows); its winnowed
-    positions kept by its cache entry."""
+def _winnowed(source: str, kgrams: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """The positions of a document's winnowing fingerprints (``winnow``), kept by its cache entry."""
     key = f"candidate-winnowed|{source}"
-    winnowed = kept_in_memo(key)
-    if not isinstance(winnowed, np.ndarray):
-        winnowed = winnow(kgrams)
-        keep_in_memo(key, winnowed)
+    found = kept_in_memo(key)
+    if isinstance(found, np.ndarray):
+        return found
+    winnowed = winnow(kgrams)
+    keep_in_memo(key, winnowed)
+    return winnowed
+
+
+def _made_doc(
+    kgrams: npt.NDArray[np.uint64], usable: Usable, winnowed: npt.NDArray[np.int64], stride: int, count: int
+) -> _Doc:
+    """A document's part of the indexes (``kgram_fingerprints``, the index's windows)."""
     prints = kgram_fingerprints(kgrams, usable[0], winnowed)
     windows = np.minimum(prints[1] // stride, max(count - 1, 0)).astype(np.int64)
     with np.errstate(over="ignore"):
@@ -211,29 +223,38 @@ def kept_candidate_pairs(
         _doc(s, k, u, stride, c)
         for s, k, u, c in zip(sources, section.kgrams, section.usable, counts, strict=True)
     ]
-    old = kept_in_memo(key)
+    # every document's band values, found in the first check for the next one too
     values = [_band_values(s, w, threshold, num_perm) for s, w in zip(sources, section.windows, strict=True)]
-    if not isinstance(old, _Kept):  # the band values found for the next check
-        found = merged_window_pairs(
-            lsh_window_pairs(
-                section.windows, threshold, num_perm, [u[1] for u in section.usable], MIN_WINDOW_JACCARD
-            ),
-            kgram_index_pairs([d.prints for d in docs], stride, counts),
-        )
+    old = kept_in_memo(key)
+    if isinstance(old, _Kept):
+        found = _found_again(old, section, docs, values, (stride, threshold, num_perm))
     else:
-        before = {source: n for n, source in enumerate(old.sources)}
-        at = [before.get(source) for source in sources]
-        values = [
-            _band_values(s, w, threshold, num_perm) for s, w in zip(sources, section.windows, strict=True)
-        ]
-        moved = [
-            _moved(old.docs[o] if o is not None else None, d, v)
-            for o, d, v in zip(at, docs, values, strict=True)
-        ]
+        usable = [u[1] for u in section.usable]
         found = merged_window_pairs(
-            _carried(old, at, moved),
-            _lsh_moved(section, docs, moved, values, (threshold, num_perm)),
-            _kgrams_moved(docs, moved, stride, counts),
+            lsh_window_pairs(section.windows, threshold, num_perm, usable, MIN_WINDOW_JACCARD),
+            kgram_index_pairs([d.prints for d in docs], stride, counts),
         )
     keep_in_memo(key, _Kept(tuple(sources), tuple(docs), found))
     return found
+
+
+def _found_again(
+    old: _Kept,
+    section: Section,
+    docs: list[_Doc],
+    values: list[npt.NDArray[np.uint64]],
+    shape: tuple[int, float, int],
+) -> WindowPairs:
+    """The candidates from those ``old`` kept: its pairs of windows that did not move, and the pairs
+    of moved windows looked for again."""
+    stride, threshold, num_perm = shape
+    before = {source: n for n, source in enumerate(old.sources)}
+    at = [before.get(source) for source in section.sources]
+    moved = [
+        _moved(old.docs[o] if o is not None else None, d, v) for o, d, v in zip(at, docs, values, strict=True)
+    ]
+    return merged_window_pairs(
+        _carried(old, at, moved),
+        _lsh_moved(section, docs, moved, values, (threshold, num_perm)),
+        _kgrams_moved(docs, moved, stride, [len(w) for w in section.windows]),
+    )
