@@ -21,10 +21,10 @@ import warnings
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import imagehash
 import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
 import xxhash
 from PIL import Image
 
@@ -125,14 +125,14 @@ def package_pictures(
     return tuple(found)
 
 
-def pdf_page_pictures(page: pdfium.PdfPage, number: int, limit: int) -> list[Picture]:
-    """The image objects of a PDF page (at most ``limit``), hashed: a JPEG stream decoded as a JPEG, any
-    other through pdfium's decoded bitmap."""
+def pdf_page_pictures(page: pdfium.PdfPage, images: Iterable[Any], number: int, limit: int) -> list[Picture]:
+    """The image objects of a PDF page (``images``: pdfium's handles, as the page's walk found them; at
+    most ``limit``), hashed: a JPEG stream decoded as a JPEG, any other through pdfium's decoded bitmap."""
     found: list[Picture] = []
-    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+    for handle in images:
         if len(found) >= limit:
             break
-        picture = _pdf_picture(obj, number)
+        picture = _pdf_picture(pdfium.PdfObject(handle, page=page, pdf=page.pdf), number)
         if picture is not None:
             found.append(picture)
     return found
