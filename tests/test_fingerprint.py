@@ -6,6 +6,7 @@ import logging
 import random
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import jieba
 import jieba.analyse
@@ -19,8 +20,8 @@ from bidcheck.fingerprint import build_simhash, fingerprint_text, simhash_simila
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
 from bidcheck.fingerprint.oddwords import _FUNCTION, odd_words
-from bidcheck.fingerprint.simhash import load_idf_table
-from bidcheck.fingerprint.tokens import DICTS, _tokenizer, cut, idf_weights, is_word, user_words
+from bidcheck.fingerprint.simhash import load_idf_table, simhash_from_weights
+from bidcheck.fingerprint.tokens import DICTS, _tokenizer, cut, idf_weights, is_word, token_counts, user_words
 from bidcheck.text import normalize
 from tests.builders import paragraph, paragraphs
 
@@ -161,6 +162,40 @@ def test_the_idf_by_hash_is_the_tables_for_words_in_it_and_the_median_for_others
     expected = [idf.get(w, median) for w in words]
     assert load_idf_table(seed).of(hashes).tolist() == expected
     assert sum(w not in idf for w in words) >= 3  # the median is taken too
+
+
+def test_the_idf_table_is_stored_read_back_the_same_and_made_again_when_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table by hashes is kept in the cache: a process that finds it reads the very table one that
+    made it had; an entry cut short or out of order is made again (and the SimHash stays the same)."""
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
+    load_idf_table.cache_clear()
+    try:
+        made = load_idf_table(5)
+        (entry,) = (tmp_path / "tables").rglob("*.bin")
+        whole = entry.read_bytes()
+        swapped = whole[8:16] + whole[:8] + whole[16:]  # the first two hashes out of order
+        for stored in (whole, whole[:-3], swapped):
+            entry.write_bytes(stored)
+            load_idf_table.cache_clear()
+            table = load_idf_table(5)
+            assert table.hashes.tobytes() == made.hashes.tobytes()
+            assert table.values.tobytes() == made.values.tobytes()
+            assert table.median == made.median
+            assert table.hashes.flags.writeable == (stored != whole)  # read from the entry, or made
+            assert entry.read_bytes() == whole  # a damaged entry is written again whole
+            assert build_simhash(TEXT, 5) == _reference_simhash_of_seed(TEXT, 5)
+    finally:
+        load_idf_table.cache_clear()
+
+
+def _reference_simhash_of_seed(text: str, seed: int) -> int:
+    """The SimHash of ``text`` with the IDF looked up word by word in jieba's table (no table by hashes)."""
+    idf, median = idf_weights()
+    counts = token_counts(cut(text))
+    weights = {w: n * idf.get(w, median) for w, n in counts.items()}
+    return simhash_from_weights(weights, seed)
 
 
 def _odd_words_one_by_one(words: list[str]) -> tuple[tuple[str, int], ...]:

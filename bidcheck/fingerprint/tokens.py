@@ -14,7 +14,7 @@ from pathlib import Path
 
 import rjieba
 
-__all__ = ["DICTS", "are_words", "cut", "idf_weights", "is_word", "token_counts", "user_words"]
+__all__ = ["DICTS", "are_words", "cut", "idf_path", "idf_weights", "is_word", "token_counts", "user_words"]
 
 DICTS = Path(__file__).resolve().parents[2] / "dicts"
 
@@ -44,7 +44,8 @@ def _stopwords() -> frozenset[str]:
     return frozenset(w.strip() for w in path.read_text(encoding="utf-8").splitlines() if w.strip())
 
 
-def _idf_path() -> Path:
+def idf_path() -> Path:
+    """jieba's general-language IDF table (a text file of its package)."""
     spec = importlib.util.find_spec("jieba")
     if spec is None or spec.origin is None:
         raise RuntimeError("the jieba package (its IDF table) is not installed")
@@ -55,7 +56,7 @@ def _idf_path() -> Path:
 def idf_weights() -> tuple[dict[str, float], float]:
     """jieba's general-language IDF table and its median (the weight of unknown words)."""
     table: dict[str, float] = {}
-    for line in _idf_path().read_text(encoding="utf-8").splitlines():
+    for line in idf_path().read_text(encoding="utf-8").splitlines():
         word, _, value = line.partition(" ")
         if value:
             table[word] = float(value)
