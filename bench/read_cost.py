@@ -28,15 +28,16 @@ from bench.grammar import lexicon_paragraph
 from bench.scale import _read_plain
 from bidcheck.config import Settings
 from bidcheck.pipeline import _Job, _read_job
+from bidcheck.prepare import Pickled
 from bidcheck.workers import run_tasks
 
 
 def _check_read(path: Path) -> float:
     """CPU seconds of this process to read one bid as a check's worker does."""
     started = time.process_time()
-    prepared = _read_job(_Job(path, "d1", "bid"), Settings(), True, ())
-    if prepared.ready is None:
-        raise RuntimeError(f"{path.name} could not be read: {prepared.doc.error}")
+    outcome = _read_job(_Job(path, "d1", "bid"), Settings(), True, ())
+    if not isinstance(outcome, Pickled) and outcome.ready is None:  # bytes come only of a readable file
+        raise RuntimeError(f"{path.name} could not be read: {outcome.doc.error}")
     return time.process_time() - started
 
 

@@ -51,12 +51,13 @@ from bidcheck.model import (
     Signal,
 )
 from bidcheck.prepare import (
+    Pickled,
     Prepared,
     ReadMemo,
     Ready,
     forget_unread,
     load_prepared,
-    prepare_cached,
+    prepare_stored,
     remember_read,
 )
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
@@ -178,15 +179,31 @@ def _one_blas_thread() -> None:
 
 def _read_job(
     job: _Job, settings: Settings, defer_ocr: bool, unread: tuple[tuple[int, str], ...]
-) -> Prepared:
+) -> Prepared | Pickled:
     """One file's per-document stages (in a worker process), and the identifiers the signals look for in
     it (remembered beside its cache entry: searched here, beside the other workers, not one file after
-    another in the checking process)."""
+    another in the checking process). A document just stored in the cache comes back as its entry's
+    bytes (``Pickled``: pickled once, not again to be sent)."""
     _one_blas_thread()
-    prepared = prepare_cached(job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr, unread=unread)
+    prepared, stored = prepare_stored(
+        job.path, job.doc_id, job.role, settings, defer_ocr=defer_ocr, unread=unread
+    )
     if prepared.ready is not None and prepared.ready.source and settings.signals_enabled:
         remembered_identifiers(prepared.ready)
-    return prepared
+    return stored or prepared
+
+
+def _largest_first(jobs: list[_Job]) -> list[_Job]:
+    """The files in the order to read them: the largest first, so that the last files handed out are
+    small ones and no worker is left reading a large file alone at the end."""
+
+    def size(job: _Job) -> int:
+        try:
+            return job.path.stat().st_size
+        except OSError:
+            return 0
+
+    return sorted(jobs, key=size, reverse=True)
 
 
 def _prepare_jobs(
@@ -204,7 +221,7 @@ def _prepare_jobs(
     in the cache are taken from it here (nothing to send between processes); ``alongside`` works on
     them in a thread while the worker processes read the others (this process only waits for them)."""
     known = _cached_jobs(jobs, settings, cancel)
-    todo = [job for job in jobs if job.doc_id not in known]
+    todo = _largest_first([job for job in jobs if job.doc_id not in known])
     done = len(known)
     if known:
         progress(done / len(jobs), f"从缓存读取 {done} 个文件")
@@ -226,9 +243,10 @@ def _prepare_jobs(
             finished,
             cancel=cancel,
             memory_mb=_memory_mb(settings),
+            ahead=1,  # each worker's next file waits in its pipe: it begins as soon as one ends
         )
     for job, outcome in zip(todo, outcomes, strict=True):
-        known[job.doc_id] = _lost(job, outcome) if isinstance(outcome, Lost) else outcome
+        known[job.doc_id] = _outcome(job, outcome)
         remember_read(known[job.doc_id])
     return [known[job.doc_id] for job in jobs]
 
@@ -271,6 +289,13 @@ def _cached_jobs(jobs: list[_Job], settings: Settings, cancel: CancelFlag | None
         if found is not None:
             known[job.doc_id] = found
     return known
+
+
+def _outcome(job: _Job, outcome: Prepared | Pickled | Lost) -> Prepared:
+    """What a reading process gave for a file, as a prepared document."""
+    if isinstance(outcome, Lost):
+        return _lost(job, outcome)
+    return outcome.value() if isinstance(outcome, Pickled) else outcome
 
 
 def _lost(job: _Job, lost: Lost) -> Prepared:

@@ -251,6 +251,12 @@ class _Worker:
             self.process.join()
             return (None, "lost", Lost("died", self.process.exitcode))
 
+    def next_begun(self) -> None:
+        """A process running one task at a time has begun the next it holds (its time counts from now)."""
+        now = time.monotonic()
+        for index in self.tasks:
+            self.tasks[index] = now
+
     def late(self, limit_s: float | None) -> int | None:
         """A task held past the time limit, if any."""
         now = time.monotonic()
@@ -272,9 +278,9 @@ class _Worker:
 class _Pool(Generic[R]):
     """The state of one ``run_tasks`` call.
 
-    A worker holds up to ``at_once`` tasks. When a process holding several dies, it cannot be told which
-    of them killed it: each is given again, alone in its process (``alone``), and only a task that kills
-    its process alone is lost.
+    A worker holds up to ``at_once`` tasks that it runs and ``ahead`` more waiting in its pipe. When a
+    process holding several dies, it cannot be told which of them killed it: each is given again, alone
+    in its process (``alone``), and only a task that kills its process alone is lost.
     """
 
     def __init__(
@@ -283,8 +289,10 @@ class _Pool(Generic[R]):
         tasks: Sequence[tuple[Any, ...]],
         make: Callable[[], _Worker],
         at_once: int,
+        ahead: int = 0,
     ) -> None:
         self.fn, self.tasks, self.make, self.at_once = fn, tasks, make, at_once
+        self.held = at_once + ahead  # tasks a worker holds: those it runs, and those waiting in its pipe
         self.queue = collections.deque(range(len(tasks)))
         self.workers: list[_Worker] = []
         self.alone: set[int] = set()
@@ -303,7 +311,7 @@ class _Pool(Generic[R]):
         held = worker.tasks
         if not held:
             return True
-        return len(held) < self.at_once and index not in self.alone and not self.alone & held.keys()
+        return len(held) < self.held and index not in self.alone and not self.alone & held.keys()
 
     def _replace(self, slot: int) -> None:
         """Stop the worker of ``slot`` and start another; the tasks it held go back to the queue's front."""
@@ -331,6 +339,8 @@ class _Pool(Generic[R]):
                 return None
             index = next(iter(worker.tasks))
         del worker.tasks[index]
+        if self.at_once == 1:
+            worker.next_begun()
         if kind == "raised":
             raise value
         if kind != "ok":
@@ -361,6 +371,7 @@ def run_tasks(
     memory_mb: int = 0,
     time_limit_s: float | None = None,
     at_once: int = 1,
+    ahead: int = 0,
 ) -> list[R | Lost]:
     """Run ``fn(*task)`` for every task in ``workers`` processes, one task per process at a time.
 
@@ -376,6 +387,9 @@ def run_tasks(
             counts from when its process was given it).
         at_once: Tasks a process holds at a time, each run in a thread of its own when more than one
             (the OCR stage's pages: one page's serial steps run while another's lines are recognised).
+        ahead: Tasks a process is sent beyond those it runs: waiting in its pipe, the next one begins as
+            soon as one ends, not after its result has reached this process and the next task has come
+            back (a process killed holding several has each given again alone, see ``_Pool``).
 
     Returns:
         Each task's result, or ``Lost`` for a task whose process ended without one. An exception ``fn``
@@ -385,7 +399,9 @@ def run_tasks(
     if not tasks:
         return []
     ctx = context or multiprocessing.get_context()
-    pool: _Pool[R] = _Pool(fn, tasks, lambda: _Worker(ctx, memory_mb, at_once), max(1, at_once))
+    pool: _Pool[R] = _Pool(
+        fn, tasks, lambda: _Worker(ctx, memory_mb, at_once), max(1, at_once), max(0, ahead)
+    )
     finished = False
     try:
         for _ in range(max(1, min(workers, len(tasks)))):

@@ -13,8 +13,8 @@ from threadpoolctl import threadpool_info
 
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, result_to_dict
-from bidcheck.pipeline import CheckInputs, _Job, _read_job, check
-from bidcheck.prepare import prepare_document
+from bidcheck.pipeline import CheckInputs, _Job, _largest_first, _outcome, _read_job, check
+from bidcheck.prepare import Pickled, Prepared, prepare_document
 from bidcheck.progress import Cancelled
 from bidcheck.report.json import result_json
 from bidcheck.workers import run_tasks
@@ -119,7 +119,8 @@ def test_a_file_over_the_size_limit_is_refused_and_the_rest_compared(tmp_path: P
 
 def _read_in_worker(path: Path) -> tuple[int, list[int]]:
     """A bid read as the check reads it in a worker process: its SimHash, and that process's BLAS threads."""
-    prepared = _read_job(_Job(path, "d1", "bid"), Settings(), False, ())
+    job = _Job(path, "d1", "bid")
+    prepared = _outcome(job, _read_job(job, Settings(), False, ()))
     assert prepared.ready is not None
     return prepared.ready.fingerprint.simhash, [
         i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"
@@ -138,6 +139,35 @@ def test_a_reading_process_runs_blas_on_one_thread_and_searches_the_identifiers(
     assert [simhash for simhash, _ in read] == [r.fingerprint.simhash for r in here if r is not None]
     assert all(threads == [1] * len(threads) and threads for _, threads in read)
     assert len(list((tmp_path / "derived").rglob("x*.bin"))) == len(bids)
+
+
+def test_a_file_read_afresh_comes_back_as_the_bytes_of_its_cache_entry(
+    ring_section: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read with an empty cache, a file comes back from its reading process as the very bytes stored
+    in its entry (pickled once), which give the document read in this process; found in the cache, it
+    comes back as the document."""
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
+    path = sorted(ring_section.iterdir())[0]
+    job = _Job(path, "d1", "bid")
+    (sent,) = run_tasks(_read_job, [(job, Settings(), False, ())], 1, lambda i, r: None)
+    assert isinstance(sent, Pickled)
+    (entry,) = (tmp_path / "documents").rglob("*.bin")
+    assert sent.data == entry.read_bytes()
+    read, here = _outcome(job, sent).ready, prepare_document(path, "d1", "bid", Settings()).ready
+    assert read is not None and here is not None
+    assert (read.clean.norm, read.fingerprint.simhash) == (here.clean.norm, here.fingerprint.simhash)
+    assert read.fingerprint.kgrams.tobytes() == here.fingerprint.kgrams.tobytes()
+    again = _read_job(job, Settings(), False, ())
+    assert isinstance(again, Prepared) and again.ready is not None and again.ready.source == read.source
+
+
+def test_the_largest_files_are_read_first(tmp_path: Path) -> None:
+    sizes = {"a.txt": 10, "b.txt": 300, "c.txt": 20, "d.txt": 300}
+    for name, size in sizes.items():
+        (tmp_path / name).write_bytes(b"x" * size)
+    jobs = [_Job(tmp_path / name, f"d{n}", "bid") for n, name in enumerate([*sizes, "gone.txt"])]
+    assert [job.path.name for job in _largest_first(jobs)] == ["b.txt", "d.txt", "c.txt", "a.txt", "gone.txt"]
 
 
 def test_the_collector_pauses_while_reading_and_then_leaves_the_documents_alone(

@@ -147,3 +147,33 @@ def test_cancelling_the_wait_for_work_ahead_ends_its_process() -> None:
     with pytest.raises(Cancelled):
         ahead.result(cancel, lambda: 0.0)
     assert time.monotonic() - started < 10 and not ahead._process.is_alive()
+
+
+def _now(_: int) -> float:
+    return time.time()
+
+
+def test_a_task_sent_ahead_begins_as_soon_as_the_one_before_ends() -> None:
+    """Task 1 waits in its process's pipe: it begins while this process still takes task 0's result
+    (here a slow ``on_done``); not sent ahead, it begins only after."""
+    for ahead in (1, 0):
+        ended: dict[int, float] = {}
+
+        def done(index: int, _result: object, ended: dict[int, float] = ended) -> None:
+            time.sleep(0.5 if index == 0 else 0.0)
+            ended[index] = time.time()
+
+        results = run_tasks(_now, [(0,), (1,)], 1, done, ahead=ahead)
+        assert (results[1] < ended[0]) == bool(ahead)
+
+
+def test_a_task_that_kills_its_process_with_one_waiting_is_lost_alone() -> None:
+    results = run_tasks(_exit_on, [(n, 2) for n in range(6)], 1, lambda i, r: None, ahead=1)
+    assert results[2] == Lost("died", 70)
+    assert [r for i, r in enumerate(results) if i != 2] == [0, 1, 9, 16, 25]
+
+
+def test_a_task_sent_ahead_has_its_time_counted_from_when_it_begins() -> None:
+    # each task alone stays within the limit; the second, sent ahead, waited 0.8 s before it began
+    results = run_tasks(_sleep, [(0.8,), (0.8,), (0.0,)], 1, lambda i, r: None, time_limit_s=1.2, ahead=1)
+    assert results == [0.8, 0.8, 0.0]
