@@ -323,21 +323,10 @@ def load_prepared(path: Path, doc_id: str, role: Role, settings: Settings) -> Pr
     return _rebound(cached, path, doc_id, role) if cached is not None else None
 
 
-def prepare_cached(
-    path: Path,
-    doc_id: str,
-    role: Role,
-    settings: Settings,
-    *,
-    defer_ocr: bool = False,
-    unread: tuple[tuple[int, str], ...] = (),
-) -> Prepared:
-    """``prepare_document`` through the on-disk cache: an unchanged file is read from the cache at once.
-
-    Only readable documents are cached, and not those with pages the OCR stage gave up on (they are tried
-    again next time); re-checking a section after adding one bid reads only that bid.
-    """
-    return prepare_stored(path, doc_id, role, settings, defer_ocr=defer_ocr, unread=unread)[0]
+def prepare_cached(path: Path, doc_id: str, role: Role, settings: Settings) -> Prepared:
+    """``prepare_document`` through the on-disk cache: an unchanged file is read from the cache at once
+    (``prepare_stored``, where deferred OCR and pages given up on are told apart)."""
+    return prepare_stored(path, doc_id, role, settings)[0]
 
 
 @dataclass(frozen=True)
@@ -361,8 +350,12 @@ def prepare_stored(
     defer_ocr: bool = False,
     unread: tuple[tuple[int, str], ...] = (),
 ) -> tuple[Prepared, Pickled | None]:
-    """``prepare_cached``, and the bytes of the entry it stored (``None`` when it stored none: a file
-    found in the cache, or one that is not cached)."""
+    """``prepare_document`` through the on-disk cache, and the bytes of the entry it stored (``None``
+    when it stored none): an unchanged file is read from the cache at once.
+
+    Only readable documents are cached, and not those with pages the OCR stage gave up on (they are tried
+    again next time); re-checking a section after adding one bid reads only that bid.
+    """
     key = _cache_key(path, settings)
     cached = _load_cached(key) if key else None
     if cached is not None:
