@@ -36,6 +36,7 @@ __all__ = [
     "forget_unread",
     "keep_in_memo",
     "kept_in_memo",
+    "kept_or_made",
     "load_entry",
     "load_prepared",
     "memo_running",
@@ -266,6 +267,9 @@ def memo_running() -> bool:
     return _MEMO.get() is not None
 
 
+_M = TypeVar("_M")
+
+
 def kept_in_memo(key: str) -> object | None:
     """A value the running check's memo holds under ``key`` (see ``keep_in_memo``), or ``None``."""
     memo = _MEMO.get()
@@ -277,6 +281,17 @@ def keep_in_memo(key: str, value: object) -> None:
     (memory only: ``key`` must name everything the value depends on, as a cache key does)."""
     if (memo := _MEMO.get()) is not None:
         memo.put(key, value)
+
+
+def kept_or_made(key: str, kind: type[_M], make: Callable[[], _M]) -> _M:
+    """The value of type ``kind`` the running check's memo holds under ``key``, or ``make()`` kept
+    there (``keep_in_memo``: ``key`` must name everything the value depends on)."""
+    found = kept_in_memo(key)
+    if isinstance(found, kind):
+        return found
+    made = make()
+    keep_in_memo(key, made)
+    return made
 
 
 def remember_read(prepared: Prepared) -> None:

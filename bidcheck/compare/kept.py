@@ -32,7 +32,7 @@ from bidcheck.compare.candidates import (
     winnow,
 )
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
-from bidcheck.prepare import keep_in_memo, kept_in_memo, memo_running
+from bidcheck.prepare import keep_in_memo, kept_in_memo, kept_or_made, memo_running
 
 __all__ = ["Section", "kept_candidate_pairs"]
 
@@ -83,23 +83,12 @@ def _doc(source: str, kgrams: npt.NDArray[np.uint64], usable: Usable, stride: in
         np.packbits(usable[0][winnowed]).tobytes() + np.packbits(np.asarray(usable[1], dtype=bool)).tobytes()
     )
     key = f"candidate-doc|{stride}|{source}|{parts_digest(packed).hex()}"
-    found = kept_in_memo(key)
-    if isinstance(found, _Doc):
-        return found
-    doc = _made_doc(kgrams, usable, winnowed, stride, count)
-    keep_in_memo(key, doc)
-    return doc
+    return kept_or_made(key, _Doc, lambda: _made_doc(kgrams, usable, winnowed, stride, count))
 
 
 def _winnowed(source: str, kgrams: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     """The positions of a document's winnowing fingerprints (``winnow``), kept by its cache entry."""
-    key = f"candidate-winnowed|{source}"
-    found = kept_in_memo(key)
-    if isinstance(found, np.ndarray):
-        return found
-    winnowed = winnow(kgrams)
-    keep_in_memo(key, winnowed)
-    return winnowed
+    return kept_or_made(f"candidate-winnowed|{source}", np.ndarray, lambda: winnow(kgrams))
 
 
 def _made_doc(
@@ -119,9 +108,13 @@ def _band_values(
     """One 64-bit value per window and LSH band, equal wherever the band's MinHash values are (kept by
     the document's cache entry). Different bands' values may collide: that only adds rows to look at."""
     key = f"candidate-bands|{threshold}|{num_perm}|{source}"
-    found = kept_in_memo(key)
-    if isinstance(found, np.ndarray):
-        return found
+    return kept_or_made(key, np.ndarray, lambda: _made_band_values(windows, threshold, num_perm))
+
+
+def _made_band_values(
+    windows: Sequence[WindowMinHash], threshold: float, num_perm: int
+) -> npt.NDArray[np.uint64]:
+    """``_band_values`` worked out."""
     bands = lsh_bands(threshold, num_perm)
     values = np.zeros((len(windows), len(bands)), dtype=np.uint64)
     if len(windows):
@@ -130,7 +123,6 @@ def _band_values(
             for b, (start, end) in enumerate(bands):
                 for column in range(start, end):
                     values[:, b] = values[:, b] * _MIX + signatures[:, column]
-    keep_in_memo(key, values)
     return values
 
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from bidcheck.arrays import distinct
 from bidcheck.cache import parts_digest
 from bidcheck.evidence.flags import frequent_kgrams, is_member
-from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, memo_running
+from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, kept_or_made, memo_running
 
 __all__ = ["Held", "frequent_masks"]
 
@@ -95,26 +95,19 @@ def _held(kind: str, sources: list[str], grams: Callable[[int], Hashes], needed:
 def _places(held: Held, kind: str, source: str, grams: Callable[[], Hashes]) -> tuple[Places, Hashes]:
     """(positions, hashes) of one bid's hashes that the full count ``held.base`` kept (a count grown
     from it keeps some of them)."""
-    key = f"frequent-places|{kind}|{held.base}|{source}"
-    found = kept_in_memo(key)
-    if isinstance(found, tuple):
-        return found
-    values = grams()
-    at = np.flatnonzero(is_member(values, held.base_hashes))
-    places = (at, values[at])
-    keep_in_memo(key, places)
-    return places
+
+    def made() -> tuple[Places, Hashes]:
+        values = grams()
+        at = np.flatnonzero(is_member(values, held.base_hashes))
+        return (at, values[at])
+
+    return kept_or_made(f"frequent-places|{kind}|{held.base}|{source}", tuple, made)
 
 
 def _mask(kind: str, source: str, hits: Places, make: Callable[[Places], Mask]) -> Mask:
     """``make(hits)``, kept by the bid and its frequent places: a bid whose places stay keeps its mask."""
     key = f"frequent-mask|{kind}|{source}|{parts_digest(hits.astype(np.int64).tobytes()).hex()}"
-    found = kept_in_memo(key)
-    if isinstance(found, np.ndarray):
-        return found
-    mask = make(hits)
-    keep_in_memo(key, mask)
-    return mask
+    return kept_or_made(key, np.ndarray, lambda: make(hits))
 
 
 def frequent_masks(
