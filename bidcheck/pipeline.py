@@ -229,14 +229,16 @@ def _prepare_jobs(
         reading()
         _share_tables(settings)
 
-    def finished(index: int, _outcome: object) -> None:
+    def finished(index: int, outcome: Prepared | Pickled | Lost) -> None:
         nonlocal done
         done += 1
+        known[todo[index].doc_id] = _outcome(todo[index], outcome)  # its bytes let go at once
+        remember_read(known[todo[index].doc_id])
         progress(done / len(jobs), f"读取 {todo[index].path.name}")
 
     spare = _workers_leave_a_core(min(settings.worker_count, len(todo)))
     with _beside(alongside if todo and known and spare else None, list(known.values())):
-        outcomes = run_tasks(
+        run_tasks(
             _read_job,
             [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in todo],
             settings.worker_count,
@@ -245,9 +247,6 @@ def _prepare_jobs(
             memory_mb=_memory_mb(settings),
             ahead=1,  # each worker's next file waits in its pipe: it begins as soon as one ends
         )
-    for job, outcome in zip(todo, outcomes, strict=True):
-        known[job.doc_id] = _outcome(job, outcome)
-        remember_read(known[job.doc_id])
     return [known[job.doc_id] for job in jobs]
 
 
@@ -295,7 +294,7 @@ def _outcome(job: _Job, outcome: Prepared | Pickled | Lost) -> Prepared:
     """What a reading process gave for a file, as a prepared document."""
     if isinstance(outcome, Lost):
         return _lost(job, outcome)
-    return outcome.value() if isinstance(outcome, Pickled) else outcome
+    return outcome.take() if isinstance(outcome, Pickled) else outcome
 
 
 def _lost(job: _Job, lost: Lost) -> Prepared:
