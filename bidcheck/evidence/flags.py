@@ -74,10 +74,21 @@ def frequent_kgrams(kgrams: Sequence[npt.NDArray[np.uint64]], needed: int) -> np
     of every hash (arrays of millions, each costing its memory)."""
     if not kgrams or needed > len(kgrams):
         return np.zeros(0, dtype=np.uint64)
+    ordered = all_sorted(kgrams)
+    return distinct(ordered) if needed <= 1 else held_by(ordered, needed)
+
+
+def all_sorted(kgrams: Sequence[npt.NDArray[np.uint64]]) -> npt.NDArray[np.uint64]:
+    """Each document's hashes once, all sorted together."""
+    if not kgrams:
+        return np.zeros(0, dtype=np.uint64)
     ordered = np.concatenate([distinct(h) for h in kgrams])
     ordered.sort()
-    if needed <= 1:
-        return distinct(ordered)
+    return ordered
+
+
+def held_by(ordered: npt.NDArray[np.uint64], needed: int) -> npt.NDArray[np.uint64]:
+    """The hashes of ``all_sorted`` that ``needed`` (2 or more) of the documents hold, sorted."""
     span = max(len(ordered) - needed + 1, 0)
     return distinct(ordered[:span][ordered[:span] == ordered[needed - 1 :]])
 

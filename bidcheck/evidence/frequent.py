@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.arrays import distinct
+from bidcheck.arrays import distinct, is_member
 from bidcheck.cache import parts_digest
-from bidcheck.evidence.flags import frequent_kgrams, is_member
+from bidcheck.evidence.flags import all_sorted, frequent_kgrams, held_by
 from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, kept_or_made, memo_running
 
 __all__ = ["Held", "frequent_masks"]
@@ -50,10 +50,8 @@ def _counted(grams: Sequence[Hashes], floor: int) -> tuple[Hashes, npt.NDArray[n
     """Every hash at least ``floor`` (2 or more) of the documents hold, sorted, and how many hold it:
     found as ``frequent_kgrams`` finds them (one sort of all, compared with itself shifted), then
     counted by where each begins and ends in the sort."""
-    ordered = np.concatenate([distinct(g) for g in grams]) if grams else np.zeros(0, np.uint64)
-    ordered.sort()
-    span = max(len(ordered) - floor + 1, 0)
-    hashes = distinct(ordered[:span][ordered[:span] == ordered[floor - 1 :]])
+    ordered = all_sorted(grams)
+    hashes = held_by(ordered, floor)
     ends = np.searchsorted(ordered, hashes, side="right")
     return hashes, (ends - np.searchsorted(ordered, hashes, side="left")).astype(np.int64)
 
