@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
@@ -182,33 +182,78 @@ if sys.platform == "win32":
 def _serve(conn: Connection, parent_end: Connection, memory_mb: int, at_once: int) -> None:
     """A worker process: cap its memory, then run the tasks it is sent (``at_once`` at a time, each in a
     thread of its own when more than one) until told to stop (or until the main process is gone: its end
-    of the pipe is closed here, so that the pipe then reads as ended)."""
+    of the pipe is closed here, so that the pipe then reads as ended). One task at a time, a task's reply
+    is sent by a thread of its own while the next task runs (see ``_Replies``)."""
     parent_end.close()
     ignore_interrupt()
     cap_memory(memory_mb)
     sending = threading.Lock()
     pool = ThreadPoolExecutor(at_once) if at_once > 1 else None
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        if pool is None:
-            _run(conn, sending, *task)
-        else:
-            pool.submit(_run, conn, sending, *task)
+    replies = _Replies(conn, sending) if pool is None else None
+    try:
+        while True:
+            try:
+                task = conn.recv()
+            except (EOFError, OSError):
+                return
+            if task is None:
+                return
+            if replies is not None:
+                index, fn, args = task
+                replies.send(index, _outcome(fn, args))
+            elif pool is not None:
+                pool.submit(_run, conn, sending, *task)
+    finally:
+        if replies is not None:
+            replies.close()
+
+
+class _Replies:
+    """Sends a worker's replies in a thread: a reply of a megabyte (a document read) waits in the pipe
+    until the main process takes it, and the worker begins its next task meanwhile instead (it held
+    its next task already: ``run_tasks(..., ahead=1)``). One reply is in flight at a time: a worker
+    holds at most the reply being sent and the task it runs."""
+
+    def __init__(self, conn: Connection, sending: threading.Lock) -> None:
+        self.conn, self.sending = conn, sending
+        self.thread = ThreadPoolExecutor(1)
+        self.flying: Future[None] | None = None
+
+    def send(self, index: int, reply: tuple[str, Any]) -> None:
+        """Send a reply once the one before has gone."""
+        self.wait()
+        self.flying = self.thread.submit(_send, self.conn, self.sending, index, reply)
+
+    def wait(self) -> None:
+        """Wait until the reply in flight has gone (or could not go: the main process has gone)."""
+        if self.flying is not None:
+            with contextlib.suppress(OSError):
+                self.flying.result()
+            self.flying = None
+
+    def close(self) -> None:
+        """Send what is in flight, then end the thread."""
+        self.wait()
+        self.thread.shutdown()
+
+
+def _outcome(fn: Callable[..., Any], args: Any) -> tuple[str, Any]:
+    """Run one task in a worker: its reply to the main process."""
+    try:
+        return ("ok", fn(*args))
+    except MemoryError:
+        return ("memory", None)
+    except BaseException as exc:  # handed to the main process, which raises it
+        return ("raised", exc)
 
 
 def _run(conn: Connection, sending: threading.Lock, index: int, fn: Callable[..., Any], args: Any) -> None:
-    """Run one task in a worker and send its reply (a pipe is sent on by one thread at a time)."""
-    try:
-        reply: tuple[str, Any] = ("ok", fn(*args))
-    except MemoryError:
-        reply = ("memory", None)
-    except BaseException as exc:  # handed to the main process, which raises it
-        reply = ("raised", exc)
+    """Run one task in a worker and send its reply."""
+    _send(conn, sending, index, _outcome(fn, args))
+
+
+def _send(conn: Connection, sending: threading.Lock, index: int, reply: tuple[str, Any]) -> None:
+    """Send a task's reply (a pipe is sent on by one thread at a time)."""
     with sending:
         _reply(conn, index, reply)
 

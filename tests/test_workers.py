@@ -6,6 +6,7 @@ import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -177,3 +178,32 @@ def test_a_task_sent_ahead_has_its_time_counted_from_when_it_begins() -> None:
     # each task alone stays within the limit; the second, sent ahead, waited 0.8 s before it began
     results = run_tasks(_sleep, [(0.8,), (0.8,), (0.0,)], 1, lambda i, r: None, time_limit_s=1.2, ahead=1)
     assert results == [0.8, 0.8, 0.0]
+
+
+def _now_or_large(kind: str, flag: str) -> float | bytes:
+    """The time now; or, once ``flag`` exists, a reply far larger than a pipe holds (4 MB)."""
+    if kind == "now":
+        return time.time()
+    deadline = time.time() + 20
+    while not os.path.exists(flag) and time.time() < deadline:
+        time.sleep(0.01)
+    return bytes(4 << 20)
+
+
+def test_a_process_begins_its_next_task_while_its_large_reply_waits_to_be_taken(tmp_path: Path) -> None:
+    """Task 2's reply (4 MB) is ready while this process is busy with task 0's (a slow ``on_done``, in
+    the other worker): the worker holding task 3 begins it at once instead of waiting, blocked on the
+    full pipe, until this process takes the reply."""
+    flag = str(tmp_path / "busy")
+    ended: dict[int, float] = {}
+
+    def done(index: int, _result: object) -> None:
+        if index == 0:
+            Path(flag).touch()
+            time.sleep(1.0)
+        ended[index] = time.time()
+
+    tasks = [("now", flag), ("now", flag), ("large", flag), ("now", flag)]  # tasks 0, 1 in one process
+    results = run_tasks(_now_or_large, tasks, 2, done, ahead=1)
+    assert results[2] == bytes(4 << 20)
+    assert isinstance(results[3], float) and results[3] < ended[0] - 0.5
