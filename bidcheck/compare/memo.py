@@ -32,7 +32,7 @@ from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
 from bidcheck.prepare import load_entry, store_entry
 
-__all__ = ["PairMemo", "store_pair", "text_digest"]
+__all__ = ["PairMemo", "load_pair", "store_pair", "text_digest"]
 
 _KIND = "pairs"
 _FORMAT = 3  # 3: a row holds pairs on either side of its bid (``_AS_A``, ``_AS_B``)
@@ -125,7 +125,7 @@ class PairMemo:
         """The passages remembered for these pairs (those not remembered are left out)."""
         found: Found = {}
         for job in jobs:
-            passages = _load(self.pair_key(job))
+            passages = load_pair(self.pair_key(job))
             if passages is not None:
                 found[(job[0], job[1])] = passages
         return found
@@ -191,7 +191,9 @@ def _load_blob(key: str) -> object:
     return load_entry(_KIND, key)  # damaged, or written by another version: ``None``, verified again
 
 
-def _load(key: str) -> list[RawPassage] | None:
+def load_pair(key: str) -> list[RawPassage] | None:
+    """A pair's passages remembered under its key (``PairMemo.pair_key``), or ``None``; also from a worker
+    process."""
     value = _load_blob(key)
     return value if isinstance(value, list) and all(isinstance(p, RawPassage) for p in value) else None
 

@@ -1,9 +1,11 @@
 """Runs the comparison of every pair of bids, in worker processes when there are several.
 
 Each pair with candidate windows gets its evidence passages, aligned in worker processes, which also
-remember them in the cache (``bidcheck.compare.memo``: pickled and written on the workers' cores, not one
-pair after another here); meanwhile the main process lists the passages of masked text every pair shares
-(exact runs of all pairs at once, see ``bidcheck.compare.shared``).
+look each pair up in the cache first and remember what they aligned there (``bidcheck.compare.memo``:
+keys worked out, entries looked up, pickled and written on the workers' cores, not one pair after another
+here before the workers start); meanwhile the main process lists the passages of masked text every pair
+shares (exact runs of all pairs at once, see ``bidcheck.compare.shared``). The app's check looks the
+pairs up and stores them here instead, so that its memo keeps them for its next check.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from bidcheck.compare.align import align_pair
 from bidcheck.compare.candidates import WindowPairs
 from bidcheck.compare.inputs import AlignInput
-from bidcheck.compare.memo import PairMemo, store_pair
+from bidcheck.compare.memo import PairMemo, load_pair, store_pair
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
@@ -25,7 +27,7 @@ from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_inter
 
 __all__ = ["PairFound", "compare_pairs"]
 
-_WORKER_INPUTS: tuple[Sequence[AlignInput], Settings] | None = None
+_WORKER_INPUTS: tuple[Sequence[AlignInput], Settings, PairMemo | None] | None = None
 _PAIRS_PER_TASK = 64
 _POOL_MIN_WINDOWS = 400  # fewer candidate window pairs align faster here than worker processes start
 
@@ -41,20 +43,26 @@ class PairFound:
 
 Job = tuple[int, int, list[tuple[int, int]]]
 Pair = tuple[int, int]
-Task = tuple[Job, str | None]  # a pair to align, and the key its passages are remembered under (or none)
+Task = Job  # a pair and its candidate window pairs
 
 
-def _install(inputs: Sequence[AlignInput], settings: Settings) -> None:
+def _install(inputs: Sequence[AlignInput], settings: Settings, memo: PairMemo | None) -> None:
     """Worker initializer: each worker receives the documents once, not once per pair (and leaves Ctrl-C
     to the main process)."""
     global _WORKER_INPUTS
     ignore_interrupt()
-    _WORKER_INPUTS = (inputs, settings)
+    _WORKER_INPUTS = (inputs, settings, memo)
 
 
-def _compare(inputs: Sequence[AlignInput], task: Task, settings: Settings) -> list[RawPassage]:
-    """A pair's passages, remembered under its key (when it has one) where they were aligned."""
-    (i, j, window_pairs), key = task
+def _compare(
+    inputs: Sequence[AlignInput], task: Task, settings: Settings, memo: PairMemo | None
+) -> list[RawPassage]:
+    """A pair's passages; with a ``memo``, looked up in the cache first, else aligned and remembered there."""
+    key = memo.pair_key(task) if memo is not None else None
+    known = load_pair(key) if key is not None else None
+    if known is not None:
+        return known
+    i, j, window_pairs = task
     passages = align_pair(inputs[i], inputs[j], window_pairs, settings)
     if key is not None:
         store_pair(key, passages)
@@ -63,8 +71,8 @@ def _compare(inputs: Sequence[AlignInput], task: Task, settings: Settings) -> li
 
 def _compare_in_worker(tasks: list[Task]) -> list[list[RawPassage]]:
     assert _WORKER_INPUTS is not None, "worker started without its inputs"
-    inputs, settings = _WORKER_INPUTS
-    return [_compare(inputs, task, settings) for task in tasks]
+    inputs, settings, memo = _WORKER_INPUTS
+    return [_compare(inputs, task, settings, memo) for task in tasks]
 
 
 def _found(
@@ -90,17 +98,18 @@ def compare_pairs(
     """
     memo = PairMemo(inputs, settings)
     jobs = [(i, j, windows) for (i, j), windows in sorted(candidates.items())]
-    live = memo.load_pairs(jobs)
+    here = memo_running()  # the app's memo keeps what this process reads and stores, for its next check
+    live = memo.load_pairs(jobs) if here else {}  # else each pair is looked up where it is aligned
     todo = [job for job in jobs if (job[0], job[1]) not in live]
     known, missing = memo.load_masked()
 
     def listed() -> dict[tuple[int, int], list[RawPassage]]:
         return known | all_masked_passages(inputs, settings, cancel, missing) if missing else known
 
-    stored_there = not memo_running()  # the app's memo keeps what this process stores, for its next check
-    tasks = [(job, memo.pair_key(job) if stored_there else None) for job in todo]
-    aligned, masked, failed = _verify(tasks, inputs, settings, listed, progress, cancel)
-    if not stored_there:
+    aligned, masked, failed = _verify(
+        todo, inputs, settings, None if here else memo, listed, progress, cancel
+    )
+    if here:
         memo.store_pairs(todo, aligned)
     memo.store_masked(missing, masked)
     return _found(live | aligned, masked, failed)
@@ -110,22 +119,24 @@ def _verify(
     tasks: list[Task],
     inputs: Sequence[AlignInput],
     settings: Settings,
+    memo: PairMemo | None,
     listed: Callable[[], dict[tuple[int, int], list[RawPassage]]],
     progress: ProgressFn,
     cancel: CancelFlag | None,
 ) -> tuple[dict[tuple[int, int], list[RawPassage]], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
-    """Align the pairs of ``tasks`` and list the passages of masked text (``listed``, in this process while
-    the workers align): (passages by pair, masked passages by pair, pairs whose worker died twice)."""
+    """Align the pairs of ``tasks`` (with a ``memo``: those it does not remember, see ``_compare``) and list
+    the passages of masked text (``listed``, in this process while the workers align): (passages by pair,
+    masked passages by pair, pairs whose worker died twice)."""
     live: dict[tuple[int, int], list[RawPassage]] = {}
-    if settings.worker_count <= 1 or sum(len(job[2]) for job, _ in tasks) < _POOL_MIN_WINDOWS:
+    if settings.worker_count <= 1 or sum(len(task[2]) for task in tasks) < _POOL_MIN_WINDOWS:
         for done, task in enumerate(tasks, start=1):
             check_cancel(cancel)
-            live[_pair(task)] = _compare(inputs, task, settings)
+            live[_pair(task)] = _compare(inputs, task, settings, memo)
             progress(done / len(tasks), "比对文件对")
         return live, listed(), frozenset()
     shared: dict[tuple[int, int], list[RawPassage]] = {}
     with ProcessPoolExecutor(
-        settings.worker_count, initializer=_install, initargs=(inputs, settings)
+        settings.worker_count, initializer=_install, initargs=(inputs, settings, memo)
     ) as pool:
         futures = {
             pool.submit(_compare_in_worker, batch): batch for batch in _batches(tasks, settings.worker_count)
@@ -139,18 +150,20 @@ def _verify(
             for future in futures:
                 future.cancel()
             raise
-    failed = _one_by_one([task for task in tasks if _pair(task) not in live], inputs, settings, live, cancel)
+    left = [task for task in tasks if _pair(task) not in live]
+    failed = _one_by_one(left, inputs, settings, memo, live, cancel)
     return live, shared, failed
 
 
 def _pair(task: Task) -> Pair:
-    return task[0][0], task[0][1]
+    return task[0], task[1]
 
 
 def _one_by_one(
     tasks: list[Task],
     inputs: Sequence[AlignInput],
     settings: Settings,
+    memo: PairMemo | None,
     live: dict[tuple[int, int], list[RawPassage]],
     cancel: CancelFlag | None,
 ) -> frozenset[tuple[int, int]]:
@@ -160,7 +173,7 @@ def _one_by_one(
     pool: ProcessPoolExecutor | None = None
     for task in tasks:
         check_cancel(cancel)
-        pool = pool or ProcessPoolExecutor(1, initializer=_install, initargs=(inputs, settings))
+        pool = pool or ProcessPoolExecutor(1, initializer=_install, initargs=(inputs, settings, memo))
         try:
             live[_pair(task)] = pool.submit(_compare_in_worker, [task]).result()[0]
         except BrokenProcessPool:
