@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -57,5 +57,7 @@ def score_pair(
     cov_a, cov_b = cov_a + weight * sem_a, cov_b + weight * sem_b
     chars = max(chars_a + round(weight * sem_chars_a), chars_b + round(weight * sem_chars_b))
     passages = len(copied[0]) + len(rewritten[0])
-    score = Score(max(cov_a, cov_b), cov_a, cov_b, chars, passages, flagged)
-    return replace(score, rewritten=len(rewritten[0]), rewritten_chars=max(sem_chars_a, sem_chars_b))
+    rewritten_chars = max(sem_chars_a, sem_chars_b)
+    return Score(
+        max(cov_a, cov_b), cov_a, cov_b, chars, passages, flagged, False, len(rewritten[0]), rewritten_chars
+    )
