@@ -104,14 +104,18 @@ def compare_pairs(
     known, missing = memo.load_masked()
 
     def listed() -> dict[tuple[int, int], list[RawPassage]]:
-        return known | all_masked_passages(inputs, settings, cancel, missing) if missing else known
+        """The masked passages, those not remembered stored now (while the workers align, not after)."""
+        if not missing:
+            return known
+        masked = known | all_masked_passages(inputs, settings, cancel, missing)
+        memo.store_masked(missing, masked)
+        return masked
 
     aligned, masked, failed = _verify(
         todo, inputs, settings, None if here else memo, listed, progress, cancel
     )
     if here:
         memo.store_pairs(todo, aligned)
-    memo.store_masked(missing, masked)
     return _found(live | aligned, masked, failed)
 
 
