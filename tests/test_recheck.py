@@ -14,6 +14,7 @@ import pytest
 
 from bidcheck.cli import SAMPLE
 from bidcheck.cli_library import check_with_library
+from bidcheck.compare import runner
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.memo import PairMemo, text_digest
 from bidcheck.compare.passage import RawPassage
@@ -116,6 +117,26 @@ def test_a_pair_is_remembered_under_what_verification_sees_of_both_sides(cache: 
     assert PairMemo([plain, masked], Settings()).load_pairs([job]) == {}
     assert PairMemo([plain, plain], Settings(seed_chars=6)).load_pairs([job]) == {}
     assert PairMemo([plain, plain], Settings()).load_pairs([(0, 1, [(0, 1)])]) == {}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_command_lines_pairs_are_looked_up_where_they_are_aligned(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """On the command line (no memo) a pair is looked up in the cache by the worker that would align it:
+    what the cache holds under its key comes back (an entry planted there, unlike what aligning gives),
+    and a pair it does not hold is aligned and stored there, by a worker process or in this one."""
+    monkeypatch.setattr(runner, "_POOL_MIN_WINDOWS", 1)  # workers even for two window pairs
+    plain, masked = _input([False] * 10), _input([True] + [False] * 9)
+    planted = RawPassage((0, 10), (0, 10), 10, (((0, 10), (0, 10)),))
+    settings, candidates = Settings(workers=workers), {(0, 1): [(0, 0)], (1, 2): [(0, 0)]}
+    inputs = [plain, plain, masked]
+    PairMemo(inputs, settings).store_pairs([(0, 1, [(0, 0)])], {(0, 1): [planted]})
+    found = runner.compare_pairs(inputs, candidates, settings)
+    assert found[(0, 1)].live == [planted]
+    aligned = found[(1, 2)].live
+    assert aligned and aligned != [planted]
+    assert PairMemo(inputs, settings).load_pairs([(1, 2, [(0, 0)])]) == {(1, 2): aligned}
 
 
 def test_a_mask_changed_away_from_a_pairs_candidates_keeps_its_verification(cache: Path) -> None:
