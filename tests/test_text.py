@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from bidcheck.model import Block, Document
 from bidcheck.text import build_clean_text, clean_document, normalize
 from bidcheck.text.clean import is_page_number
+from bidcheck.text.normalize import _FOLD
 from tests.builders import paragraphs
 
 
@@ -70,3 +74,25 @@ def test_a_line_break_ends_a_sentence_as_a_full_stop_does() -> None:
     norm, _, sentences = normalize("第一章 施工部署\n本工程位于城区，工期九十天\n质量合格")
     assert norm == "第一章施工部署本工程位于城区工期九十天质量合格"
     assert sentences.tolist() == [0, len("第一章施工部署"), len("第一章施工部署本工程位于城区工期九十天")]
+
+
+def _plain_normalize(text: str) -> tuple[str, list[int], list[int]]:
+    """Normalisation written out character by character, to hold the bulk one to."""
+    folded = text.translate(_FOLD)
+    kept = [m.start() for m in re.finditer(r"[^\W_]", folded)]
+    norm = "".join(folded[i] for i in kept)
+    norm = norm.lower() if len(norm.lower()) == len(norm) else norm
+    ends = [i for i, c in enumerate(folded) if c in "。！？；!?;\n"]
+    sentences = [0] + [n for n, i in enumerate(kept) if n and any(kept[n - 1] < e < i for e in ends)]
+    return norm, kept, sentences if kept else []
+
+
+def test_normalize_equals_a_plain_reference_on_every_kind_of_character() -> None:
+    rng = random.Random(11)
+    folded_keys = "".join(chr(c) for c in _FOLD)
+    pool = folded_keys + "投标函工期。！？；!?;\n ，、_-·" + "\ud800\udfff\U0002f800\U0010ffffİſ①"
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 400))) for _ in range(40)]
+    texts += [folded_keys, "".join(chr(c) for c in range(0x2FF0, 0x3100)), "。", "", "a"]
+    for text in texts:
+        norm, offsets, sentences = normalize(text)
+        assert (norm, offsets.tolist(), sentences.tolist()) == _plain_normalize(text)

@@ -11,6 +11,7 @@ character ``i``.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
@@ -26,7 +27,24 @@ _FOLD = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FOLD.update({0x3000: 0x20, **{code: code + 32 for code in range(ord("A"), ord("Z") + 1)}})
 _FOLD.update(LOOKALIKES)  # look-alike letters fold onto what they imitate: a disguise cannot break a match
 _RUNS = re.compile(r"([^\W_]+)")  # the characters kept, a run at a time
-_SENTENCE_END = re.compile(r"[。！？；!?;\n]")
+_SENTENCE_ENDS = np.array([ord(c) for c in "。！？；!?;\n"], dtype=np.uint32)
+
+
+@functools.cache
+def _fold_table() -> npt.NDArray[np.uint32]:
+    """``_FOLD`` by code point (every other code point onto itself): 4.4 MB, made once a process."""
+    table = np.arange(0x110000, dtype=np.uint32)
+    table[np.fromiter(_FOLD.keys(), np.int64, len(_FOLD))] = np.fromiter(
+        _FOLD.values(), np.uint32, len(_FOLD)
+    )
+    return table
+
+
+def _folded(text: str) -> tuple[str, npt.NDArray[np.uint32]]:
+    """``text.translate(_FOLD)`` and its code points: one table lookup for all characters, where
+    ``str.translate`` looks each one up in a dict (3.5 ms for a bid of 40,000 characters, against 0.2)."""
+    points = _fold_table()[np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)]
+    return points.tobytes().decode("utf-32-le", "surrogatepass"), points
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,7 +73,7 @@ class CleanText:
 
 def normalize(text: str) -> tuple[str, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Comparable form of ``text``: (string, offset of each kept char, indexes where sentences start)."""
-    folded = text.translate(_FOLD)
+    folded, points = _folded(text)
     pieces = _RUNS.split(folded)  # what is dropped, a run kept, what is dropped, …, what is dropped
     if len(pieces) == 1:
         empty = np.zeros(0, dtype=np.int32)
@@ -69,15 +87,16 @@ def normalize(text: str) -> tuple[str, npt.NDArray[np.int32], npt.NDArray[np.int
     offsets = (np.repeat(starts - at, lengths) + np.arange(int(at[-1] + lengths[-1]))).astype(np.int32)
     if len(norm) != len(offsets):  # a rare character whose lower case is longer: keep it as it was
         norm = "".join(kept)
-    return norm, offsets, _sentence_starts(folded, starts, at)
+    return norm, offsets, _sentence_starts(points, starts, at)
 
 
 def _sentence_starts(
-    folded: str, starts: npt.NDArray[np.int64], at: npt.NDArray[np.int64]
+    points: npt.NDArray[np.uint32], starts: npt.NDArray[np.int64], at: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int32]:
-    """0, and the comparable offset of each kept run (``starts``: in ``folded``, ``at``: in the
-    comparable text) after the first with a sentence end between it and the run before it."""
-    ends = np.fromiter((m.start() for m in _SENTENCE_END.finditer(folded)), dtype=np.int64)
+    """0, and the comparable offset of each kept run (``starts``: in the folded text of code points
+    ``points``, ``at``: in the comparable text) after the first with a sentence end between it and the
+    run before it."""
+    ends = np.flatnonzero(np.isin(points, _SENTENCE_ENDS))
     after = np.unique(np.searchsorted(starts, ends, side="right"))  # the run after each sentence end
     after = after[(after >= 1) & (after < len(starts))]
     return np.concatenate([[0], at[after]]).astype(np.int32)
