@@ -40,6 +40,25 @@ def test_minhash_equals_datasketch_on_every_window() -> None:
         assert lean.hashvalues.dtype == reference.hashvalues.dtype == np.uint32
 
 
+@pytest.mark.parametrize(
+    ("window", "stride", "k"), [(300, 250, 3), (40, 40, 3), (10, 3, 5), (6, 6, 6), (7, 2, 1)]
+)
+def test_window_minhashes_equal_datasketchs_for_any_windows_and_short_texts(
+    window: int, stride: int, k: int
+) -> None:
+    rng = random.Random(window + stride + k)
+    texts = ["", "a", "投标", "投标人", "中" * window, "a1中𠀀é" * 90, "".join(paragraphs(2, 3))]
+    texts += ["".join(rng.choice("ab1中文投标𠀀éß") for _ in range(rng.randint(0, 700))) for _ in range(6)]
+    for text in texts:
+        starts = window_starts(len(text), window, stride)
+        ours = window_minhashes(text, starts, window, k, 16, 1)
+        for start, lean in zip(starts, ours, strict=True):
+            reference = MinHash(num_perm=16, seed=1, hashfunc=xxhash.xxh32_intdigest)
+            part = text[start : start + window]
+            reference.update_batch([part[i : i + k].encode("utf-8") for i in range(len(part) - k + 1)])
+            assert lean.hashvalues.tolist() == reference.hashvalues.tolist()
+
+
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**31])
 def test_minhash_permutations_are_datasketchs_for_every_seed(seed: int) -> None:
     text = "".join(paragraphs(6, 2))
