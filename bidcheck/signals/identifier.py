@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,11 +62,14 @@ def _digits(value: str) -> str:
     return re.sub(r"[\s-]", "", value)
 
 
-# field -> (pattern whose group 1 is the value, how the value is normalised or refused, strength)
+# field -> (pattern whose group 1 is the value, how the value is normalised or refused, strength). The
+# numbers' patterns look behind them after their first character (``1(?<!\d1)``, not ``(?<!\d)1``): the
+# same matches, but a pattern that begins with a character lets the regex engine skip to where one
+# stands, where a look-behind first is tried at every character (0.8-1 ms a bid each, against 0.1-0.3).
 Clean = Callable[[str], str | None]
 PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
     "phone": (
-        re.compile(r"(?<![\d])((?:1[3-9]\d{9})|(?:0\d{2,3}[-－]?\d{7,8}))(?![\d])"),
+        re.compile(r"((?:1(?<!\d1)[3-9]\d{9})|(?:0(?<!\d0)\d{2,3}[-－]?\d{7,8}))(?![\d])"),
         lambda v: _digits(v.replace("－", "-")),
         "strong",
     ),
@@ -76,12 +79,15 @@ PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
         "strong",
     ),
     "id_number": (
-        re.compile(r"(?<![0-9A-Za-z])(\d{17}[\dXx])(?![0-9A-Za-z])"),
+        re.compile(r"(\d(?<![0-9A-Za-z]\d)\d{16}[\dXx])(?![0-9A-Za-z])"),
         lambda v: v.upper() if id_number_ok(v.upper()) else None,
         "strong",
     ),
     "credit_code": (
-        re.compile(r"(?<![0-9A-Za-z])([0-9A-HJ-NPQRTUWXY]{2}\d{6}[0-9A-HJ-NPQRTUWXY]{10})(?![0-9A-Za-z])"),
+        re.compile(
+            r"([0-9A-HJ-NPQRTUWXY](?<![0-9A-Za-z][0-9A-HJ-NPQRTUWXY])[0-9A-HJ-NPQRTUWXY]\d{6}"
+            r"[0-9A-HJ-NPQRTUWXY]{10})(?![0-9A-Za-z])"
+        ),
         lambda v: v if credit_code_ok(v) and not id_number_ok(v) else None,
         "strong",
     ),
@@ -138,11 +144,34 @@ class _Squeezed:
         return offset + self.shifts[bisect.bisect_right(self.cuts, offset) - 1]
 
 
+_DOMAIN_RUN = re.compile(r"[A-Za-z0-9.-]*")
+_LOCAL_MAX = 64  # an address's characters before its ``@``, at most (the e-mail pattern's)
+
+
+def _emails(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for the e-mail pattern, searched only near each ``@``: a match holds
+    one, at most 64 characters after its start, and ends within the run of domain characters after it
+    (the pattern tried at every word character of a bid cost 1.1 ms)."""
+    pos = 0
+    while (at := text.find("@", pos)) >= 0:
+        end = _DOMAIN_RUN.match(text, at + 1).end()  # type: ignore[union-attr]  # * always matches
+        match = pattern.search(text, max(pos, at - _LOCAL_MAX), end)
+        if match is not None:
+            yield match
+        pos = match.end() if match is not None else at + 1
+
+
+def _matches(field: str, text: str) -> Iterator[re.Match[str]]:
+    """The matches of a field's pattern in ``text``, in order."""
+    pattern = PATTERNS[field][0]
+    return _emails(pattern, text) if field == "email" else pattern.finditer(text)
+
+
 def _values(clean: CleanText, field: str, squeezed: _Squeezed) -> dict[str, tuple[int, int]]:
     """A document's values of one field, each with the span (in its clean text) where it first stands."""
-    pattern, normalised, _ = PATTERNS[field]
+    normalised = PATTERNS[field][1]
     found: dict[str, tuple[int, int]] = {}
-    for match in pattern.finditer(squeezed.text):
+    for match in _matches(field, squeezed.text):
         value = normalised(match.group(1))
         if value and value not in found:
             start, end = match.span(1)
