@@ -73,6 +73,14 @@ def measure(files: list[Path], workers: int, rounds: int) -> dict[str, dict[str,
     }
 
 
+def section_bids(folder: Path, bids: int) -> list[Path]:
+    """The bids of ``bench.scale``'s section of ``bids`` bids under ``folder`` (made when missing)."""
+    section = folder / f"section-{bids}"
+    if not (section / "truth.json").exists():
+        generate_section(section, bids, seed=bids, own=(250, 270), prose=lexicon_paragraph, alternate=True)
+    return sorted((section / "bids").iterdir())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bids", type=int, default=100)
@@ -80,12 +88,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "bidcheck-scale")
     args = parser.parse_args()
-    section = args.folder / f"section-{args.bids}"
-    if not (section / "truth.json").exists():
-        generate_section(
-            section, args.bids, seed=args.bids, own=(250, 270), prose=lexicon_paragraph, alternate=True
-        )
-    figures = measure(sorted((section / "bids").iterdir()), args.workers, args.rounds)
+    figures = measure(section_bids(args.folder, args.bids), args.workers, args.rounds)
     print(f"command: {Path(sys.executable).name} -m bench.read_cost {' '.join(sys.argv[1:])}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print("CPU seconds a bid (user + system of its worker, every thread), each file's fastest of the rounds:")

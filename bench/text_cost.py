@@ -27,8 +27,7 @@ from typing import TypeVar
 
 from threadpoolctl import threadpool_limits
 
-from bench.corpus import generate_section
-from bench.grammar import lexicon_paragraph
+from bench.read_cost import section_bids
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text, load_tables, window_minhashes, window_starts
 from bidcheck.fingerprint.kgrams import kgram_hashes
@@ -100,15 +99,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "bidcheck-scale")
     args = parser.parse_args()
-    section = args.folder / f"section-{args.bids}"
-    if not (section / "truth.json").exists():
-        generate_section(
-            section, args.bids, seed=args.bids, own=(250, 270), prose=lexicon_paragraph, alternate=True
-        )
+    files = section_bids(args.folder, args.bids)
     threadpool_limits(1, user_api="blas")  # as a reading process runs it
     with tempfile.TemporaryDirectory() as cache:
         os.environ["BIDCHECK_CACHE_DIR"] = cache  # the IDF table made here, not read from the user's cache
-        measure(sorted((section / "bids").iterdir()), args.rounds)
+        measure(files, args.rounds)
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"command: {Path(sys.executable).name} -m bench.text_cost {' '.join(sys.argv[1:])}")
 
