@@ -12,6 +12,7 @@ import numpy.typing as npt
 import xxhash
 
 from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
+from bidcheck.fingerprint.idf_file import sorted_idf
 from bidcheck.fingerprint.tokens import cut, idf_path, idf_weights, token_counts
 
 __all__ = ["build_simhash", "load_idf_table", "simhash_from_weights", "simhash_similarity"]
@@ -78,8 +79,11 @@ def load_idf_table(seed: int = 0) -> _IdfTable:
 
 
 def _built_table(seed: int) -> _IdfTable:
-    """The IDF table by hashes, made from jieba's table."""
-    idf, median = idf_weights()
+    """The IDF table by hashes, made from jieba's table (read in bulk where its shape allows)."""
+    bulk = sorted_idf(idf_path().read_bytes(), seed)
+    if bulk is not None:
+        return _IdfTable(*bulk)
+    idf, median = idf_weights()  # a word twice (its last value counts) or two words of one hash
     hashes = _hashes(list(idf), seed)
     order = np.argsort(hashes, kind="stable")
     table = _IdfTable(hashes[order], np.fromiter(idf.values(), np.float64, len(idf))[order], median)
@@ -98,7 +102,7 @@ def _table_key(seed: int) -> str | None:
         digest = file_digest(idf_path())
     except (OSError, RuntimeError):
         return None
-    code = code_digest([Path(__file__), Path(__file__).with_name("tokens.py")])
+    code = code_digest([Path(__file__), *(Path(__file__).with_name(n) for n in ("tokens.py", "idf_file.py"))])
     return "t" + hashlib.blake2b(f"idf|{seed}|{digest}|{code}".encode(), digest_size=20).hexdigest()
 
 
