@@ -30,6 +30,8 @@ from bidcheck.config import Settings
 from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import SharedMasks, shared_masks
 from bidcheck.fingerprint import load_tables
+from bidcheck.fingerprint.simhash import load_idf_table
+from bidcheck.fingerprint.tokens import is_word
 from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
@@ -227,7 +229,7 @@ def _prepare_jobs(
         progress(done / len(jobs), f"从缓存读取 {done} 个文件")
     if todo:
         reading()
-        _share_tables(settings)
+        _share_tables(settings, cancel)
 
     def finished(index: int, outcome: Prepared | Pickled | Lost) -> None:
         nonlocal done
@@ -250,11 +252,28 @@ def _prepare_jobs(
     return [known[job.doc_id] for job in jobs]
 
 
-def _share_tables(settings: Settings) -> None:
+def _share_tables(settings: Settings, cancel: CancelFlag | None = None) -> None:
     """Load fingerprinting's tables here before the reading processes are forked, which then share them
-    (each loaded its own: 0.25 CPU s a process; this process needs the tokenizer later too)."""
-    if can_fork():
-        load_tables(settings)
+    (each loaded its own: 0.25 CPU s a process; this process needs the tokenizer later too). The IDF
+    table, when this process has none yet, is made (or read) and stored in the cache by a forked process
+    while this one loads the tokenizer's dictionaries, the two on two cores; it is then read back from
+    the cache here (a few ms; where it could not be stored, it is made here)."""
+    if not can_fork():
+        return
+    made = (
+        None
+        if load_idf_table.cache_info().currsize
+        else Ahead(functools.partial(_store_idf_table, settings.seed))
+    )
+    is_word("投标")  # the tokenizer's dictionaries
+    if made is not None:
+        made.result(cancel, lambda: None)
+    load_tables(settings)
+
+
+def _store_idf_table(seed: int) -> None:
+    """Make the IDF table of ``seed`` and store it in the cache (in a forked process: nothing sent back)."""
+    load_idf_table(seed)
 
 
 def _workers_leave_a_core(workers: int) -> bool:
