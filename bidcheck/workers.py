@@ -27,12 +27,22 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 from bidcheck.progress import CancelFlag, check_cancel, ignore_interrupt
 
-__all__ = ["Ahead", "Lost", "can_fork", "cap_memory", "default_memory_mb", "physical_memory_mb", "run_tasks"]
+__all__ = [
+    "Ahead",
+    "Lost",
+    "can_fork",
+    "cap_memory",
+    "default_memory_mb",
+    "physical_memory_mb",
+    "run_tasks",
+    "spawn_without_main",
+]
 
 R = TypeVar("R")
 _POLL_S = 0.2  # how often the cancel flag and the time limits are looked at
 _MIN_CAP_MB = 2048  # a worker reading a large scanned bid needs about a gigabyte; never cap below this
 _MB = 1 << 20
+_PREPARING = threading.Lock()  # a process of ``spawn_without_main`` is being started
 
 
 @dataclass(frozen=True)
@@ -460,6 +470,43 @@ def run_tasks(
         for worker in pool.workers:
             worker.stop(now=not finished)
     return cast(list[R | Lost], results)
+
+
+def spawn_without_main() -> BaseContext:
+    """Python's spawn start method, its processes not importing the main module of this one.
+
+    A spawned process imports the parent's main module first, for functions defined there: the desktop
+    app's script imports the whole window (Qt: about 1.2 CPU s and 100 MB a process), a bench script what
+    it measures with. Functions run by bidcheck's workers live in its modules, which the process imports
+    as it unpickles them. While such a process starts, one started by another thread with the plain
+    spawn method does not import the main module either.
+    """
+    return _SpawnWithoutMain()
+
+
+class _ProcessWithoutMain(multiprocessing.context.SpawnProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        from multiprocessing import spawn
+
+        prepare = spawn.get_preparation_data
+
+        def without_main(name: str) -> dict[str, Any]:
+            data = prepare(name)
+            data.pop("init_main_from_path", None)
+            data.pop("init_main_from_name", None)
+            return data
+
+        with _PREPARING:
+            spawn.get_preparation_data = without_main
+            try:
+                return multiprocessing.context.SpawnProcess._Popen(process_obj)
+            finally:
+                spawn.get_preparation_data = prepare
+
+
+class _SpawnWithoutMain(multiprocessing.context.SpawnContext):
+    Process = _ProcessWithoutMain
 
 
 def can_fork() -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -207,3 +208,31 @@ def test_a_process_begins_its_next_task_while_its_large_reply_waits_to_be_taken(
     results = run_tasks(_now_or_large, tasks, 2, done, ahead=1)
     assert results[2] == bytes(4 << 20)
     assert isinstance(results[3], float) and results[3] < ended[0] - 0.5
+
+
+_MAIN_SCRIPT = """
+import os, sys
+from pathlib import Path
+marker = Path(sys.argv[1])
+with marker.open("a") as out:
+    out.write(f"{os.getpid()}\\n")  # each process that imports this script adds a line
+if __name__ == "__main__":
+    import multiprocessing
+    from bidcheck.workers import run_tasks, spawn_without_main
+    context = spawn_without_main() if sys.argv[2] == "lean" else multiprocessing.get_context("spawn")
+    print(run_tasks(os.getpid, [()], 1, lambda *_: None, context=context)[0] != os.getpid())
+"""
+
+
+@pytest.mark.parametrize(("method", "imports"), [("plain", 2), ("lean", 1)])
+def test_a_worker_spawned_without_main_does_not_import_the_apps_script(
+    tmp_path: Path, method: str, imports: int
+) -> None:
+    # the desktop app's script imports the whole window: a plain spawned worker imports it again
+    script, marker = tmp_path / "app_script.py", tmp_path / "imported.txt"
+    script.write_text(_MAIN_SCRIPT, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    command = [sys.executable, str(script), str(marker), method]
+    run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "True"  # the task ran in another process
+    assert len(marker.read_text().splitlines()) == imports

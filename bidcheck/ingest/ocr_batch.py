@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import multiprocessing
 import sys
 import time
 from collections.abc import Sequence
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from bidcheck.ingest.scan import OcrTask, recognize_task
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress
-from bidcheck.workers import Lost, run_tasks
+from bidcheck.workers import Lost, run_tasks, spawn_without_main
 
 __all__ = ["PAGES_AT_ONCE", "keep_freed_memory", "ocr_message", "recognize_pages", "same_images", "time_left"]
 
@@ -135,8 +134,9 @@ def recognize_pages(
         processes,
         finished,
         cancel=cancel,
-        # spawned, not forked: the runtimes are not safe to use in a forked copy of a process that loaded them
-        context=multiprocessing.get_context("spawn"),
+        # spawned, not forked: the runtimes are not safe to use in a forked copy of a process that loaded
+        # them; without importing the app's main module (its window) in each worker
+        context=spawn_without_main(),
         memory_mb=memory_mb,
         time_limit_s=time_limit_s,
         at_once=at_once,
