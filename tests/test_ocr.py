@@ -240,15 +240,22 @@ def test_pages_recognised_at_once_in_threads_read_as_one_after_the_other(
 
 
 def test_characters_outside_the_shortlist_are_read_as_the_whole_last_layer_reads_them(tmp_path: Path) -> None:
-    # names in uncommon characters (none of them in GB 2312): the recogniser's last layer runs over the
-    # common characters first, and a step that none of them wins surely is scored over all of them
+    # names in uncommon characters (none of them in GB 2312) and words in GB 2312's second level (砼,
+    # 鑫, 晟...): the recogniser's last layer runs over the first level first, and a step that none of
+    # its characters wins surely is scored over all of them
     names = "项目经理王堃与技术负责人李喆、施工员周珺、资料员孙玥共同负责，地址为昇平路，联系人吴彧与郑翀。"
-    [image] = page_images(make_pdf(tmp_path / "names.pdf", [[names]], numbers=False))
-    shortlist = RapidOcrEngine(1, "openvino").recognize(image)
-    whole = RapidOcrEngine(1, "openvino", shortlist=False).recognize(image)
-    read = "".join(line.text for line in shortlist)
-    assert all(c in read for c in "堃喆珺玥昇彧翀"), read
-    assert [line.text for line in shortlist] == [line.text for line in whole]
+    second = (
+        "浙江鑫晟建设有限公司承建溧阳至泸州段，C30砼浇筑由杨琨、张淼负责，氩弧焊由赵钰、陈璐完成，"
+        "监理单位为衢州瑾瑜工程咨询有限公司，楠木与榕树移栽至鄞州区。"
+    )
+    pages = [[names], [second]]
+    images = page_images(make_pdf(tmp_path / "names.pdf", pages, numbers=False))
+    for image, wanted in zip(images, ("堃喆珺玥昇彧翀", "鑫晟溧泸砼琨淼氩钰璐衢瑾瑜楠榕鄞"), strict=True):
+        shortlist = RapidOcrEngine(1, "openvino").recognize(image)
+        whole = RapidOcrEngine(1, "openvino", shortlist=False).recognize(image)
+        read = "".join(line.text for line in shortlist)
+        assert all(c in read for c in wanted), read
+        assert [line.text for line in shortlist] == [line.text for line in whole]
 
 
 def test_openvino_keeps_the_models_it_compiled_in_the_cache_and_loads_them_next_time(

@@ -64,6 +64,7 @@ _BATCH = 6  # lines a batch (rapidocr's default; larger batches pad more and ran
 _ROUND = 5  # rapidocr rounds confidences to five decimals; kept, so that results stay the same
 _COMPILING = threading.Lock()
 _SURE_LOGIT = 16.0  # a step whose best shortlisted character scores less is scored over every character
+_LEVEL_TWO = 0xD8  # the first byte of GB 2312's second-level (less used) Chinese characters
 
 
 @dataclass(frozen=True)
@@ -183,13 +184,13 @@ class _OpenVinoTop1:
 
 
 def _common(character: str) -> bool:
-    """A character of the shortlist: ASCII, or in GB 2312 (the 6,763 common Chinese characters, their
-    punctuation, full-width forms, kana, Greek and Cyrillic)."""
+    """A character of the shortlist: ASCII, or in GB 2312's symbols (punctuation, full-width forms, kana,
+    Greek and Cyrillic) or its first level (the 3,755 most used Chinese characters)."""
     try:
-        character.encode("gb2312")
+        code = character.encode("gb2312")
     except UnicodeEncodeError:
         return False
-    return True
+    return len(code) == 1 or code[0] < _LEVEL_TWO
 
 
 def _constant(output: Any) -> np.ndarray | None:
