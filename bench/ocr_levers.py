@@ -5,7 +5,8 @@ Usage: .venv/bin/python -m bench.ocr_levers [--pages N] [--levers NAME ...]
 Each lever is bidcheck's engine (``RapidOcrEngine``) with one choice changed: the runtime (onnxruntime or
 OpenVINO; OpenVINO in float32, or in its default precision, bfloat16 on a CPU with AMX), the page width
 factor before OCR, the detector's image side, the recognition batch (lines read at once), the recogniser's
-last layer over every character at every step instead of over the common ones first. The engine runs
+last layer over every character at every step instead of over the common ones first, the batches as
+wide as rapidocr makes them instead of rounded up to fewer widths. The engine runs
 with one thread, as in an OCR worker, on the same dense scanned A4 pages; the figures are CPU seconds a
 page (detection and recognition apart; start-up excluded: one page is read first), the character error
 rate of compared text as bench/ocr.py counts it, and what the CPU time means on idle cores (cores / CPU
@@ -48,6 +49,7 @@ class Lever:
     side: int | None = None  # the longest side the detector sees (None: bidcheck's choice)
     batch: int | None = None  # lines recognised at once (None: bidcheck's choice)
     shortlist: bool = True  # OpenVINO: the recogniser's last layer over the common characters first
+    width_step: int | None = None  # batch widths rounded up to a multiple (None: bidcheck's; 1: rapidocr's)
 
 
 LEVERS = {
@@ -57,6 +59,7 @@ LEVERS = {
     "openvino default, squeeze 0.5": Lever("openvino", 0.5),
     "openvino default, squeeze 0.6 (bidcheck)": Lever("openvino", 0.6),
     "openvino default, squeeze 0.6, whole last layer": Lever("openvino", 0.6, shortlist=False),
+    "openvino default, squeeze 0.6, rapidocr's batch widths": Lever("openvino", 0.6, width_step=1),
     "openvino default, squeeze 0.6, rec batch 1": Lever("openvino", 0.6, batch=1),
     "openvino default, squeeze 0.6, rec batch 12": Lever("openvino", 0.6, batch=12),
     "openvino default, squeeze 0.6, det side 736": Lever("openvino", 0.6, side=736),
@@ -82,7 +85,14 @@ def _timed(cls: type, key: str) -> None:
 def engine_for(lever: Lever, first: Image.Image) -> RapidOcrEngine:
     """The engine of a lever, its models loaded and its runtime warmed up on one page."""
     engine = RapidOcrEngine(
-        1, lever.runtime, lever.squeeze, lever.side, lever.batch, lever.precision, lever.shortlist
+        1,
+        lever.runtime,
+        lever.squeeze,
+        lever.side,
+        lever.batch,
+        lever.precision,
+        lever.shortlist,
+        lever.width_step,
     )
     engine.recognize(first)
     return engine

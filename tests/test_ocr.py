@@ -114,6 +114,23 @@ def test_ctc_decoding_drops_blanks_and_repeats_and_gives_each_character_its_own_
     assert read(crops) == [RecognizedLine("甲甲 乙", (0.9, 0.8, 1.0, 0.3), 0.7375)] * 2
 
 
+def test_batch_widths_are_rounded_up_to_the_width_step_and_each_line_keeps_its_own_width() -> None:
+    seen: list[np.ndarray] = []
+
+    def top1(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(batch)
+        return np.ones((len(batch), 4), np.int64), np.ones((len(batch), 4), np.float32)
+
+    crops = [np.zeros((30, width), np.uint8) for width in (300, 301, 302, 1000, 1003)]  # black lines
+    for step, widths in ((1, [480, 481, 483, 1600, 1604]), (8, [480, 488, 488, 1600, 1608])):
+        seen.clear()
+        assert len(LineRecognizer(top1, ["甲"], batch=1, width_step=step)(crops)) == 5
+        assert [batch.shape[3] for batch in seen] == widths  # 48 pixels high: rapidocr's width, rounded up
+        inked = [int((batch[0, 0] < 0).any(axis=0).sum()) for batch in seen]
+        lines = [480, 482, 484, 1600, 1605]  # each line scaled to its own width (rounded up), padded after it
+        assert inked == [min(line, width) for line, width in zip(lines, widths, strict=True)]
+
+
 def test_scanned_pdf_is_read_by_ocr_and_located_by_page(scanned: dict[str, Path], texts: list[str]) -> None:
     doc = read_document(scanned["scan"], "d1")
     assert doc.ok and doc.format == "pdf" and doc.pages == 2
@@ -156,7 +173,7 @@ def test_lines_read_the_same_as_by_rapidocrs_own_recogniser(runtime: str, scanne
     from rapidocr.utils.typings import EngineType
 
     [image] = page_images(scanned["text"])[:1]
-    ours = RapidOcrEngine(1, runtime, squeeze=0.6).recognize(image)
+    ours = RapidOcrEngine(1, runtime, squeeze=0.6, width_step=1).recognize(image)  # rapidocr's batch widths
     engine = EngineType.OPENVINO if runtime == "openvino" else EngineType.ONNXRUNTIME
     rapid = RapidOCR(
         params={
@@ -174,6 +191,8 @@ def test_lines_read_the_same_as_by_rapidocrs_own_recogniser(runtime: str, scanne
     theirs = rapid(np.asarray(narrow))
     assert len(ours) > 5
     assert [line.text for line in ours] == list(getattr(theirs, "txts", None) or ())
+    rounded = RapidOcrEngine(1, runtime, squeeze=0.6).recognize(image)  # OpenVINO: widths in steps of 8
+    assert [line.text for line in rounded] == [line.text for line in ours]
 
 
 @pytest.mark.parametrize("runtime", ["openvino", "onnxruntime"])

@@ -52,6 +52,7 @@ __all__ = [
 PADDLE_MODELS_ENV = "BIDCHECK_PADDLEOCR_MODELS"
 RUNTIME_ENV = "BIDCHECK_OCR_RUNTIME"  # "onnxruntime" or "openvino": the runtime rapidocr's models run on
 _SQUEEZE = {"openvino": 0.6, "onnxruntime": 0.5}  # page width factor before OCR (see the module docstring)
+_WIDTH_STEP = {"openvino": 8, "onnxruntime": 1}  # batch widths rounded up to a multiple (ocr_lines)
 _DET_SIDE = 960  # longest side of the image the text detector sees
 _MAX_SIDE = 2400  # larger pages are scaled down before OCR
 _RECIPE = 6  # raise when the way pages are prepared or read changes: cached results become stale
@@ -128,7 +129,7 @@ def engine_cache_id(name: str) -> str:
     runtime = rapid_runtime()
     return (
         f"rapidocr-{_version('rapidocr')}-{runtime}-{_version(runtime)}"
-        f"-r{_RECIPE}-squeeze{_SQUEEZE[runtime]}-det{_DET_SIDE}-max{_MAX_SIDE}"
+        f"-r{_RECIPE}-squeeze{_SQUEEZE[runtime]}-det{_DET_SIDE}-max{_MAX_SIDE}-step{_WIDTH_STEP[runtime]}"
     )
 
 
@@ -221,8 +222,9 @@ class RapidOcrEngine:
     of the recogniser (``bidcheck.ingest.ocr_lines``).
 
     ``runtime``, ``squeeze``, ``side`` (the longest side the detector sees), ``batch`` (lines recognised
-    at once), ``precision`` (OpenVINO's precision hint, such as ``"f32"``) and ``shortlist`` (on OpenVINO,
-    the recogniser's last layer over the common characters first) replace bidcheck's choices:
+    at once), ``precision`` (OpenVINO's precision hint, such as ``"f32"``), ``shortlist`` (on OpenVINO,
+    the recogniser's last layer over the common characters first) and ``width_step`` (batch widths
+    rounded up to a multiple of it; 1: rapidocr's widths) replace bidcheck's choices:
     for ``bench/ocr_levers.py``, which measures the alternatives.
     """
 
@@ -235,6 +237,7 @@ class RapidOcrEngine:
         batch: int | None = None,
         precision: str | None = None,
         shortlist: bool = True,
+        width_step: int | None = None,
     ) -> None:
         models = bundled_models()
         if models is None:
@@ -244,7 +247,14 @@ class RapidOcrEngine:
         # the recogniser is loaded in a thread while the detector is loaded and finds the first page's lines
         loading = ThreadPoolExecutor(1)
         self._reader = loading.submit(
-            line_recognizer, models[1], runtime, threads, batch, precision, shortlist
+            line_recognizer,
+            models[1],
+            runtime,
+            threads,
+            batch,
+            precision,
+            shortlist,
+            _WIDTH_STEP[runtime] if width_step is None else width_step,
         )
         loading.shutdown(wait=False)
         self._detect = TextDetector(models[0], runtime, threads, side or _DET_SIDE, precision)

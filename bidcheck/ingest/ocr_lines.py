@@ -307,10 +307,13 @@ class _OnnxTop1:
 class LineRecognizer:
     """Reads cropped text line images (grey, any size) into text with per-character confidences."""
 
-    def __init__(self, top1: _Top1, characters: Sequence[str], batch: int = _BATCH) -> None:
+    def __init__(
+        self, top1: _Top1, characters: Sequence[str], batch: int = _BATCH, width_step: int = 1
+    ) -> None:
         self._top1 = top1
         self._characters = ["", *characters, " "]  # index 0 is CTC's blank; rapidocr adds the space last
         self._batch = batch
+        self._width_step = width_step  # a batch's width is rounded up to a multiple of this
 
     def __call__(self, crops: Sequence[np.ndarray]) -> list[RecognizedLine]:
         """One result per crop, in the order given."""
@@ -320,7 +323,7 @@ class LineRecognizer:
         chunks = [order[start : start + self._batch] for start in range(0, len(order), self._batch)]
         batches = [
             _batch_pixels(
-                [crops[i] for i in chunk], int(_HEIGHT * max(_MIN_RATIO, *(ratios[i] for i in chunk)))
+                [crops[i] for i in chunk], self._width(max(_MIN_RATIO, *(ratios[i] for i in chunk)))
             )
             for chunk in chunks
         ]
@@ -328,6 +331,12 @@ class LineRecognizer:
             for row, i in enumerate(chunk):
                 out[i] = self._decode(indexes[row], probs[row])
         return [line for line in out if line is not None]
+
+    def _width(self, ratio: float) -> int:
+        """The width of a batch whose widest line is ``ratio`` times as wide as high (rapidocr's), rounded
+        up to a multiple of the width step."""
+        step = self._width_step
+        return -(-int(_HEIGHT * ratio) // step) * step
 
     def _decode(self, indexes: np.ndarray, probs: np.ndarray) -> RecognizedLine:
         """CTC decoding: a step counts when it is not blank and differs from the step before."""
@@ -365,13 +374,15 @@ def line_recognizer(
     batch: int | None = None,
     precision: str | None = None,
     shortlist: bool = True,
+    width_step: int = 1,
 ) -> LineRecognizer:
     """The recogniser of ``model_path`` (an ONNX model carrying its character list) on ``runtime``,
     ``threads`` to a recognition (0: every core), ``batch`` lines at once (``None``: six), in OpenVINO's
-    ``precision`` (``None``: its default), on OpenVINO with the last layer over the ``shortlist`` first."""
+    ``precision`` (``None``: its default), on OpenVINO with the last layer over the ``shortlist`` first,
+    each batch's width rounded up to a multiple of ``width_step`` pixels."""
     top1: _OpenVinoTop1 | _OnnxTop1 = (
         _OpenVinoTop1(model_path, threads, precision, shortlist)
         if runtime == "openvino"
         else _OnnxTop1(model_path, threads)
     )
-    return LineRecognizer(top1, top1.characters, batch or _BATCH)
+    return LineRecognizer(top1, top1.characters, batch or _BATCH, width_step)
