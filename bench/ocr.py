@@ -177,7 +177,7 @@ def main() -> None:
         f"-> {idle_rate:.2f} pages/s on idle cores"
     )
     print(f"  reading the scan from the cache afterwards: {read_s:.2f} s")
-    print(f"  character error rate: {cer:.2%} of compared text, {raw_cer:.2%} raw (punctuation kept)")
+    print(f"  character error rate: {cer:.3%} of compared text, {raw_cer:.3%} raw (punctuation kept)")
     print(f"  characters masked as unsure (U+FFFD): {unsure} ({unsure / max(chars, 1):.2%})")
     print(f"  re-run (the pipeline's first reading finds every page in the cache): {again_s:.2f} s")
 
