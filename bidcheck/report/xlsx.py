@@ -319,8 +319,10 @@ def _signals(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> No
         (24, 24, 10, 10, 6, 14, 26, 50, 16, 40, 16, 40),
     )
     styles = _Styles()
+    row = sheet.max_row  # counted from here: max_row looks at every cell, each time it is asked
     for pair in pairs:
         for signal in pair.signals:
+            row += 1
             _append(
                 sheet,
                 [
@@ -336,13 +338,13 @@ def _signals(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> No
                     *_place(signal.b),
                 ],
             )
-            level = sheet.cell(row=sheet.max_row, column=3)
+            level = sheet.cell(row=row, column=3)
             styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
             for column in (8, 10, 12):
-                sheet.cell(row=sheet.max_row, column=column).alignment = _WRAP
+                sheet.cell(row=row, column=column).alignment = _WRAP
             thumbnails = picture_thumbnails(result, signal)
             if thumbnails:
-                _thumbnails(sheet, sheet.max_row, thumbnails)
+                _thumbnails(sheet, row, thumbnails)
     _finish_table(sheet)
 
 
@@ -543,8 +545,10 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
         (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 10, 50, 18, 36),
     )
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
+    row = sheet.max_row
     for doc in documents:
         meta = doc.metadata
+        row += 1
         _append(
             sheet,
             [
@@ -570,7 +574,7 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 *_price_cells(doc),
             ],
         )
-        sheet.cell(row=sheet.max_row, column=20).number_format = _YUAN
+        sheet.cell(row=row, column=20).number_format = _YUAN
         if not doc.ok:
-            sheet.cell(row=sheet.max_row, column=8).font = Font(color="C00000", bold=True)
+            sheet.cell(row=row, column=8).font = Font(color="C00000", bold=True)
     _finish_table(sheet)
