@@ -41,9 +41,8 @@ class PairFound:
     failed: bool = False  # its worker process died twice while aligning it: not compared
 
 
-Job = tuple[int, int, list[tuple[int, int]]]
+Job = tuple[int, int, list[tuple[int, int]]]  # a pair and its candidate window pairs
 Pair = tuple[int, int]
-Task = Job  # a pair and its candidate window pairs
 
 
 def _install(inputs: Sequence[AlignInput], settings: Settings, memo: PairMemo | None) -> None:
@@ -55,7 +54,7 @@ def _install(inputs: Sequence[AlignInput], settings: Settings, memo: PairMemo | 
 
 
 def _compare(
-    inputs: Sequence[AlignInput], task: Task, settings: Settings, memo: PairMemo | None
+    inputs: Sequence[AlignInput], task: Job, settings: Settings, memo: PairMemo | None
 ) -> list[RawPassage]:
     """A pair's passages; with a ``memo``, looked up in the cache first, else aligned and remembered there."""
     key = memo.pair_key(task) if memo is not None else None
@@ -69,7 +68,7 @@ def _compare(
     return passages
 
 
-def _compare_in_worker(tasks: list[Task]) -> list[list[RawPassage]]:
+def _compare_in_worker(tasks: list[Job]) -> list[list[RawPassage]]:
     assert _WORKER_INPUTS is not None, "worker started without its inputs"
     inputs, settings, memo = _WORKER_INPUTS
     return [_compare(inputs, task, settings, memo) for task in tasks]
@@ -120,7 +119,7 @@ def compare_pairs(
 
 
 def _verify(
-    tasks: list[Task],
+    tasks: list[Job],
     inputs: Sequence[AlignInput],
     settings: Settings,
     memo: PairMemo | None,
@@ -159,12 +158,12 @@ def _verify(
     return live, shared, failed
 
 
-def _pair(task: Task) -> Pair:
+def _pair(task: Job) -> Pair:
     return task[0], task[1]
 
 
 def _one_by_one(
-    tasks: list[Task],
+    tasks: list[Job],
     inputs: Sequence[AlignInput],
     settings: Settings,
     memo: PairMemo | None,
@@ -189,14 +188,14 @@ def _one_by_one(
     return frozenset(failed)
 
 
-def _batches(tasks: list[Task], workers: int) -> list[list[Task]]:
+def _batches(tasks: list[Job], workers: int) -> list[list[Job]]:
     """Pairs in batches: few enough to keep the pool's overhead low, many enough to share the work."""
     size = max(1, min(_PAIRS_PER_TASK, len(tasks) // (workers * 8)))
     return [tasks[x : x + size] for x in range(0, len(tasks), size)]
 
 
 def _collect(
-    futures: dict[Future[list[list[RawPassage]]], list[Task]],
+    futures: dict[Future[list[list[RawPassage]]], list[Job]],
     out: dict[tuple[int, int], list[RawPassage]],
     total: int,
     progress: ProgressFn,

@@ -57,7 +57,13 @@ def score_pair(
     cov_a, cov_b = cov_a + weight * sem_a, cov_b + weight * sem_b
     chars = max(chars_a + round(weight * sem_chars_a), chars_b + round(weight * sem_chars_b))
     passages = len(copied[0]) + len(rewritten[0])
-    rewritten_chars = max(sem_chars_a, sem_chars_b)
     return Score(
-        max(cov_a, cov_b), cov_a, cov_b, chars, passages, flagged, False, len(rewritten[0]), rewritten_chars
+        max(cov_a, cov_b),
+        cov_a,
+        cov_b,
+        chars,
+        passages,
+        flagged,
+        rewritten=len(rewritten[0]),
+        rewritten_chars=max(sem_chars_a, sem_chars_b),
     )
