@@ -31,7 +31,7 @@ from bidcheck.evidence import find_groups
 from bidcheck.evidence.masks import SharedMasks, shared_masks
 from bidcheck.fingerprint import load_tables
 from bidcheck.fingerprint.simhash import load_idf_table
-from bidcheck.fingerprint.tokens import is_word
+from bidcheck.fingerprint.tokens import load_tokenizer
 from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import collect_paths
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
@@ -265,7 +265,7 @@ def _share_tables(settings: Settings, cancel: CancelFlag | None = None) -> None:
         if load_idf_table.cache_info().currsize
         else Ahead(functools.partial(_store_idf_table, settings.seed))
     )
-    is_word("投标")  # the tokenizer's dictionaries
+    load_tokenizer()
     if made is not None:
         made.result(cancel, lambda: None)
     load_tables(settings)

@@ -12,7 +12,7 @@ from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import WindowMinHash, window_minhashes, window_starts
 from bidcheck.fingerprint.oddwords import odd_words
 from bidcheck.fingerprint.simhash import build_simhash, load_idf_table
-from bidcheck.fingerprint.tokens import cut, is_word
+from bidcheck.fingerprint.tokens import cut, load_tokenizer
 
 __all__ = ["Fingerprint", "fingerprint_text", "load_tables"]
 
@@ -43,5 +43,5 @@ def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
 def load_tables(settings: Settings) -> None:
     """Load the tables fingerprinting needs (the tokenizer's dictionaries, the IDF table by hashes:
     about 0.25 s), once a process: before reading processes are forked, they share them."""
-    is_word("投标")
+    load_tokenizer()
     load_idf_table(settings.seed)

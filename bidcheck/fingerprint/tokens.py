@@ -19,7 +19,17 @@ from typing import TYPE_CHECKING, cast
 if TYPE_CHECKING:
     from rjieba import Jieba
 
-__all__ = ["DICTS", "are_words", "cut", "idf_path", "idf_weights", "is_word", "token_counts", "user_words"]
+__all__ = [
+    "DICTS",
+    "are_words",
+    "cut",
+    "idf_path",
+    "idf_weights",
+    "is_word",
+    "load_tokenizer",
+    "token_counts",
+    "user_words",
+]
 
 DICTS = Path(__file__).resolve().parents[2] / "dicts"
 
@@ -102,6 +112,11 @@ def idf_weights() -> tuple[dict[str, float], float]:
             table[word] = float(value)
     values = sorted(table.values())
     return table, values[len(values) // 2] if values else 1.0
+
+
+def load_tokenizer() -> None:
+    """Load the tokenizer's dictionaries (jieba's and the bid vocabulary), once a process."""
+    _tokenizer()
 
 
 def cut(text: str) -> list[str]:
