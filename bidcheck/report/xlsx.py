@@ -27,6 +27,7 @@ from bidcheck.config import SETTING_LABELS
 from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
 from bidcheck.report.files import write_atomically
+from bidcheck.report.sheetxml import save_workbook
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
@@ -75,7 +76,7 @@ def save_xlsx(result: CheckResult, target: Path, section: str = "") -> None:
     """
     with collector_paused():
         try:
-            _workbook(result, section).save(target)
+            save_workbook(_workbook(result, section), target)
         except etree.SerialisationError as exc:
             raise _os_error(exc) from None
 
