@@ -17,7 +17,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 
 from bidcheck.config import Settings
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.report.sheetxml import save_workbook
+from bidcheck.report.sheetxml import ValueSheet, save_workbook
 from bidcheck.report.xlsx import _workbook
 
 _TEXTS = (
@@ -41,7 +41,7 @@ def _parts(path: Path) -> dict[str, bytes]:
 def _both_ways(build: Callable[[], Workbook], tmp_path: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """A book saved by openpyxl and the same book built again saved by ``save_workbook`` (saving a book
     changes it: a second save of one book differs in each sheet's format)."""
-    build().save(tmp_path / "openpyxl.xlsx")
+    _as_cells(build()).save(tmp_path / "openpyxl.xlsx")
     save_workbook(build(), tmp_path / "text.xlsx")
     return _parts(tmp_path / "openpyxl.xlsx"), _parts(tmp_path / "text.xlsx")
 
@@ -70,6 +70,15 @@ def _cells(kinds: bool = False) -> Workbook:
         other["A3"] = "=SUM(A1:E1)"
         other["B3"] = dt.datetime(2026, 12, 2, 8, 15)
         other["C3"].comment = Comment("批注", "审核")
+    values = ValueSheet(book, "值")
+    book._add_sheet(values)
+    values.append(["表头", "列二"])
+    fill = values.style_of(lambda cell: setattr(cell, "fill", PatternFill("solid", fgColor="C6EFCE")))
+    for row, text in enumerate(_TEXTS, start=2):
+        values.put_row(row, [(text, fill), (row / 3, None), (row, fill), (True, None), (None, fill)])
+    if kinds:  # a value openpyxl takes for a formula: the sheet is written by openpyxl
+        values.put_row(len(_TEXTS) + 2, [("=1+1", None)])
+    values.auto_filter.ref = values.dimensions
     return book
 
 
@@ -81,6 +90,8 @@ def test_cells_of_every_kind_are_saved_as_openpyxl_saves_them(tmp_path: Path, ki
     assert [c.value for c in read.active["A"]][:7] == list(_TEXTS[:7])
     assert read.active["G1"].value[1].text == "标记&<>" and read.active["H1"].hyperlink.target.endswith("c=2")
     assert [c.value for c in read["第二页"][1]] == [1.5, -2, 10**15, 1e-300, 0.3]  # 16 digits, as openpyxl
+    assert [c.value for c in read["值"]["A"]][1:8] == list(_TEXTS[:7]) and read["值"]["B3"].value == 1.0
+    assert read["值"].auto_filter.ref == ("A1:E10" if kinds else "A1:E9")
 
 
 def test_a_check_results_workbook_is_saved_as_openpyxl_saves_it(
@@ -97,6 +108,14 @@ def test_a_check_results_workbook_is_saved_as_openpyxl_saves_it(
             break
     sheets = [n for n in by_openpyxl if n.startswith("xl/worksheets/sheet")]
     assert len(sheets) == 8 and as_text == by_openpyxl
+
+
+def _as_cells(book: Workbook) -> Workbook:
+    """The book with its value rows made cells: openpyxl's own save writes cells only."""
+    for sheet in book.worksheets:
+        if isinstance(sheet, ValueSheet):
+            sheet.make_cells()
+    return book
 
 
 def _made(path: Path) -> object:

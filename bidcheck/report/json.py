@@ -76,8 +76,13 @@ class _PairLines:
         return text
 
 
+# ``json.dumps(value, ensure_ascii=False)``'s text without making an encoder for each of a result's tens
+# of thousands of sides and figures (a third of writing the JSON; a result holds no cycles to look for)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+
+
 def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def write_json(result: CheckResult, path: Path) -> None:

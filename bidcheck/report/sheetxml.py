@@ -11,7 +11,10 @@ here (a formula, a date, a comment) is written by openpyxl whole.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
+from collections.abc import Callable, Sequence
+from copy import copy
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -24,15 +27,19 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.compat import safe_string
 from openpyxl.drawing.spreadsheet_drawing import SpreadsheetDrawing
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
-__all__ = ["save_workbook"]
+__all__ = ["ValueSheet", "cell_count", "save_workbook"]
 
 _PLACE = b"<sheetData/>"  # where the cells go in the sheet openpyxl writes without them
 # What lxml refuses to write: XML 1.0's forbidden characters (``text.chars`` replaces them before).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SPECIAL = re.compile("[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # escaped or refused
+_NUMBERS = (int, float)
 
 
 class _Unsupported(Exception):
@@ -55,6 +62,8 @@ class _BookWriter(ExcelWriter):  # type: ignore[misc]
         try:
             writer.write()
         except _Unsupported:
+            if isinstance(ws, ValueSheet):
+                ws.make_cells()
             super().write_worksheet(ws)
             return
         ws._rels = writer._rels
@@ -77,13 +86,14 @@ def _sheet_data(ws: Worksheet) -> str:
     rows: dict[int, list[Cell]] = {}
     for (row, _col), cell in sorted(ws._cells.items()):
         rows.setdefault(row, []).append(cell)
-    for row in ws.row_dimensions.keys() - rows.keys():  # a row with a height and no cells
-        rows[row] = []
-    rich = _RichText()
+    values: dict[int, list[_Value]] = ws.value_rows if isinstance(ws, ValueSheet) else {}
+    rich, ids = _RichText(), _StyleIds(ws.parent)
     parts = ["<sheetData>"]
-    for index in sorted(rows):
+    for index in sorted(rows.keys() | values.keys() | ws.row_dimensions.keys()):  # a height and no cells
         parts.append(_row_start(ws, index))
-        parts.extend(_cell(ws, cell, rich) for cell in rows[index] if _written(cell))
+        parts.extend(_cell(ws, cell, rich) for cell in rows.get(index, ()) if _written(cell))
+        for column, (value, kind, style) in enumerate(values.get(index, ()), start=1):
+            parts.append(_xml(f"{get_column_letter(column)}{index}", kind, value, ids.of(style), rich))
         parts.append("</row>")
     parts.append("</sheetData>")
     return "".join(parts)
@@ -102,14 +112,18 @@ def _written(cell: Cell) -> bool:
 
 
 def _cell(ws: Worksheet, cell: Cell, rich: _RichText) -> str:
-    """One cell as ``cell._writer.lxml_write_cell`` writes it."""
-    kind, value = cell.data_type, cell._value
-    if kind not in ("s", "n", "b", "e"):  # a formula or a date
-        raise _Unsupported
-    style = f' s="{cell.style_id}"' if cell.has_style else ""
-    start = f'<c r="{cell.coordinate}"{style} t="{"inlineStr" if kind == "s" else kind}">'
     if cell.hyperlink:
         ws._hyperlinks.append(cell.hyperlink)
+    style = cell.style_id if cell.has_style else None
+    return _xml(cell.coordinate, cell.data_type, cell._value, style, rich)
+
+
+def _xml(coordinate: str, kind: str, value: Any, style: int | None, rich: _RichText) -> str:
+    """One cell as ``cell._writer.lxml_write_cell`` writes it."""
+    if kind not in ("s", "n", "b", "e"):  # a formula or a date
+        raise _Unsupported
+    styled = "" if style is None else f' s="{style}"'
+    start = f'<c r="{coordinate}"{styled} t="{"inlineStr" if kind == "s" else kind}">'
     if value is None or value == "":
         return start + "</c>"
     if isinstance(value, CellRichText):
@@ -117,7 +131,88 @@ def _cell(ws: Worksheet, cell: Cell, rich: _RichText) -> str:
     if kind == "s":
         space = ' xml:space="preserve"' if value != value.strip() else ""
         return f"{start}<is><t{space}>{_text(value)}</t></is></c>"
+    if (type(value) is float and math.isfinite(value)) or type(value) is int:
+        return f"{start}<v>{value:.16g}</v></c>"  # as safe_string writes it
     return f"{start}<v>{_text(safe_string(value))}</v></c>"
+
+
+class _StyleIds:
+    """The workbook's number of each style a value row has (the style record of a cell), as a cell's
+    ``style_id`` gives it; a style shared by many values is looked up once."""
+
+    def __init__(self, book: Workbook) -> None:
+        self._book = book
+        self._ids: dict[int, int | None] = {}
+
+    def of(self, style: StyleArray | None) -> int | None:
+        if style is None:
+            return None
+        number = self._ids.get(id(style), -1)
+        if number == -1:
+            number = self._ids[id(style)] = self._book._cell_styles.add(style) if any(style) else None
+        return number
+
+
+_Value = tuple[Any, str, StyleArray | None]  # a value as a cell holds it, its data type, its style
+
+
+class ValueSheet(Worksheet):  # type: ignore[misc]
+    """A sheet whose rows can be put as values with their styles (``put_row``), each row a list, not a
+    cell object a value (making those is most of building a large sheet); ``save_workbook`` writes them
+    as their cells would be written. A row is put whole, once, and its cells are not asked for after."""
+
+    def __init__(self, parent: Workbook, title: str) -> None:
+        super().__init__(parent, title)
+        self.value_rows: dict[int, list[_Value]] = {}
+        self._binder = Cell(self)  # gives a value the data type and checks a cell would
+
+    def put_row(self, row: int, values: Sequence[tuple[object, StyleArray | None]]) -> None:
+        """Put ``row`` (from column A): each value with the style its cell would have, or ``None``."""
+        bound = []
+        for value, style in values:
+            if type(value) in _NUMBERS:  # most values: a number is taken as it is
+                bound.append((value, "n", style))
+            else:
+                self._binder._bind_value(value)
+                bound.append((self._binder._value, self._binder.data_type, style))
+        self.value_rows[row] = bound
+
+    def make_cells(self) -> None:
+        """Make the value rows cells, each with its value, data type and style, as ``append`` and styling
+        each cell would have made them (for openpyxl's save, which writes cells only)."""
+        for row, values in self.value_rows.items():
+            for column, (value, kind, style) in enumerate(values, start=1):
+                cell = self.cell(row=row, column=column)
+                cell._value, cell.data_type = value, kind
+                if style is not None:
+                    cell._style = copy(style)
+        self.value_rows.clear()
+
+    def style_of(self, style: Callable[[Cell], None]) -> StyleArray:
+        """The style a cell gets from ``style``, made now (fonts, fills and formats are numbered as made)."""
+        cell = Cell(self)
+        style(cell)
+        return cell._style
+
+    @property
+    def max_row(self) -> int:
+        return max(int(super().max_row), max(self.value_rows, default=1))
+
+    @property
+    def max_column(self) -> int:
+        return max(int(super().max_column), max(map(len, self.value_rows.values()), default=1))
+
+    def calculate_dimension(self) -> str:
+        if not self.value_rows:
+            return str(super().calculate_dimension())
+        top = min(self.min_row, *self.value_rows) if self._cells else min(self.value_rows)
+        return f"A{top}:{get_column_letter(self.max_column)}{self.max_row}"  # value rows begin at A
+
+
+def cell_count(sheet: Worksheet) -> int:
+    """How many cells a sheet holds (its value rows' too)."""
+    rows = sheet.value_rows.values() if isinstance(sheet, ValueSheet) else ()
+    return len(sheet._cells) + sum(map(len, rows))
 
 
 class _RichText:
@@ -150,6 +245,8 @@ def _run_text(text: str) -> str:
 
 def _text(text: str) -> str:
     """Text escaped as lxml escapes an element's text (a carriage return as a reference)."""
+    if not _SPECIAL.search(text):  # most texts: nothing to escape
+        return text
     bad = _NOT_XML.search(text)
     if bad:  # as lxml refuses it
         raise ValueError(f"a character XML cannot hold: {bad.group()!r}")

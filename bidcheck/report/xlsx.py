@@ -20,6 +20,7 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.drawing.image import Image as XlImage
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -27,7 +28,7 @@ from bidcheck.config import SETTING_LABELS
 from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
 from bidcheck.report.files import write_atomically
-from bidcheck.report.sheetxml import save_workbook
+from bidcheck.report.sheetxml import ValueSheet, save_workbook
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
@@ -93,8 +94,8 @@ def _workbook(result: CheckResult, section: str) -> Workbook:
     names = {d.id: d.name for d in result.documents}
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
     _summary(book.active, result, section, quiet_flagged)
-    _matrix(book.create_sheet("相似度矩阵"), result)
-    _pairs(book.create_sheet("文件对排名"), result.pairs, names)
+    _matrix(_value_sheet(book, "相似度矩阵"), result)
+    _pairs(_value_sheet(book, "文件对排名"), result.pairs, names)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
@@ -103,6 +104,13 @@ def _workbook(result: CheckResult, section: str) -> Workbook:
     for sheet in book.worksheets:
         _fit_to_page_width(sheet)
     return book
+
+
+def _value_sheet(book: Workbook, title: str) -> ValueSheet:
+    """A new last sheet whose rows are put as values (``sheetxml.ValueSheet``: the large ones)."""
+    sheet = ValueSheet(book, title)
+    book._add_sheet(sheet)
+    return sheet
 
 
 def _fit_to_page_width(sheet: Worksheet) -> None:
@@ -191,6 +199,7 @@ class _Styles:
 
     def __init__(self) -> None:
         self._done: dict[tuple[object, ...], Cell] = {}
+        self._made: dict[tuple[object, ...], StyleArray] = {}
 
     def apply(self, cell: Cell, key: tuple[object, ...], style: Callable[[Cell], None]) -> None:
         first = self._done.get(key)
@@ -199,6 +208,13 @@ class _Styles:
             self._done[key] = cell
         else:
             cell._style = copy(first._style)
+
+    def of(self, sheet: ValueSheet, key: tuple[object, ...], style: Callable[[Cell], None]) -> StyleArray:
+        """The style ``style`` gives a cell, made the first time ``key`` is asked for (for ``put_row``)."""
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = sheet.style_of(style)
+        return made
 
 
 def _percent_fill(color: str) -> Callable[[Cell], None]:
@@ -224,7 +240,7 @@ def _percent(cell: Cell) -> None:
     cell.number_format = "0.0%"
 
 
-def _matrix(sheet: Worksheet, result: CheckResult) -> None:
+def _matrix(sheet: ValueSheet, result: CheckResult) -> None:
     bids = [d for d in result.bids if d.ok]
     lookup = {(p.a, p.b): p.similarity for p in result.pairs}
     lookup.update({(p.b, p.a): p.similarity for p in result.pairs})
@@ -232,18 +248,28 @@ def _matrix(sheet: Worksheet, result: CheckResult) -> None:
     sheet.freeze_panes = "B2"
     styles = _Styles()
     for row, doc in enumerate(bids, start=2):
-        sheet.cell(row=row, column=1, value=replace_unsafe(doc.name)).font = Font(bold=True)
-        for col, other in enumerate(bids, start=2):
-            cell = sheet.cell(row=row, column=col)
+        values: list[tuple[object, StyleArray | None]] = [
+            (replace_unsafe(doc.name), styles.of(sheet, ("bold",), _bold))
+        ]
+        for other in bids:
             if doc.id != other.id:
-                cell.value = lookup.get((doc.id, other.id), 0.0)
-                color = _heat(float(cell.value))
-                styles.apply(cell, ("heat", color), _percent_fill(color))
+                value = lookup.get((doc.id, other.id), 0.0)
+                color = _heat(float(value))
+                values.append((value, styles.of(sheet, ("heat", color), _percent_fill(color))))
             else:
-                cell.value, cell.alignment = "—", Alignment(horizontal="center")
+                values.append(("—", styles.of(sheet, ("centre",), _centred)))
+        sheet.put_row(row, values)
 
 
-def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
+def _bold(cell: Cell) -> None:
+    cell.font = Font(bold=True)
+
+
+def _centred(cell: Cell) -> None:
+    cell.alignment = Alignment(horizontal="center")
+
+
+def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
     _header(
         sheet,
         (
@@ -266,29 +292,24 @@ def _pairs(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str])
     styles = _Styles()
     for rank, pair in enumerate(pairs, start=1):
         live = [p for p in pair.passages if p.live]
-        _append(
-            sheet,
-            [
-                rank,
-                names[pair.a],
-                names[pair.b],
-                LEVEL_NAMES[pair.level],
-                pair.similarity,
-                pair.coverage_a,
-                pair.coverage_b,
-                pair.simhash_similarity,
-                len(live),
-                sum(p.chars for p in live),
-                len(pair.passages) + pair.passages_omitted,
-                pair.reason,
-                _sign_summary(pair),
-            ],
-        )
-        row = rank + 1
-        level = sheet.cell(row=row, column=4)
-        styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
-        for col in (5, 6, 7, 8):
-            styles.apply(sheet.cell(row=row, column=col), ("percent",), _percent)
+        level = styles.of(sheet, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
+        percent = styles.of(sheet, ("percent",), _percent)
+        row: list[tuple[object, StyleArray | None]] = [
+            (rank, None),
+            (_safe(names[pair.a]), None),
+            (_safe(names[pair.b]), None),
+            (LEVEL_NAMES[pair.level], level),
+            (pair.similarity, percent),
+            (pair.coverage_a, percent),
+            (pair.coverage_b, percent),
+            (pair.simhash_similarity, percent),
+            (len(live), None),
+            (sum(p.chars for p in live), None),
+            (len(pair.passages) + pair.passages_omitted, None),
+            (_safe(pair.reason), None),
+            (_safe(_sign_summary(pair)), None),
+        ]
+        sheet.put_row(rank + 1, row)
     _finish_table(sheet)
 
 
