@@ -2,10 +2,10 @@
 
 Each result JSON (``bidcheck check … --json``) is read back, then its workbook is written as the command
 line writes it (``report.xlsx.save_xlsx``: the collector paused), ``--rounds`` times in turn over the
-results; the sheets' building (openpyxl cells and styles) and the saving (``report.sheetxml``: the cells
-as text, the rest by openpyxl with lxml, the zip) are timed apart with ``process_time``. Printed a
-result: its bids, pairs and cells, the median CPU seconds of building, saving and both, the workbook's
-size, then the load average and the command line.
+results; the sheets' building (openpyxl cells and styles; the matrix and pairs as rows of values) and
+the saving (``report.sheetxml``: the cells as text, the rest by openpyxl with lxml, the zip) are timed
+apart with ``process_time``. Printed a result: its bids, pairs and cells, the median CPU seconds of
+building, saving and both, the workbook's size, then the load average and the command line.
 
 Usage: .venv/bin/python -m bench.xlsx_write RESULT.json [RESULT.json …] [--rounds 3]
 (e.g. the results of ``bidcheck check /tmp/bidcheck-scale/section-100/bids --tender
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, load_result
-from bidcheck.report.sheetxml import save_workbook
+from bidcheck.report.sheetxml import cell_count, save_workbook
 from bidcheck.report.xlsx import _workbook
 
 
@@ -36,7 +36,7 @@ def _write_once(result: CheckResult, target: Path) -> tuple[float, float, int]:
         built = time.process_time()
         save_workbook(book, target)
         saved = time.process_time()
-    return built - started, saved - built, sum(len(sheet._cells) for sheet in book.worksheets)
+    return built - started, saved - built, sum(cell_count(sheet) for sheet in book.worksheets)
 
 
 _WIDTHS = (5, 6, 8, 8, 7, 6, 6)
