@@ -5,7 +5,8 @@ most of the time of saving the workbook (a 100-bid section's pairs and matrix ho
 ``save_workbook`` writes the same bytes: every part but the cells is still written by openpyxl, and each
 cell is written here as openpyxl would write it (an inline string, a rich text, a number, with its style
 id, in ASCII with character references as lxml writes it). A sheet holding a cell of a kind not written
-here (a formula, a date, a comment) is written by openpyxl whole.
+here (a formula, a date, a comment) is written by openpyxl whole. A ``ValueSheet`` holds its large rows
+as values with their styles, not a cell object each, and they are written as their cells would be.
 """
 
 from __future__ import annotations
