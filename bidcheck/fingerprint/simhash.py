@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -13,25 +15,27 @@ import xxhash
 
 from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
 from bidcheck.fingerprint.idf_file import sorted_idf
-from bidcheck.fingerprint.tokens import cut, idf_path, idf_weights, token_counts
+from bidcheck.fingerprint.tokens import cut, idf_path, idf_weights, stopwords
 
 __all__ = ["build_simhash", "load_idf_table", "simhash_from_weights", "simhash_similarity"]
 
 _BITS = np.arange(64, dtype=np.uint64)
+# by byte value: the signs of its 8 bits, lowest first (+1.0 where the bit is set, -1.0 where not)
+_BYTE_SIGNS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little") * 2.0 - 1.0
 
 
 def _hashes(words: list[str], seed: int) -> npt.NDArray[np.uint64]:
-    """Each word's 64-bit xxHash (of its UTF-8 bytes)."""
-    return np.fromiter((xxhash.xxh64_intdigest(w.encode("utf-8"), seed) for w in words), "<u8", len(words))
+    """Each word's 64-bit xxHash (of its UTF-8 bytes), with no Python step of its own a word."""
+    hashes = map(xxhash.xxh64_intdigest, map(str.encode, words), repeat(seed))
+    return np.fromiter(hashes, "<u8", len(words))
 
 
 def _simhash(hashes: npt.NDArray[np.uint64], values: npt.NDArray[np.float64]) -> int:
     """Each bit the sign of the weighted vote of the features' hashes."""
     if not len(hashes):
         return 0
-    signs = np.unpackbits(hashes.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little").astype(np.float64)
-    signs *= 2.0  # bit n of each hash in column n: +1.0 where it is set, -1.0 where not
-    signs -= 1.0
+    # bit n of each hash in column n (its bytes little-endian): the 8 signs of each byte looked up at once
+    signs = np.take(_BYTE_SIGNS, hashes.view(np.uint8), axis=0).reshape(len(hashes), 64)
     votes = values @ signs
     return int(np.sum(np.uint64(1) << _BITS[votes > 0]))
 
@@ -132,15 +136,26 @@ def build_simhash(text: str, seed: int = 0, words: list[str] | None = None) -> i
     """SimHash of a comparable text, words weighted by term frequency times jieba's IDF (``words``: the
     text already cut, see ``tokens.cut``). A word outside the table whose hash is a table word's would
     take that word's IDF: at 64 bits, about once in 10^9 bids, and the SimHash is a coarse signal."""
-    counts = token_counts(cut(text) if words is None else words)
+    tokens, counts = _tokens(cut(text) if words is None else words)
     try:
         table = load_idf_table(seed)
     except _Collision:
         idf, median = idf_weights()
-        return simhash_from_weights({w: n * idf.get(w, median) for w, n in counts.items()}, seed)
-    hashes = _hashes(list(counts), seed)
-    values = np.fromiter(counts.values(), np.float64, len(counts)) * table.of(hashes)
-    return _simhash(hashes, values)
+        weights = {w: n * idf.get(w, median) for w, n in zip(tokens, counts.tolist(), strict=True)}
+        return simhash_from_weights(weights, seed)
+    hashes = _hashes(tokens, seed)
+    return _simhash(hashes, counts * table.of(hashes))
+
+
+def _tokens(words: list[str]) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """``tokens.token_counts`` of a cut text as its tokens and their counts, in the same order (first
+    occurrence): the few stopwords present taken out of the words' counts first, so that each distinct
+    word is asked only its length and whether it is digits (2.6 to 2.2 ms a bid of 10,000 such words)."""
+    counted = Counter(words)
+    for stop in [w for w in stopwords() if w in counted]:
+        del counted[stop]
+    tokens = [w for w in counted if len(w) > 1 and not w.isdigit()]
+    return tokens, np.fromiter(map(counted.__getitem__, tokens), np.float64, len(tokens))
 
 
 def simhash_similarity(a: int, b: int) -> float:

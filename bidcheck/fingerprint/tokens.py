@@ -27,6 +27,7 @@ __all__ = [
     "idf_weights",
     "is_word",
     "load_tokenizer",
+    "stopwords",
     "token_counts",
     "user_words",
 ]
@@ -87,7 +88,8 @@ def _tokenizer() -> Jieba:
 
 
 @functools.cache
-def _stopwords() -> frozenset[str]:
+def stopwords() -> frozenset[str]:
+    """The words the SimHash leaves out (``dicts/stopwords.txt``)."""
     path = DICTS / "stopwords.txt"
     if not path.exists():
         return frozenset()
@@ -139,5 +141,5 @@ def token_counts(words: list[str]) -> dict[str, int]:
     """The SimHash's tokens of a cut text (HMM off, so they depend only on the dictionaries): how often
     each word occurs, less stopwords, single characters and numbers, in order of first occurrence (all
     words counted first, so that each distinct word is tested once)."""
-    stop = _stopwords()
+    stop = stopwords()
     return {w: n for w, n in Counter(words).items() if len(w) > 1 and w not in stop and not w.isdigit()}
