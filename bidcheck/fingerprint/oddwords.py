@@ -13,6 +13,9 @@ tables) costs no Python loop over its words; only the distinct spans are looked 
 
 from __future__ import annotations
 
+import operator
+from itertools import compress
+
 import numpy as np
 import numpy.typing as npt
 
@@ -61,11 +64,9 @@ def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     offsets, ends = starts[lows], starts[lows + 2]
     _, first = np.unique(_span_keys(points, offsets, ends), return_index=True)
     first.sort()
-    found = [
-        (text[at:end], at) for at, end in zip(offsets[first].tolist(), ends[first].tolist(), strict=True)
-    ]
-    known = are_words([span for span, _ in found])
-    return tuple(odd for odd, word in zip(found, known, strict=True) if not word)
+    at = offsets[first].tolist()
+    spans = list(map(text.__getitem__, map(slice, at, ends[first].tolist())))  # no Python step a span
+    return tuple(compress(zip(spans, at, strict=True), map(operator.not_, are_words(spans))))
 
 
 def _span_keys(
