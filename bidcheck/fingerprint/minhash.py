@@ -19,6 +19,8 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
+from bidcheck.arrays import distinct
+
 __all__ = ["WindowMinHash", "lsh_bands", "shingle_hashes", "window_minhashes", "window_starts"]
 
 _U32 = np.uint32
@@ -65,7 +67,7 @@ def _xxh32_short(
     words = padded[:-3] | padded[1:-2] << _U32(8) | padded[2:-1] << _U32(16) | padded[3:] << _U32(24)
     out = np.empty(len(starts), dtype=_U32)
     with np.errstate(over="ignore"):
-        for length in np.unique(lengths).tolist():
+        for length in np.flatnonzero(np.bincount(lengths)).tolist():  # np.unique hashed each: 0.4 ms a bid
             chosen = np.flatnonzero(lengths == length)
             out[chosen] = _xxh32_of_length(padded, words, starts[chosen], length)
         return out
@@ -156,7 +158,7 @@ def window_minhashes(
     mixed = _fmix32(shingle_hashes(text, k))
     lows = np.asarray(starts, dtype=np.int64)
     highs = np.minimum(np.maximum(lows + 1, lows + window - k + 1), len(mixed))
-    bounds = np.unique(np.concatenate([lows, highs]).clip(0, len(mixed)))
+    bounds = distinct(np.concatenate([lows, highs]).clip(0, len(mixed)))
     minima = _segment_minima(mixed, bounds, a, b)
     first, last = np.searchsorted(bounds, lows), np.searchsorted(bounds, highs) - 1
     values = np.full((len(lows), num_perm), 2**32 - 1, dtype=_U32)
@@ -182,7 +184,7 @@ def _segment_minima(
     segments = max(len(bounds) - 1, 0)
     minima = np.empty((len(a), segments), dtype=_U32)
     ends = int(bounds[-1]) if segments else 0
-    cuts = np.append(np.unique(np.searchsorted(bounds, np.arange(0, ends, _CHUNK_ROWS))), segments)
+    cuts = np.append(distinct(np.searchsorted(bounds, np.arange(0, ends, _CHUNK_ROWS))), segments)
     with np.errstate(over="ignore"):
         for lo, hi in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
             products = a[:, None] * mixed[None, bounds[lo] : bounds[hi]]
