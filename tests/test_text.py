@@ -96,3 +96,19 @@ def test_normalize_equals_a_plain_reference_on_every_kind_of_character() -> None
     for text in texts:
         norm, offsets, sentences = normalize(text)
         assert (norm, offsets.tolist(), sentences.tolist()) == _plain_normalize(text)
+
+
+def test_normalize_by_the_table_of_kept_characters_equals_the_plain_reference() -> None:
+    """Texts of the Basic Multilingual Plane alone (their characters kept by a table lookup, not the
+    regex): every code point of the plane, shuffled into texts of 500, and random texts of the
+    characters that fold, sentence ends, separators, lone surrogates and characters whose lower case
+    is longer."""
+    rng = random.Random(12)
+    points = list(range(0x10000))
+    rng.shuffle(points)
+    texts = ["".join(map(chr, points[at : at + 500])) for at in range(0, len(points), 500)]
+    pool = "".join(chr(c) for c in _FOLD) + "投标函工期。！？；!?;\n ，、_-·" + "\ud800\udfffİſ①"
+    texts += ["".join(rng.choice(pool) for _ in range(rng.randint(0, 400))) for _ in range(40)]
+    for text in texts:
+        norm, offsets, sentences = normalize(text)
+        assert (norm, offsets.tolist(), sentences.tolist()) == _plain_normalize(text)
