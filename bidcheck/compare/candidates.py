@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.arrays import distinct
+from bidcheck.arrays import distinct, is_member
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 
 __all__ = [
@@ -82,7 +82,9 @@ def _bucket_pairs(band: npt.NDArray[np.uint64], docs: npt.NDArray[np.int64]) -> 
     ordered = keys[order]
     bucket = np.empty(len(keys), dtype=np.int64)
     bucket[order] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
-    order = np.lexsort((np.arange(len(keys)), docs, bucket))
+    order = _by_bucket_and_document(bucket, docs)
+    if not len(order):
+        return np.zeros(0, dtype=np.int64)
     same = np.r_[False, (bucket[order][1:] == bucket[order][:-1]) & (docs[order][1:] == docs[order][:-1])]
     runs = np.cumsum(~same) - 1
     rank = np.arange(len(order)) - np.flatnonzero(~same)[runs]
@@ -97,6 +99,17 @@ def _bucket_pairs(band: npt.NDArray[np.uint64], docs: npt.NDArray[np.int64]) -> 
         a, b = members[:, low].ravel(), members[:, high].ravel()
         parts.append(np.minimum(a, b).astype(np.int64) * len(keys) + np.maximum(a, b))
     return np.concatenate(parts)
+
+
+def _by_bucket_and_document(
+    bucket: npt.NDArray[np.int64], docs: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The rows that share their bucket with another row, ordered by bucket, document and row (as
+    ``np.lexsort((rows, docs, bucket))``): most rows are alone in their bucket, so the sort is of the
+    few others, by one number for bucket and document."""
+    shared = np.flatnonzero(np.bincount(bucket)[bucket] > 1)
+    combined = bucket[shared] * (int(docs.max(initial=0)) + 1) + docs[shared]
+    return shared[np.argsort(combined, kind="stable")]
 
 
 def _band_keys(band: npt.NDArray[np.uint64]) -> npt.NDArray[np.generic]:
@@ -217,13 +230,10 @@ def kgram_index_pairs(
 def _held_twice(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
     """Which values another entry holds too: found by one plain sort, where the index's stable sort of
     every entry with its document and window cost several times more (almost every winnowed k-gram of
-    a section is one bid's alone)."""
+    a section is one bid's alone). The few repeated values sieve the rest (``is_member``): a binary
+    search of every entry cost several times the sort."""
     ordered = np.sort(values)
-    repeated = distinct(ordered[1:][ordered[1:] == ordered[:-1]])
-    if not len(repeated):
-        return np.zeros(len(values), dtype=bool)
-    at = np.minimum(np.searchsorted(repeated, values), len(repeated) - 1)
-    return np.asarray(repeated[at] == values)
+    return is_member(values, distinct(ordered[1:][ordered[1:] == ordered[:-1]]))
 
 
 def _equal_runs_pairs(values: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
