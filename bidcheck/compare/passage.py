@@ -19,6 +19,7 @@ from bidcheck.config import Settings
 __all__ = [
     "RawPassage",
     "agreement_passes",
+    "agreement_passes_all",
     "agrees_outside",
     "mask_runs",
     "overlaps",
@@ -141,6 +142,18 @@ def agreement_passes(shortest: int, similarity: float, settings: Settings) -> bo
     if shortest < settings.short_passage_chars:
         return similarity >= settings.short_passage_similarity
     return similarity >= settings.min_passage_similarity
+
+
+def agreement_passes_all(
+    shortest: npt.NDArray[np.int64], similarity: npt.NDArray[np.float64], settings: Settings
+) -> npt.NDArray[np.bool_]:
+    """``agreement_passes`` of many passages at once."""
+    close = np.where(
+        shortest < settings.short_passage_chars,
+        similarity >= settings.short_passage_similarity,
+        similarity >= settings.min_passage_similarity,
+    )
+    return np.asarray((shortest >= settings.min_passage_chars) & close)
 
 
 def overlaps(x: Span, y: Span) -> bool:

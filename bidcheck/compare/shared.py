@@ -8,15 +8,14 @@ of a large section. They are listed, greyed, beside the evidence.
 from __future__ import annotations
 
 import bisect
-import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import distinct
 from bidcheck.compare.inputs import AlignInput
-from bidcheck.compare.passage import RawPassage, agreement_passes, passes
+from bidcheck.compare.passage import RawPassage, agreement_passes_all, passes
 from bidcheck.config import Settings
 from bidcheck.progress import CancelFlag, check_cancel
 
@@ -24,6 +23,7 @@ __all__ = ["all_masked_passages", "masked_passages"]
 
 
 Runs = tuple[npt.NDArray[np.int64], ...]
+Indexes = npt.NDArray[np.int64]
 Mark = tuple[tuple[int, int], tuple[int, int]]
 
 
@@ -104,41 +104,75 @@ def _passage(marks: list[Mark]) -> RawPassage:
     return RawPassage((kept[0][0][0], kept[-1][0][1]), span_b, sum(a[1] - a[0] for a, _ in kept), tuple(kept))
 
 
-def _kept_by_a(a0: list[int], a1: list[int], first: int, end: int) -> list[int]:
-    """The runs ``first..end`` (in A's order: starts rising) the claim-once rule keeps on A's side
-    alone: each the first to begin where the last kept one ends."""
-    kept = [first]
-    while (at := bisect.bisect_left(a0, a1[kept[-1]], kept[-1] + 1, end)) < end:
-        kept.append(at)
-    return kept
+def _kept_runs(runs: Runs, first: Indexes, end: Indexes) -> tuple[Indexes, Indexes]:
+    """The runs the claim-once rule keeps on A's side alone in every group ``first[g]..end[g]`` at once,
+    as (group, run) by group, then run: a group's next kept run is the first of it to begin where the
+    last kept one ends. A bid pair's runs come by the other bid, then rising in A, so one search over
+    all runs (keyed by both) finds the next kept run of every group."""
+    other, a0, a1 = runs[0], runs[1], runs[2]
+    reach = int(a1.max()) + 1
+    key = other * reach + a0
+    group, run = np.arange(len(first), dtype=np.int64), first
+    groups, found = [group], [run]
+    while len(run):
+        after = np.searchsorted(key, other[run] * reach + a1[run])
+        inside = after < end[group]
+        group, run = group[inside], after[inside]
+        groups.append(group)
+        found.append(run)
+    group, run = np.concatenate(groups), np.concatenate(found)
+    order = np.argsort(group, kind="stable")  # each round's runs lie after the round before's
+    return group[order], run[order]
+
+
+def _group_passages(runs: Runs, first: Indexes, end: Indexes, settings: Settings) -> list[RawPassage | None]:
+    """The passage of each group of runs ``first[g]..end[g]`` when it passes (see ``_passage``). When the
+    runs A's side keeps follow each other apart on B's side too, B's side drops none of them (the first
+    it would drop is one of them), so the rule needs no B bookkeeping, and such groups are measured all
+    at once; the others are built run by run. (A run of equal k-grams is at least k characters long on
+    both sides; an empty one could claim nothing.)"""
+    _, a0, a1, b0, b1 = runs
+    group, run = _kept_runs(runs, first, end)
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])  # every group keeps its first run
+    lasts = np.r_[starts[1:], len(run)] - 1
+    crossing = (group[1:] == group[:-1]) & (b1[run[:-1]] > b0[run[1:]])
+    tangled = np.zeros(len(first), dtype=bool)
+    tangled[group[1:][crossing]] = True
+    span_a = (a0[run[starts]], a1[run[lasts]])
+    span_b = (b0[run[starts]], b1[run[lasts]])
+    matched = np.add.reduceat(a1[run] - a0[run], starts)
+    size_a, size_b = span_a[1] - span_a[0], span_b[1] - span_b[0]
+    passing = agreement_passes_all(np.minimum(size_a, size_b), 2 * matched / (size_a + size_b), settings)
+    marks = _marks(runs, run)
+    bounds = np.r_[starts, len(run)].tolist()
+    figures = zip(*(x.tolist() for x in (*span_a, *span_b, matched)), strict=True)
+    out: list[RawPassage | None] = []
+    for g, (a_0, a_1, b_0, b_1, chars) in enumerate(figures):
+        if tangled[g]:
+            out.append(_tangled_passage(runs, int(first[g]), int(end[g]), settings))
+        elif passing[g]:
+            out.append(RawPassage((a_0, a_1), (b_0, b_1), chars, tuple(marks[bounds[g] : bounds[g + 1]])))
+        else:
+            out.append(None)
+    return out
+
+
+def _marks(runs: Runs, picked: Indexes) -> list[Mark]:
+    """The runs ``picked`` as marks ((a0, a1), (b0, b1)), made in bulk."""
+    a0, a1, b0, b1 = (r[picked].tolist() for r in runs[1:])
+    return list(zip(zip(a0, a1, strict=True), zip(b0, b1, strict=True), strict=True))
+
+
+def _tangled_passage(runs: Runs, first: int, end: int, settings: Settings) -> RawPassage | None:
+    """The passage of runs ``first..end`` built run by run (``_passage``), when it passes."""
+    found = _passage(_marks(runs, np.arange(first, end)))
+    return found if passes(found, settings) else None
 
 
 def _group_passage(runs: list[list[int]], first: int, end: int, settings: Settings) -> RawPassage | None:
-    """The passage of runs ``first..end`` when it passes (see ``_passage``). When the runs A's side
-    keeps follow each other apart on B's side too, B's side drops none of them (the first it would drop
-    is one of them), so the rule needs no B bookkeeping and a failing passage is never built. (A run of
-    equal k-grams is at least k characters long on both sides; an empty one could claim nothing.)"""
-    _, a0, a1, b0, b1 = runs
-    kept = _kept_by_a(a0, a1, first, end)
-    pick = _picker(kept)
-    a0k, a1k, b0k, b1k = pick(a0), pick(a1), pick(b0), pick(b1)
-    if any(end_b > start_b for end_b, start_b in zip(b1k, b0k[1:], strict=False)):
-        found = _passage([((a0[x], a1[x]), (b0[x], b1[x])) for x in range(first, end)])
-        return found if passes(found, settings) else None
-    span_a, span_b = (a0k[0], a1k[-1]), (b0k[0], b1k[-1])
-    matched = sum(a1k) - sum(a0k)
-    size_a, size_b = span_a[1] - span_a[0], span_b[1] - span_b[0]
-    if not agreement_passes(min(size_a, size_b), 2 * matched / (size_a + size_b), settings):
-        return None
-    marks = tuple(zip(zip(a0k, a1k, strict=True), zip(b0k, b1k, strict=True), strict=True))
-    return RawPassage(span_a, span_b, matched, marks)
-
-
-def _picker(indices: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
-    """The values at ``indices`` of a list, as a tuple (``itemgetter``, which returns a single value
-    bare)."""
-    get = operator.itemgetter(*indices)
-    return get if len(indices) > 1 else lambda values: (get(values),)
+    """The passage of runs ``first..end`` when it passes (``_group_passages`` of one group)."""
+    arrays = tuple(np.asarray(r, dtype=np.int64) for r in runs)
+    return _group_passages(arrays, np.asarray([first]), np.asarray([end]), settings)[0]
 
 
 def _passages_after(
@@ -151,12 +185,11 @@ def _passages_after(
     first, end = _groups(runs, settings.max_gap_chars, settings.min_passage_chars)
     if not len(first):
         return {}
-    listed = [r.tolist() for r in runs]
     out: dict[int, list[RawPassage]] = {}
-    for f, e in zip(first.tolist(), end.tolist(), strict=True):
-        found = _group_passage(listed, f, e, settings)
+    others = runs[0][first].tolist()
+    for other, found in zip(others, _group_passages(runs, first, end, settings), strict=True):
         if found is not None:
-            out.setdefault(listed[0][f], []).append(found)
+            out.setdefault(other, []).append(found)
     return out
 
 
