@@ -9,7 +9,13 @@ import pytest
 from datasketch import LeanMinHash, MinHashLSH
 from datasketch.lsh import _optimal_param
 
-from bidcheck.compare.candidates import kgram_fingerprints, kgram_window_pairs, lsh_window_pairs
+from bidcheck.compare.candidates import (
+    _by_bucket_and_document,
+    _held_twice,
+    kgram_fingerprints,
+    kgram_window_pairs,
+    lsh_window_pairs,
+)
 from bidcheck.config import Settings
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
@@ -180,3 +186,28 @@ def test_text_a_bid_repeats_a_thousand_times_is_a_few_candidates() -> None:
     assert min(len(w) for w in windows) > 150
     pairs = lsh_window_pairs(windows, SETTINGS.lsh_threshold, SETTINGS.num_perm)
     assert 0 < len(pairs[(0, 1)]) <= 100  # 52,272 when every window of a bucket was paired
+
+
+@pytest.mark.parametrize("distinct_values", [50, 40_000])
+def test_entries_held_twice_are_those_whose_hash_another_entry_holds(distinct_values: int) -> None:
+    """Few repeated hashes (sieved by their low bits) and more than the sieve takes (searched)."""
+    rng = np.random.default_rng(distinct_values)
+    pool = rng.integers(0, 1 << 63, distinct_values, dtype=np.uint64)
+    alone = rng.integers(0, 1 << 63, 20_000, dtype=np.uint64)
+    values = rng.permutation(np.concatenate([pool[rng.integers(0, distinct_values, 60_000)], alone]))
+    counts = Counter(values.tolist())
+    expected = np.asarray([counts[v] > 1 for v in values.tolist()])
+    assert np.array_equal(_held_twice(values), expected)
+    assert 0 < expected.sum() < len(values)
+
+
+def test_rows_sharing_a_bucket_come_by_bucket_document_and_row() -> None:
+    """The rows alone in their bucket are left out; the others in the order of the three-key sort."""
+    rng = np.random.default_rng(7)
+    bucket = rng.integers(0, 3_000, 5_000).astype(np.int64)
+    docs = rng.integers(0, 40, 5_000).astype(np.int64)
+    order = np.lexsort((np.arange(len(bucket)), docs, bucket))
+    shared = Counter(bucket.tolist())
+    expected = [row for row in order.tolist() if shared[int(bucket[row])] > 1]
+    assert _by_bucket_and_document(bucket, docs).tolist() == expected
+    assert len(expected) < len(bucket)

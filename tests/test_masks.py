@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from bidcheck.compare.align import AlignInput, passes
-from bidcheck.compare.shared import _group_passage, _passage, all_masked_passages, masked_passages
+from bidcheck.compare.shared import (
+    _group_passage,
+    _group_passages,
+    _passage,
+    all_masked_passages,
+    masked_passages,
+)
 from bidcheck.config import Settings
 from bidcheck.evidence import template_mask
 from bidcheck.evidence.flags import (
@@ -200,6 +206,34 @@ def test_runs_of_masked_text_claim_each_character_once_as_any_passage_does() -> 
         )
         seen.add((got is not None, b_dropped))
     assert seen == {(True, True), (True, False), (False, True), (False, False)}
+
+
+def test_the_groups_of_a_bids_runs_are_measured_together_as_each_alone() -> None:
+    """All groups of one bid's runs at once (with several other bids, and groups of one pair side by
+    side) give each group the passage the claim-once rule gives it alone."""
+    rng = random.Random(5)
+    settings = SETTINGS.with_changes(min_passage_chars=20)
+    for _ in range(60):
+        columns: list[list[int]] = [[], [], [], [], []]
+        bounds: list[tuple[int, int]] = []
+        other = 1
+        for _ in range(rng.randint(1, 9)):
+            other += rng.choice((0, 1, 3))  # 0: one more group of the same pair, further on in A
+            runs = _random_runs(rng, rng.randint(1, 12))
+            shift = columns[2][-1] + 500 if columns[0] and columns[0][-1] == other else 0
+            bounds.append((len(columns[0]), len(columns[0]) + len(runs[0])))
+            columns[0] += [other] * len(runs[0])
+            for n in (1, 2):
+                columns[n] += [x + shift for x in runs[n]]
+            columns[3] += runs[3]
+            columns[4] += runs[4]
+        arrays = tuple(np.asarray(c, dtype=np.int64) for c in columns)
+        first, end = (np.asarray(x, dtype=np.int64) for x in zip(*bounds, strict=True))
+        together = _group_passages(arrays, first, end, settings)
+        for (f, e), got in zip(bounds, together, strict=True):
+            marks = [((a0, a1), (b0, b1)) for _, a0, a1, b0, b1 in list(zip(*columns, strict=True))[f:e]]
+            expected = _passage(marks)
+            assert got == (expected if passes(expected, settings) else None)
 
 
 def test_a_stretch_of_tender_text_is_masked_exactly_and_only_from_its_length_on() -> None:
