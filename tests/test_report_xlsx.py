@@ -189,3 +189,24 @@ def test_only_the_aligned_characters_are_bold(workbook: tuple[Path, CheckResult]
         (text[15:20], True),
         (text[20:], False),
     ]
+
+
+def test_texts_that_begin_with_an_equals_sign_stay_text(
+    workbook: tuple[Path, CheckResult], tmp_path: Path
+) -> None:
+    """Files named like formulas ("=HYPERLINK(…)") are written as text in every sheet that names them,
+    never as formulas Excel would run when the report is opened."""
+    _, result = workbook
+    documents = tuple(
+        dataclasses.replace(d, name=f'=HYPERLINK("http://x/{d.id}","{d.name}")') for d in result.documents
+    )
+    write_xlsx(dataclasses.replace(result, documents=documents), tmp_path / "r.xlsx", "=1+1")
+    book = load_workbook(tmp_path / "r.xlsx")
+    named: dict[str, int] = {}
+    for sheet in book.worksheets:
+        cells = [c for row in sheet.iter_rows() for c in row if str(c.value).startswith("=")]
+        assert all(c.data_type == "s" for c in cells), sheet.title
+        named[sheet.title] = len(cells)
+    assert named["相似度矩阵"] == 2 * len(result.documents) - 2  # the bids, across and down
+    assert named["文件对排名"] == 2 * len(result.pairs) and named["文件清单"] == len(result.documents)
+    assert named["共同段落"] > 0 and named["概要"] >= 1

@@ -168,14 +168,16 @@ class ValueSheet(Worksheet):  # type: ignore[misc]
         self._binder = Cell(self)  # gives a value the data type and checks a cell would
 
     def put_row(self, row: int, values: Sequence[tuple[object, StyleArray | None]]) -> None:
-        """Put ``row`` (from column A): each value with the style its cell would have, or ``None``."""
+        """Put ``row`` (from column A): each value with the style its cell would have, or ``None``; a text
+        that begins with "=" is put as text, never as a formula."""
         bound = []
         for value, style in values:
             if type(value) in _NUMBERS:  # most values: a number is taken as it is
                 bound.append((value, "n", style))
             else:
                 self._binder._bind_value(value)
-                bound.append((self._binder._value, self._binder.data_type, style))
+                kind = self._binder.data_type
+                bound.append((self._binder._value, "s" if kind == "f" else kind, style))
         self.value_rows[row] = bound
 
     def make_cells(self) -> None:

@@ -103,7 +103,16 @@ def _workbook(result: CheckResult, section: str) -> Workbook:
     _documents(book.create_sheet("文件清单"), result.documents)
     for sheet in book.worksheets:
         _fit_to_page_width(sheet)
+        _texts_not_formulas(sheet)
     return book
+
+
+def _texts_not_formulas(sheet: Worksheet) -> None:
+    """A text that begins with "=" (a file or bidder name, a passage) stays text: openpyxl would write it
+    as a formula, which Excel runs when the panel opens the report (a file named "=HYPERLINK(…)")."""
+    for cell in sheet._cells.values():
+        if cell.data_type == "f":
+            cell.data_type = "s"
 
 
 def _value_sheet(book: Workbook, title: str) -> ValueSheet:
