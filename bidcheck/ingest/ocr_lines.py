@@ -40,10 +40,11 @@ steps scored over every character with either, and the confidences of 531 lines 
 from __future__ import annotations
 
 import contextlib
+import locale
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,7 +68,9 @@ _HEIGHT = 48  # the recogniser's line height
 _MIN_RATIO = 320 / 48  # a batch is at least this wide for its height, as rapidocr pads it
 _BATCH = 6  # lines a batch (rapidocr's default; larger batches pad more and ran slower)
 _ROUND = 5  # rapidocr rounds confidences to five decimals; kept, so that results stay the same
-_COMPILING = threading.Lock()
+_COMPILING = threading.Lock()  # guards the two below
+_compiles = 0  # models being compiled at this moment, in threads of this process
+_locale_before = ""  # the locale before the first of them began
 _SURE_LOGIT = 16.0  # a step whose best shortlisted character scores less is scored over every character
 _LEVEL_TWO = 0xD8  # the first byte of GB 2312's second-level (less used) Chinese characters
 
@@ -105,11 +108,29 @@ def openvino_core(threads: int, precision: str | None = None) -> Any:
 
 
 def compile_model(core: Any, model: Any, config: dict[str, str] | None = None) -> Any:
-    """``model`` compiled for OpenVINO's CPU plugin, one model at a time in a process: compiling with a
-    cache folder sets the C library's locale and puts it back, and two at once in threads left it "C"
-    (the engine loads its recogniser in a thread while it loads its detector)."""
-    with _COMPILING:
+    """``model`` compiled for OpenVINO's CPU plugin; several at once in threads (the engine compiles its
+    detector and its recogniser side by side), the process's locale kept (``_locale_kept``)."""
+    with _locale_kept():
         return core.compile_model(model, "CPU", config or {})
+
+
+@contextlib.contextmanager
+def _locale_kept() -> Iterator[None]:
+    """The C library's locale as it was before the first of the compiles running at once, put back when
+    the last one ends: compiling with a cache folder sets the locale to "C" and back, and two compiles at
+    once put back each other's "C" (a text subprocess read later in the process then failed on UTF-8)."""
+    global _compiles, _locale_before
+    with _COMPILING:
+        if not _compiles:
+            _locale_before = locale.setlocale(locale.LC_ALL)
+        _compiles += 1
+    try:
+        yield
+    finally:
+        with _COMPILING:
+            _compiles -= 1
+            if not _compiles:
+                locale.setlocale(locale.LC_ALL, _locale_before)
 
 
 def compiled_models_folder() -> Path | None:
