@@ -13,6 +13,8 @@ drops the character, so OCR noise never makes a match.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import math
 import re
@@ -43,6 +45,7 @@ __all__ = [
     "OcrTask",
     "PageOcr",
     "blocks_from_lines",
+    "load_engine_soon",
     "load_task_image",
     "mask_unsure",
     "recognize_task",
@@ -169,9 +172,26 @@ def load_task_image(task: OcrTask) -> Image.Image:
 
 
 def recognize_task(task: OcrTask, engine_name: str, threads: int = 0) -> None:
-    """Recognise one page into the cache (the work of ``bidcheck.ingest.ocr_batch``)."""
+    """Recognise one page into the cache (the work of ``bidcheck.ingest.ocr_batch``).
+
+    The engine begins to load while the first page renders (``load_engine_soon``). The page's paragraphs
+    and pictures are left to the reader, which reads the page from the cache afterwards.
+    """
+    load_engine_soon(engine_name, threads)
     options = OcrOptions(engine_name, threads=threads)
-    PageOcr(Path(task.path), task.kind, task.pages, options, _digest=task.digest or None).blocks(task.page)
+    PageOcr(Path(task.path), task.kind, task.pages, options, _digest=task.digest or None).lines(task.page)
+
+
+@functools.cache
+def load_engine_soon(name: str, threads: int = 0) -> None:
+    """Begin loading the engine in a thread, once a process: an OCR worker renders its first pages while
+    the models load. An engine that cannot load is left to the page that asks for it, which reports why."""
+    threading.Thread(target=_load_engine, args=(name, threads), name="ocr-engine", daemon=True).start()
+
+
+def _load_engine(name: str, threads: int) -> None:
+    with contextlib.suppress(Exception), _LOADING:
+        get_engine(name, threads)
 
 
 @dataclass
@@ -198,16 +218,21 @@ class PageOcr:
         if reason is not None:
             self.unread.append(f"第 {index + 1} 页{reason}")
             return []
-        image = None
-        lines = self._cached(index)
-        if lines is None:
-            image = load_task_image(self._task(index))
-            lines = self._recognize(index, image)
+        lines, image = self.lines(index)
         if lines is None:
             return []
         self.done += 1
         self._find_pictures(index, lines, image)
         return blocks_from_lines(lines, index + 1)
+
+    def lines(self, index: int) -> tuple[list[OcrLine] | None, Image.Image | None]:
+        """The OCR lines of page ``index`` (0-based), from the cache or recognised now (``None`` while it
+        waits for deferred OCR), and the page image when it was loaded to recognise it."""
+        lines = self._cached(index)
+        if lines is not None:
+            return lines, None
+        image = load_task_image(self._task(index))
+        return self._recognize(index, image), image
 
     def _find_pictures(self, index: int, lines: list[OcrLine], image: Image.Image | None) -> None:
         """Add the pictures among the page's text (``bidcheck.ingest.regions``), the page image loaded
