@@ -22,6 +22,7 @@ from bidcheck.ingest import read_document
 from bidcheck.ingest.ocr import (
     RUNTIME_ENV,
     OcrLine,
+    OcrUnavailable,
     RapidOcrEngine,
     bundled_models,
     engine_cache_id,
@@ -33,7 +34,15 @@ from bidcheck.ingest.ocr_batch import PAGES_AT_ONCE
 from bidcheck.ingest.ocr_cache import file_digest, page_key
 from bidcheck.ingest.ocr_detect import TextDetector
 from bidcheck.ingest.ocr_lines import LineRecognizer, RecognizedLine
-from bidcheck.ingest.scan import RENDER_DPI, UNSURE, OcrOptions, mask_unsure
+from bidcheck.ingest.scan import (
+    RENDER_DPI,
+    UNSURE,
+    OcrNeeded,
+    OcrOptions,
+    OcrTask,
+    mask_unsure,
+    recognize_task,
+)
 from bidcheck.model import Document
 from bidcheck.text import clean_document
 from bidcheck.text.normalize import normalize
@@ -326,6 +335,30 @@ def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Pat
     again = read_document(scanned["scan"], "d1")
     assert [b.text for b in again.blocks if b.page == 1] == ["缓存中的文字"]
     assert [b for b in again.blocks if b.page == 2] == [b for b in first.blocks if b.page == 2]
+
+
+def test_the_ocr_stages_pages_are_read_from_the_cache_afterwards(tmp_path: Path, texts: list[str]) -> None:
+    # a worker's work on a page: the engine loads in a thread while the page renders, the lines go to
+    # the cache, and the reader finds the paragraphs there
+    source = make_pdf(tmp_path / "text.pdf", [texts[:2], texts[2:]], numbers=False)
+    scan = scan_pdf(source, tmp_path / "scan.pdf", seed=7)
+    with pytest.raises(OcrNeeded) as needed:
+        read_document(scan, "d1", OcrOptions(defer=True))
+    assert len(needed.value.tasks) == 2
+    for task in needed.value.tasks:
+        recognize_task(task, "rapidocr")
+    doc = read_document(scan, "d1", OcrOptions(defer=True))  # would defer again were a page missing
+    assert doc.ocr_pages == 2
+    for page, want in ((1, texts[:2]), (2, texts[2:])):
+        got = "".join(text for number, text in compared_texts(doc) if number == page)
+        assert error_rate(got, "".join(want)) < OCR_ERROR, got
+
+
+def test_an_ocr_engine_that_cannot_load_is_reported_by_the_page(tmp_path: Path) -> None:
+    # the worker's engine loads in a thread of its own; its failure reaches the page, not the thread
+    Image.new("L", (600, 800), 255).save(tmp_path / "page.png")
+    with pytest.raises(OcrUnavailable, match="未知的 OCR 引擎"):
+        recognize_task(OcrTask(str(tmp_path / "page.png"), "image", 0, 1), "tesseract")
 
 
 def test_mixed_pdf_is_read_page_by_page(tmp_path: Path, texts: list[str]) -> None:
