@@ -7,9 +7,10 @@ same certificate in several bids, is recognised once), reports progress per page
 and the time left at the pace so far) and checks the cancel flag while they work (cancel stops the
 workers at once). Results land in the OCR cache, from which the files are then read again. A worker
 holds ``PAGES_AT_ONCE`` pages, each in a thread, so that one page's serial steps (rendering, finding and
-cutting out its lines) run while another's lines are recognised. A page that takes longer than the time
-limit, or whose worker dies, is given up: the files are read again without it (``OcrOptions.unread``;
-a worker that dies holding two pages has each tried again alone first).
+cutting out its lines) run while another's lines are recognised; its engine loads while its first pages
+render (``load_engine_soon``). A page that takes longer than the time limit, or whose worker dies, is
+given up: the files are read again without it (``OcrOptions.unread``; a worker that dies holding two
+pages has each tried again alone first).
 """
 
 from __future__ import annotations
