@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -27,9 +29,10 @@ from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
 from bidcheck.signals.base import held_by_few
 from bidcheck.signals.bidders import core_name
+from bidcheck.signals.cross_name import _longest_first
 from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
-from bidcheck.signals.shared_error import _same_context, right_form
+from bidcheck.signals.shared_error import _reading_table, _readings, _same_context, _toneless, right_form
 from bidcheck.text import normalize
 from bidcheck.workers import Ahead, can_fork
 from tests.builders import make_pdf, paragraphs
@@ -191,6 +194,23 @@ def test_core_names_leave_out_place_legal_form_and_generic_words() -> None:
     assert core_name("浙江省杭州市华东建设集团有限公司") == "华东建设"
     assert core_name("恒信市政有限公司") == "恒信市政"
     assert core_name("甲公司") == ""  # too short to be looked for
+
+
+def test_the_names_expression_finds_what_their_alternation_longest_first_finds() -> None:
+    names = ["恒信市政", "恒信市政工程有限公司", "恒信建设", "华东建设", "华东建设集团", "中联路桥", "恒信"]
+    text = "恒信市政工程有限公司与恒信市政工程部、恒信建设集团、华东建设集团有限公司、华东建设和中联路恒信"
+    plain = re.compile("|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))))
+    tree = re.compile(_longest_first(names))
+    found = [(m.span(), m.group()) for m in tree.finditer(text)]
+    assert found == [(m.span(), m.group()) for m in plain.finditer(text)]
+    assert [g for _, g in found] == [
+        "恒信市政工程有限公司",
+        "恒信市政",
+        "恒信建设",
+        "华东建设集团",
+        "华东建设",
+        "恒信",
+    ]
 
 
 AGENCY = "招标代理机构联系电话：0571-88886666，邮箱：bid@agency.cn。"
@@ -429,6 +449,14 @@ def test_the_right_form_of_a_slip_sounds_alike_and_the_section_uses_it() -> None
     assert dict(odd_words(words)).keys() >= {"钢筯", "砂桨"}
     phrases = dict(odd_words(cut("第3项应满足各项应急要求，验收后归档")))  # 项, 应, 后: phrases, not words
     assert not {"项应", "各项应", "验收后"} & phrases.keys()
+
+
+def test_readings_lose_their_tone_marks_and_diaereses_as_their_normal_form_less_its_marks_would() -> None:
+    assert _readings("绿") == {"lu"}  # lǜ, lù: the diaeresis goes with the tones
+    assert _readings("筋") == {"jin", "qian"} and _readings("a") == frozenset()
+    for code, readings in list(_reading_table().items())[::50]:
+        nfd = unicodedata.normalize("NFD", readings)
+        assert _toneless(readings) == "".join(c for c in nfd if not unicodedata.combining(c)), chr(code)
 
 
 def test_a_shared_slip_counts_where_it_came_with_its_sentence() -> None:

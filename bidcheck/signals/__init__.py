@@ -25,7 +25,7 @@ from bidcheck.signals import (
     unit_prices,
 )
 from bidcheck.signals.base import Linked, SectionInfo
-from bidcheck.signals.bidders import bidder_of
+from bidcheck.signals.bidders import bidders_of
 from bidcheck.signals.prices import price_patterns
 
 __all__ = ["Linked", "SectionInfo", "find_signals", "price_patterns"]
@@ -54,7 +54,7 @@ def find_signals(
     if not section.settings.signals_enabled:
         return {}
     order = {b.doc.id: n for n, b in enumerate(bids)}
-    bidder = {b.doc.id: bidder_of(b) for b in bids}  # two files of one bidder share what they like
+    bidder = dict(zip(order, bidders_of(bids), strict=True))  # two files of one bidder share what they like
     found: dict[tuple[str, str], list[Signal]] = {}
     for find in _FINDERS.values():
         check_cancel(cancel)

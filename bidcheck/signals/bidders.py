@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from bidcheck.prepare import Ready
 
-__all__ = ["COMPANY_SUFFIX", "FORM_NAME", "bidder_of", "bidder_of_file", "core_name", "named_in_forms"]
+__all__ = [
+    "COMPANY_SUFFIX",
+    "FORM_NAME",
+    "bidder_of",
+    "bidder_of_file",
+    "bidders_of",
+    "core_name",
+    "named_in_forms",
+]
 
 COMPANY_SUFFIX = "(?:有限责任公司|股份有限公司|集团有限公司|有限公司|集团公司|公司|研究院|设计院|事务所|厂)"
 # 投标人：甲公司（盖单位章） / 投标人名称：甲公司 / 委托人：甲公司 — the filled-in forms
@@ -32,6 +42,17 @@ def bidder_of(bid: Ready) -> str:
     """The bidder's full name as its forms give it most often (the tender's blank forms give none),
     else its file name less numbering and words such as 投标文件."""
     return named_in_forms(bid.clean.text) or bidder_of_file(bid.doc.name)
+
+
+def bidders_of(bids: Sequence[Ready]) -> list[str]:
+    """``bidder_of`` each bid, found once for all the finders that ask (the last section's answer is
+    remembered: the same texts and names give the same bidders)."""
+    return list(_bidders(tuple((b.clean.text, b.doc.name) for b in bids)))
+
+
+@functools.lru_cache(maxsize=1)
+def _bidders(texts_and_names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return tuple(named_in_forms(text) or bidder_of_file(name) for text, name in texts_and_names)
 
 
 def named_in_forms(text: str) -> str | None:

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from bidcheck.fingerprint.tokens import cut, is_word
+from bidcheck.fingerprint.tokens import are_words, cut
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready, per_key_of_document
 from bidcheck.signals.base import Linked, SectionInfo, place_of
@@ -105,7 +105,8 @@ def _sound_alike_words(word: str) -> tuple[str, ...]:
             continue
         head, tail = word[:n], word[n + 1 :]
         others = {c for reading in _readings(char) for c in _sound_table().get(reading, "")}
-        found += [w for other in sorted(others - {char} - _NUMERALS) if is_word(w := head + other + tail)]
+        tried = [head + other + tail for other in sorted(others - {char} - _NUMERALS)]
+        found += itertools.compress(tried, are_words(tried))
     return tuple(found)
 
 
@@ -155,18 +156,32 @@ def _reading_table() -> dict[int, str]:
 @functools.cache
 def _readings(char: str) -> frozenset[str]:
     """The readings of a character, without tones."""
-    readings = _reading_table().get(ord(char), "")
-    plain = "".join(c for c in unicodedata.normalize("NFD", readings) if not unicodedata.combining(c))
-    return frozenset(r for r in plain.split(",") if r)
+    return frozenset(r for r in _toneless(_reading_table().get(ord(char), "")).split(",") if r)
+
+
+def _toneless(readings: str) -> str:
+    """Readings less their tone marks (and the diaeresis: ``lǜ`` is ``lu``)."""
+    return readings.translate(_tone_marks())
+
+
+@functools.cache
+def _tone_marks() -> dict[int, str]:
+    """Each character of pypinyin's readings that decomposes, to its letters less the combining marks
+    (for ``str.translate``: one pass a reading rather than a normalisation)."""
+    chars = set(itertools.chain.from_iterable(_reading_table().values()))
+    plain = {
+        c: "".join(x for x in unicodedata.normalize("NFD", c) if not unicodedata.combining(x)) for c in chars
+    }
+    return {ord(c): p for c, p in plain.items() if p != c}
 
 
 @functools.cache
 def _sound_table() -> dict[str, str]:
     """For each reading, the characters of the basic CJK block that have it."""
     table: dict[str, list[str]] = {}
-    for code in _reading_table():
+    for code, readings in _reading_table().items():
         if 0x4E00 <= code <= 0x9FFF:
-            for reading in _readings(chr(code)):
+            for reading in frozenset(_toneless(readings).split(",")) - {""}:
                 table.setdefault(reading, []).append(chr(code))
     return {reading: "".join(chars) for reading, chars in table.items()}
 
