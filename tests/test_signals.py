@@ -27,9 +27,8 @@ from bidcheck.model import Block, CheckResult, Document, Signal, result_from_dic
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
-from bidcheck.signals.base import held_by_few
+from bidcheck.signals.base import held_by_few, longest_first
 from bidcheck.signals.bidders import core_name
-from bidcheck.signals.cross_name import _longest_first
 from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
 from bidcheck.signals.shared_error import _reading_table, _readings, _same_context, _toneless, right_form
@@ -200,7 +199,7 @@ def test_the_names_expression_finds_what_their_alternation_longest_first_finds()
     names = ["恒信市政", "恒信市政工程有限公司", "恒信建设", "华东建设", "华东建设集团", "中联路桥", "恒信"]
     text = "恒信市政工程有限公司与恒信市政工程部、恒信建设集团、华东建设集团有限公司、华东建设和中联路恒信"
     plain = re.compile("|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))))
-    tree = re.compile(_longest_first(names))
+    tree = re.compile(longest_first(names))
     found = [(m.span(), m.group()) for m in tree.finditer(text)]
     assert found == [(m.span(), m.group()) for m in plain.finditer(text)]
     assert [g for _, g in found] == [

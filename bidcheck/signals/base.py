@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -14,7 +15,7 @@ from bidcheck.prepare import Ready
 from bidcheck.text import CleanText
 from bidcheck.text.tables import TableRow
 
-__all__ = ["Linked", "SectionInfo", "held_by_few", "place_of", "row_place"]
+__all__ = ["Linked", "SectionInfo", "held_by_few", "longest_first", "place_of", "row_place"]
 
 _PLACE_CHARS = 120  # the wording of a place: its paragraph, or this much of it around the value
 
@@ -69,3 +70,28 @@ def row_place(row: TableRow, joiner: str) -> Place:
     """Where a table row stands (the page and paragraph of its first cell), its cells as its wording
     (joined by ``joiner``, at most ``_PLACE_CHARS``)."""
     return Place(row.page, row.paragraph, joiner.join(c.text for c in row.cells)[:_PLACE_CHARS])
+
+
+Trie = dict[str, "Trie"]
+
+
+def longest_first(terms: Iterable[str]) -> str:
+    """A regular expression of the terms that matches, where several start, the longest (as their
+    alternation longest first does), written as a tree of their shared beginnings: each place of a
+    text tries a character or two, not every term. ``terms``: one at least (none matches everywhere)."""
+    trie: Trie = {}
+    for term in terms:
+        node = trie
+        for char in term:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a term ends here
+    return _branches(trie)
+
+
+def _branches(node: Trie) -> str:
+    """The expression of a tree's node: its longer continuations first, then its end if a term ends."""
+    kids = [re.escape(char) + _branches(below) for char, below in sorted(node.items()) if char]
+    if not kids:
+        return ""
+    body = kids[0] if len(kids) == 1 else "(?:" + "|".join(kids) + ")"
+    return f"(?:{body})?" if "" in node else body

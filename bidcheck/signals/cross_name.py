@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, place_of
+from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of
 from bidcheck.signals.bidders import bidders_of, core_name
 
 __all__ = ["find"]
@@ -43,7 +43,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     terms = _terms(bidders, "\n".join(t.clean.text for t in section.tenders))
     if not terms:
         return []
-    pattern = re.compile(_longest_first(terms))
+    pattern = re.compile(longest_first(terms))
     hits: dict[int, list[tuple[int, re.Match[str]]]] = {}  # named bidder -> (bid naming it, where)
     for i, bid in enumerate(bids):
         seen: set[int] = set()
@@ -60,31 +60,6 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         if len(named_by) < most  # a name most other bids hold is the section's (a well-known firm)
         for i, match in named_by
     ]
-
-
-Trie = dict[str, "Trie"]
-
-
-def _longest_first(terms: Iterable[str]) -> str:
-    """A regular expression of the terms that matches, where several start, the longest (as their
-    alternation longest first does), written as a tree of their shared beginnings: each place of a
-    text tries a character or two, not every term."""
-    trie: Trie = {}
-    for term in terms:
-        node = trie
-        for char in term:
-            node = node.setdefault(char, {})
-        node[""] = {}  # a term ends here
-    return _branches(trie)
-
-
-def _branches(node: Trie) -> str:
-    """The expression of a tree's node: its longer continuations first, then its end if a term ends."""
-    kids = [re.escape(char) + _branches(below) for char, below in sorted(node.items()) if char]
-    if not kids:
-        return ""
-    body = kids[0] if len(kids) == 1 else "(?:" + "|".join(kids) + ")"
-    return f"(?:{body})?" if "" in node else body
 
 
 def _signal(holder: Ready, named: Ready, bidder: str, match: re.Match[str]) -> Signal:

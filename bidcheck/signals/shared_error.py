@@ -30,7 +30,7 @@ from pathlib import Path
 from bidcheck.fingerprint.tokens import are_words, cut
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready, per_key_of_document
-from bidcheck.signals.base import Linked, SectionInfo, place_of
+from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of
 
 __all__ = ["MISSPELLINGS", "find", "right_form"]
 
@@ -57,7 +57,8 @@ MISSPELLINGS: dict[str, str] = {
     "砼养扩": "砼养护",
     "泵送砼土": "泵送混凝土",
 }
-_PATTERN = re.compile("|".join(re.escape(w) for w in sorted(MISSPELLINGS, key=lambda w: (-len(w), w))))
+_PATTERN = re.compile(longest_first(MISSPELLINGS))  # the longest listed error where several start
+_IN_LISTED = frozenset(w[i:j] for w in MISSPELLINGS for i in range(len(w)) for j in range(i + 1, len(w) + 1))
 
 
 _SURNAMES = frozenset(
@@ -192,7 +193,7 @@ def _held_by_two(bids: Sequence[Ready], tender: set[str]) -> dict[str, list[tupl
     twice then placed."""
     held = [dict(b.fingerprint.odd_words) for b in bids]
     counts = collections.Counter(itertools.chain.from_iterable(held))
-    twice = {w for w, n in counts.items() if n == 2} - tender
+    twice = set(itertools.compress(counts, map((2).__eq__, counts.values()))) - tender
     docs: dict[str, list[tuple[int, int]]] = {}
     for index, words in enumerate(held):
         for word in twice.intersection(words):
@@ -206,7 +207,7 @@ def _generic(bids: Sequence[Ready], tender: set[str], texts: list[str]) -> dict[
     held = {
         word: [index for index, _ in places]
         for word, places in _held_by_two(bids, tender).items()
-        if not any(word in listed for listed in MISSPELLINGS)
+        if word not in _IN_LISTED  # part of a listed error: the list's to report
     }
     asked: dict[int, set[str]] = {}
     for word, docs in held.items():
