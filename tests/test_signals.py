@@ -31,7 +31,15 @@ from bidcheck.signals.base import held_by_few, longest_first
 from bidcheck.signals.bidders import core_name
 from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
-from bidcheck.signals.shared_error import _reading_table, _readings, _same_context, _toneless, right_form
+from bidcheck.signals.shared_error import (
+    _all_contexts,
+    _contexts,
+    _reading_table,
+    _readings,
+    _same_context,
+    _toneless,
+    right_form,
+)
 from bidcheck.text import normalize
 from bidcheck.workers import Ahead, can_fork
 from tests.builders import make_pdf, paragraphs
@@ -456,6 +464,15 @@ def test_readings_lose_their_tone_marks_and_diaereses_as_their_normal_form_less_
     for code, readings in list(_reading_table().items())[::50]:
         nfd = unicodedata.normalize("NFD", readings)
         assert _toneless(readings) == "".join(c for c in nfd if not unicodedata.combining(c)), chr(code)
+
+
+def test_the_places_of_all_words_at_once_are_those_of_each_word_alone() -> None:
+    text = "验受合格后验受验受验受验受验受，验受后质亮，质亮质亮亮质，啊啊啊啊。合格后合格"
+    words = {"验受", "验受验", "受验", "质亮", "亮质", "啊啊", "合格后", "格后", "不在"}
+    found = _all_contexts(words, text)
+    assert found == {w: _contexts(w, text) for w in words}
+    assert found["啊啊"] == ({"质，", "，啊", "啊啊"}, {"啊啊", "啊。", "。合"})  # overlaps itself
+    assert found["不在"] == (set(), set()) and _all_contexts(set(), text) == {}
 
 
 def test_a_shared_slip_counts_where_it_came_with_its_sentence() -> None:

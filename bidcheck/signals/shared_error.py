@@ -67,6 +67,7 @@ _SURNAMES = frozenset(
 )  # 张工, 李总: a person, not a wrong character
 _CONTEXT = 6  # characters either side of a word cut again to see whether it stands as a word
 _CONTEXT_CHARS = 2  # characters beside a shared error that the two bids must share on one side
+_CONTEXT_PLACES = 5  # the first places of the word those characters are taken from
 _MAX_SLIPS = 3  # slips of sound two bids share beyond which they are words of a text copied whole
 _NUMERALS = frozenset("一二三四五六七八九十百千万亿零两〇")  # 三级 for 二级 is another quantity, not a slip
 
@@ -229,21 +230,42 @@ Contexts = tuple[set[str], set[str]]
 
 def _remembered_contexts(bid: Ready, words: set[str]) -> dict[str, Contexts]:
     """The ``_contexts`` of each word in the bid's comparable text, remembered with its cache entry: a
-    bid added to a checked section asks the other bids' texts about a few words only."""
+    bid added to a checked section asks the other bids' texts about a few words only. Those not
+    remembered are found for all the words at once (one pass over the text a length of word)."""
     code = (Path(__file__),)
-    return per_key_of_document(bid, "error contexts", code, words, lambda w: _contexts(w, bid.clean.norm))
+    found = functools.cache(lambda: _all_contexts(words, bid.clean.norm))
+    return per_key_of_document(bid, "error contexts", code, words, lambda w: found()[w])
 
 
 def _contexts(word: str, text: str) -> Contexts:
     """The ``_CONTEXT_CHARS`` characters before and after the first few places ``word`` stands in."""
-    before, after, at = set(), set(), text.find(word)
-    for _ in range(5):
-        if at < 0:
-            break
-        before.add(text[max(0, at - _CONTEXT_CHARS) : at])
-        after.add(text[at + len(word) : at + len(word) + _CONTEXT_CHARS])
+    places: list[int] = []
+    at = text.find(word)
+    while at >= 0 and len(places) < _CONTEXT_PLACES:
+        places.append(at)
         at = text.find(word, at + 1)
-    return before, after
+    return _contexts_at(word, text, places)
+
+
+def _all_contexts(words: set[str], text: str) -> dict[str, Contexts]:
+    """``_contexts`` of each word: the places of all words of one length found by one expression,
+    searched again from the character after each place found (a word where another starts, or where
+    it overlaps itself, is found too; of one length, one word at most starts at a place)."""
+    places: dict[str, list[int]] = {w: [] for w in words}
+    for length in sorted({len(w) for w in words}):
+        pattern = re.compile(longest_first(w for w in words if len(w) == length))
+        match = pattern.search(text)
+        while match:
+            held = places[match.group()]
+            if len(held) < _CONTEXT_PLACES:
+                held.append(match.start())
+            match = pattern.search(text, match.start() + 1)
+    return {w: _contexts_at(w, text, at) for w, at in places.items()}
+
+
+def _contexts_at(word: str, text: str, places: list[int]) -> Contexts:
+    before = {text[max(0, at - _CONTEXT_CHARS) : at] for at in places}
+    return before, {text[at + len(word) : at + len(word) + _CONTEXT_CHARS] for at in places}
 
 
 def _one_side_alike(one: Contexts, other: Contexts) -> bool:
