@@ -6,7 +6,7 @@ import functools
 import hashlib
 import pickle
 import stat
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -423,19 +423,23 @@ _K = TypeVar("_K", bound=Hashable)
 
 
 def per_key_of_document(
-    ready: Ready, kind: str, code: Sequence[Path], keys: Iterable[_K], compute: Callable[[_K], _T]
+    ready: Ready,
+    kind: str,
+    code: Sequence[Path],
+    keys: Iterable[_K],
+    compute: Callable[[set[_K]], Mapping[_K, _T]],
 ) -> dict[_K, _T]:
-    """``compute(key)`` of one document for each of ``keys``, remembered like ``of_document`` in one
-    entry that grows with the keys asked: a check asks for what earlier checks of the document asked
-    for, and for a few more."""
+    """A value of one document for each of ``keys``, remembered like ``of_document`` in one entry that
+    grows with the keys asked: a check asks for what earlier checks of the document asked for, and for a
+    few more. ``compute(missing)`` gives the values of the keys not remembered, found together."""
     wanted = set(keys)
     if not ready.source:
-        return {k: compute(k) for k in wanted}
+        return dict(compute(wanted))
     entry = _derived_key(ready, kind, code)
     known = _load_derived(entry)
     values: dict[_K, _T] = dict(known) if isinstance(known, dict) else {}
     missing = wanted.difference(values)
     if missing:
-        values.update((k, compute(k)) for k in missing)
+        values.update(compute(missing))
         store_entry(_DERIVED_KIND, entry, values)
     return {k: values[k] for k in wanted}

@@ -88,9 +88,9 @@ def test_a_damaged_entry_of_a_stage_is_computed_again(section: dict[str, Path]) 
 def test_values_asked_by_key_are_computed_once_each(section: dict[str, Path]) -> None:
     ready, code, asked = _ready(section["d"]), (Path(__file__),), []
 
-    def length(word: str) -> int:
-        asked.append(word)
-        return len(word)
+    def length(words: set[str]) -> dict[str, int]:
+        asked.extend(words)
+        return {w: len(w) for w in words}
 
     assert per_key_of_document(ready, "lengths", code, ["甲", "乙丙"], length) == {"甲": 1, "乙丙": 2}
     assert per_key_of_document(ready, "lengths", code, {"乙丙", "丁戊己"}, length) == {"乙丙": 2, "丁戊己": 3}

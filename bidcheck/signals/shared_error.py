@@ -231,10 +231,11 @@ Contexts = tuple[set[str], set[str]]
 def _remembered_contexts(bid: Ready, words: set[str]) -> dict[str, Contexts]:
     """The ``_contexts`` of each word in the bid's comparable text, remembered with its cache entry: a
     bid added to a checked section asks the other bids' texts about a few words only. Those not
-    remembered are found for all the words at once (one pass over the text a length of word)."""
+    remembered are found together (one pass over the text a length of word)."""
     code = (Path(__file__),)
-    found = functools.cache(lambda: _all_contexts(words, bid.clean.norm))
-    return per_key_of_document(bid, "error contexts", code, words, lambda w: found()[w])
+    return per_key_of_document(
+        bid, "error contexts", code, words, lambda new: _all_contexts(new, bid.clean.norm)
+    )
 
 
 def _contexts(word: str, text: str) -> Contexts:
