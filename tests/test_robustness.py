@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bench.robustness import CASES, FAST, GOOD, kill_reader, prepare_folder, run_check
 from bidcheck.config import Settings
 from bidcheck.pipeline import CheckInputs, check
 from tests.builders import make_pdf, paragraphs
-from tests.test_ocr import scan_pdf
+from tests.test_ocr import page_images
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="memory and worker processes are looked at in /proc"
@@ -57,11 +58,24 @@ def test_a_killed_reading_process_becomes_an_error_document(tmp_path: Path) -> N
     assert "Traceback" not in run.stderr
 
 
+def crowded_scan(folder: Path, across: int) -> Path:
+    """A one-page scan holding ``across`` × ``across`` dense A4 pages of their own text, side by side."""
+    tiles = [
+        page_images(make_pdf(folder / f"tile{n}.pdf", [paragraphs(80 + n, 12)]))[0] for n in range(across**2)
+    ]
+    width, height = tiles[0].size
+    page = Image.new("L", (width * across, height * across), 255)
+    for n, tile in enumerate(tiles):
+        page.paste(tile, ((n % across) * width, (n // across) * height))
+    page.save(folder / "scan.pdf", resolution=150)
+    return folder / "scan.pdf"
+
+
 def test_a_page_past_the_ocr_time_limit_is_given_up(tmp_path: Path) -> None:
-    dense = make_pdf(tmp_path / "dense.pdf", [paragraphs(70, 12)])
-    scan = scan_pdf(dense, tmp_path / "scan.pdf")
+    # nine dense pages' lines on one page: 5–6 s of OCR on two cores, model loading aside. One dense
+    # page was not enough: a fast machine recognised it, models loaded, within the second.
+    scan = crowded_scan(tmp_path, 3)
     text = [make_pdf(tmp_path / f"{n}.pdf", [paragraphs(71 + n, 3)]) for n in range(2)]
-    # loading the OCR models alone takes longer than a second
     result = check(CheckInputs([scan, *text]), Settings(workers=1, ocr_page_timeout_s=1))
     doc = next(d for d in result.documents if d.name == "scan.pdf")
     assert doc.status == "error"
