@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import signal
+import sys
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from docx import Document as new_docx
 
 from bidcheck import __version__
 from bidcheck.cli import ExitStatus, main
+from bidcheck.workers import can_fork
 from tests.builders import make_docx, paragraphs
 
 
@@ -196,3 +201,64 @@ def test_a_section_with_one_readable_bid_still_reports(tmp_path: Path) -> None:
 def test_version_names_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == ExitStatus.SUCCESS
     assert capsys.readouterr().out == f"bidcheck {__version__}\n"
+
+
+def _without_times(result: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in result.items() if k not in ("elapsed_s", "timings")}
+
+
+# Armed by a test: a report writer forked from here (``WrittenAside``) dies as it begins (SIGKILL), as
+# one killed for memory does; the folder named is told which ones died.
+_KILL_WRITERS_ASIDE: list[Path] = []
+
+
+def _frames(frame: FrameType | None) -> list[FrameType]:
+    found = []
+    while frame is not None:
+        found.append(frame)
+        frame = frame.f_back
+    return found
+
+
+def _die_if_a_report_writer() -> None:
+    """In a process just forked: die at once when armed and the fork is a report's writer aside."""
+    names = {f.f_code.co_qualname for f in _frames(sys._getframe())}
+    if _KILL_WRITERS_ASIDE and "WrittenAside.__init__" in names:
+        (_KILL_WRITERS_ASIDE[0] / str(os.getpid())).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+if can_fork():
+    os.register_at_fork(after_in_child=_die_if_a_report_writer)
+
+
+@pytest.mark.skipif(not can_fork(), reason="a report is written aside where processes fork")
+def test_both_reports_are_written_whole_when_the_forked_writer_is_killed(
+    checked: dict[str, object], section: dict[str, Path], tmp_path: Path
+) -> None:
+    killed = tmp_path / "killed"
+    killed.mkdir()
+    _KILL_WRITERS_ASIDE.append(killed)
+    try:
+        status, stdout, _ = run(
+            "check",
+            str(section["bids"]),
+            "--tender",
+            str(section["tender"]),
+            "--json",
+            str(tmp_path / "r.json"),
+            "--xlsx",
+            str(tmp_path / "r.xlsx"),
+            "--workers",
+            "2",
+            "--quiet",
+        )
+    finally:
+        _KILL_WRITERS_ASIDE.clear()
+    assert len(list(killed.iterdir())) == 1  # the one writer forked, which died
+    assert status == ExitStatus.SUCCESS
+    assert f"JSON 结果：{tmp_path / 'r.json'}" in stdout and f"Excel 报告：{tmp_path / 'r.xlsx'}" in stdout
+    written = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert isinstance(checked["json"], dict)
+    assert _without_times(written) == _without_times(checked["json"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["killed", "r.json", "r.xlsx"]  # no temporary file

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -20,7 +21,7 @@ from bidcheck.model import (
 from bidcheck.report.files import write_atomically
 from bidcheck.text.chars import utf8
 
-__all__ = ["result_json", "write_json"]
+__all__ = ["result_json", "save_json", "write_json"]
 
 
 def result_json(result: CheckResult) -> str:
@@ -87,9 +88,10 @@ def _compact(value: object) -> str:
 
 def write_json(result: CheckResult, path: Path) -> None:
     """Write the result JSON to ``path`` (UTF-8; a path's lone surrogate, which UTF-8 cannot hold, as �)."""
+    write_atomically(path, functools.partial(save_json, result))
 
-    def write(temp: Path) -> None:
-        with temp.open("wb") as out:
-            out.writelines(utf8(piece) for piece in _json_pieces(result))
 
-    write_atomically(path, write)
+def save_json(result: CheckResult, target: Path) -> None:
+    """Write the result JSON to ``target`` as it goes (``write_json`` writes it whole)."""
+    with target.open("wb") as out:
+        out.writelines(utf8(piece) for piece in _json_pieces(result))
