@@ -8,15 +8,17 @@ checker); a command imports what it needs when it runs.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import functools
 import importlib
+import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bidcheck import __version__, cli_archive, cli_library, cli_near, cli_selfcheck
 from bidcheck.config import Settings, SettingsError, load_settings
@@ -346,9 +348,30 @@ def _command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitSt
         return ExitStatus.INTERRUPTED
 
 
-def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+def run() -> NoReturn:
+    """Console-script entry point. A check (``check``, ``demo``) ends without the interpreter's
+    teardown (``_exit_now``); the other commands, which may hold the library open, end as usual."""
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv[:1] in (["check"], ["demo"]):
+        _exit_now(code)
+    sys.exit(code)
+
+
+def _exit_now(code: int) -> NoReturn:
+    """End the process with ``code`` without the interpreter's teardown: after a check it frees the
+    section's objects one by one and collects them once more (0.1–0.3 s after a 100-bid check, on one
+    core), memory the system takes back at once anyway. What the teardown does that matters is done
+    first: other threads are waited for, the exit handlers run (``atexit``: multiprocessing ends the
+    processes it started) and the standard streams are flushed."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing more to say
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

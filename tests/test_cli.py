@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from types import FrameType
@@ -262,3 +264,48 @@ def test_both_reports_are_written_whole_when_the_forked_writer_is_killed(
     assert isinstance(checked["json"], dict)
     assert _without_times(written) == _without_times(checked["json"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["killed", "r.json", "r.xlsx"]  # no temporary file
+
+
+def test_a_check_ends_its_process_with_its_status_its_output_written_and_its_exit_handlers_run(
+    checked: dict[str, object], section: dict[str, Path], tmp_path: Path
+) -> None:
+    """The command ends without the interpreter's teardown (``cli._exit_now``), but as a process ending
+    normally would: the summary reaches a pipe whole, exit handlers run, the status is the check's."""
+    handled = tmp_path / "exit handler ran"
+    script = (
+        "import atexit, pathlib, sys\n"
+        "atexit.register(pathlib.Path(sys.argv.pop(1)).touch)\n"
+        "from bidcheck.cli import run\n"
+        "run()\n"
+    )
+    reports = ["--json", str(tmp_path / "r.json"), "--xlsx", str(tmp_path / "r.xlsx")]
+    argv = ["check", str(section["bids"]), "--tender", str(section["tender"]), *reports, "--workers", "2"]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(handled), *argv, "--quiet"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+    _, in_process, _ = run(*argv, "--quiet")
+    assert done.returncode == ExitStatus.SUCCESS
+    took = re.compile(r"用时 [\d.]+ 秒")
+    assert took.sub("", done.stdout) == took.sub("", in_process) and "Excel 报告：" in done.stdout
+    assert handled.exists()
+    written = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert isinstance(checked["json"], dict)
+    assert _without_times(written) == _without_times(checked["json"])
+
+
+def test_an_unusable_check_ends_its_process_with_the_usage_status(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bidcheck.cli", "check", str(tmp_path / "none"), "--json", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == ExitStatus.USAGE
+    assert done.stderr.startswith("bidcheck: ") and "文件夹" in done.stderr
