@@ -21,7 +21,18 @@ from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
 from bidcheck.fingerprint.oddwords import _FUNCTION, odd_words
 from bidcheck.fingerprint.simhash import load_idf_table, simhash_from_weights
-from bidcheck.fingerprint.tokens import DICTS, _tokenizer, cut, idf_weights, is_word, token_counts, user_words
+from bidcheck.fingerprint.tokens import (
+    DICTS,
+    _tokenizer,
+    are_words,
+    cut,
+    dictionary_path,
+    idf_weights,
+    is_word,
+    token_counts,
+    user_words,
+)
+from bidcheck.fingerprint.wordkeys import in_dictionary, load_word_keys, span_keys
 from bidcheck.text import normalize
 from tests.builders import paragraph, paragraphs
 
@@ -243,3 +254,70 @@ def test_odd_words_found_over_whole_arrays_follow_the_rule_word_by_word() -> Non
         assert odd_words(words) == _odd_words_one_by_one(words), words
     real = cut("底板钢筯绑扎后用水泥砂桨找平，" + "".join(paragraphs(9, 8)))
     assert odd_words(real) == _odd_words_one_by_one(real) and dict(odd_words(real)).keys() >= {"钢筯", "砂桨"}
+
+
+def _spans_of(words: list[str]) -> list[str]:
+    """Spans shaped as the odd words' (two or three characters) from the dictionary's words: each word
+    short enough, its prefixes and suffixes, and each with a character before or after it."""
+    rng = random.Random(19)
+    letters = sorted({c for w in words for c in w})
+    spans = [w for w in words if 2 <= len(w) <= 3]
+    for word in words:
+        spans += [word[:2], word[:3], word[-2:], word[-3:], word[1:3]]
+        if len(word) <= 2:
+            spans += [word + rng.choice(letters), rng.choice(letters) + word]
+    spans += ["".join(rng.choices(letters, k=rng.choice((2, 3)))) for _ in range(100_000)]
+    return [s for s in spans if 2 <= len(s) <= 3]
+
+
+def test_the_dictionarys_word_numbers_answer_as_the_tokenizer_for_every_word_and_many_spans() -> None:
+    """Every word of jieba's dictionary file and of the bid vocabulary, and their prefixes, suffixes,
+    neighbours and 100,000 random spans of their characters: a span is in the numbers exactly when the
+    tokenizer holds it as a word."""
+    lines = dictionary_path().read_text(encoding="utf-8").splitlines()
+    words = [line.split()[0] for line in lines if line.strip()] + [w for w, _, _ in user_words()]
+    assert all(are_words(words))
+    spans = sorted(set(_spans_of(words)))
+    points = np.frombuffer("".join(spans).encode("utf-32-le"), dtype=np.uint32)
+    ends = np.cumsum([len(s) for s in spans], dtype=np.int32)
+    offsets = ends - np.array([len(s) for s in spans], dtype=np.int32)
+    table = load_word_keys()
+    assert table is not None
+    found = in_dictionary(span_keys(points, offsets, ends), table).tolist()
+    assert found == are_words(spans)
+    assert 200_000 < sum(found) < len(found)
+
+
+def test_odd_words_of_bids_with_typos_follow_the_rule_word_by_word() -> None:
+    """Real cuts of bid prose with characters swapped for others: the spans looked up all at once give
+    the candidates that asking the tokenizer span by span gives."""
+    rng = random.Random(23)
+    for seed in range(40):
+        text = list("".join(paragraphs(seed, 6)))
+        for at in rng.sample(range(len(text)), len(text) // 20):
+            text[at] = chr(rng.randrange(0x4E00, 0xA000))
+        words = cut("".join(text))
+        assert odd_words(words) == _odd_words_one_by_one(words)
+
+
+def test_the_word_numbers_are_stored_read_back_the_same_and_made_again_when_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The numbers are kept in the cache: a process that finds them reads what the one that made them
+    had; an entry cut short or out of order is made again."""
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
+    load_word_keys.cache_clear()
+    try:
+        made = load_word_keys()
+        assert made is not None
+        (entry,) = (tmp_path / "tables").rglob("w*.bin")
+        whole = entry.read_bytes()
+        for stored in (whole, whole[:-3], whole[8:16] + whole[:8] + whole[16:]):
+            entry.write_bytes(stored)
+            load_word_keys.cache_clear()
+            table = load_word_keys()
+            assert table is not None and table.tobytes() == made.tobytes()
+            assert table.flags.writeable == (stored != whole)  # read from the entry, or made
+            assert entry.read_bytes() == whole
+    finally:
+        load_word_keys.cache_clear()

@@ -13,6 +13,7 @@ from bidcheck.fingerprint.minhash import WindowMinHash, window_minhashes, window
 from bidcheck.fingerprint.oddwords import odd_words
 from bidcheck.fingerprint.simhash import build_simhash, load_idf_table
 from bidcheck.fingerprint.tokens import cut, load_tokenizer
+from bidcheck.fingerprint.wordkeys import load_word_keys
 
 __all__ = ["Fingerprint", "fingerprint_text", "load_tables"]
 
@@ -41,7 +42,9 @@ def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
 
 
 def load_tables(settings: Settings) -> None:
-    """Load the tables fingerprinting needs (the tokenizer's dictionaries, the IDF table by hashes:
-    about 0.25 s), once a process: before reading processes are forked, they share them."""
+    """Load the tables fingerprinting needs (the tokenizer's dictionaries, the IDF table by hashes, the
+    dictionary's short words by number: about 0.25 s), once a process: before reading processes are
+    forked, they share them."""
     load_tokenizer()
     load_idf_table(settings.seed)
+    load_word_keys()

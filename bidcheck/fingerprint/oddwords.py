@@ -8,7 +8,8 @@ bids alone share that are one character off a word of the section.
 
 The candidates are found with whole-array operations over the cut (its words' lengths and the text's
 code points), so that a text that falls apart everywhere (a bid of 2 million characters in one-cell
-tables) costs no Python loop over its words; only the distinct spans are looked up in the dictionary.
+tables) costs no Python loop over its words; only the distinct spans are looked up in the dictionary,
+all at once (``wordkeys``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.fingerprint.tokens import are_words
+from bidcheck.fingerprint.wordkeys import MAX_SPAN, in_dictionary, load_word_keys, span_keys
 
 __all__ = ["odd_words"]
 
@@ -32,18 +34,17 @@ _FUNCTION = frozenset(
 _PLAIN = np.zeros(0x110000, dtype=bool)  # by code point: a CJK ideograph (U+4E00-U+9FFF), no function word
 _PLAIN[0x4E00:0xA000] = True
 _PLAIN[[ord(c) for c in _FUNCTION]] = False
-_MAX_SPAN = 3  # characters: a single character with a neighbour of one or two
 
 
 def _candidate_starts(starts: npt.NDArray[np.int32], plain: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
     """The indices ``lo`` (ascending) of the word pairs ``words[lo] + words[lo + 1]`` (``starts``: each
     word's offset in the text, and the text's length) that hold a single plain ideograph, are at most
-    ``_MAX_SPAN`` characters and are plain ideographs throughout (``plain``: by character)."""
+    ``MAX_SPAN`` characters and are plain ideographs throughout (``plain``: by character)."""
     lengths = np.diff(starts)
     single = lengths == 1
     single[single] = plain[starts[:-1][single]]
     del lengths
-    wanted = (single[:-1] | single[1:]) & (starts[2:] - starts[:-2] <= _MAX_SPAN)
+    wanted = (single[:-1] | single[1:]) & (starts[2:] - starts[:-2] <= MAX_SPAN)
     bad = np.zeros(len(plain) + 1, dtype=np.int32)  # characters that are no plain ideograph, so far
     np.cumsum(~plain, out=bad[1:])
     wanted &= bad[starts[2:]] == bad[starts[:-2]]
@@ -52,8 +53,9 @@ def _candidate_starts(starts: npt.NDArray[np.int32], plain: npt.NDArray[np.bool_
 
 def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     """The out-of-dictionary candidates of a cut text (``tokens.cut``), each with its offset in the text
-    (first occurrence), in order: a single character with a neighbour of one or two characters. Each
-    span is looked up in the dictionary once."""
+    (first occurrence), in order: a single character with a neighbour of one or two characters. The
+    distinct spans are looked up in the dictionary's numbers all at once (``wordkeys``), or one by one
+    in rjieba where jieba's dictionary file cannot be read."""
     if len(words) < 2:
         return ()
     text = "".join(words)
@@ -62,20 +64,19 @@ def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     np.cumsum(np.fromiter(map(len, words), dtype=np.int32, count=len(words)), out=starts[1:])
     lows = _candidate_starts(starts, _PLAIN[points])
     offsets, ends = starts[lows], starts[lows + 2]
-    _, first = np.unique(_span_keys(points, offsets, ends), return_index=True)
-    first.sort()
-    at = offsets[first].tolist()
-    spans = list(map(text.__getitem__, map(slice, at, ends[first].tolist())))  # no Python step a span
-    return tuple(compress(zip(spans, at, strict=True), map(operator.not_, are_words(spans))))
+    keys, first = np.unique(span_keys(points, offsets, ends), return_index=True)
+    table = load_word_keys()
+    if table is not None:
+        return tuple(_spans_at(text, offsets, ends, first[~in_dictionary(keys, table)]))
+    spans = _spans_at(text, offsets, ends, first)
+    return tuple(compress(spans, map(operator.not_, are_words([span for span, _ in spans]))))
 
 
-def _span_keys(
-    points: npt.NDArray[np.uint32], offsets: npt.NDArray[np.int32], ends: npt.NDArray[np.int32]
-) -> npt.NDArray[np.uint64]:
-    """One number for each span of two or three ideographs (21 bits a code point), equal for equal spans."""
-    key = np.zeros(len(offsets), dtype=np.uint64)
-    for n in range(_MAX_SPAN):
-        inside = offsets + n < ends
-        point = points[np.minimum(offsets + n, len(points) - 1)].astype(np.uint64)
-        key = (key << np.uint64(21)) | np.where(inside, point, np.uint64(0))
-    return key
+def _spans_at(
+    text: str, offsets: npt.NDArray[np.int32], ends: npt.NDArray[np.int32], picked: npt.NDArray[np.intp]
+) -> list[tuple[str, int]]:
+    """The spans ``picked`` (indices into ``offsets`` and ``ends``) of ``text`` with their offsets, in
+    the text's order (no Python step a span)."""
+    picked = np.sort(picked)
+    at = offsets[picked].tolist()
+    return list(zip(map(text.__getitem__, map(slice, at, ends[picked].tolist())), at, strict=True))

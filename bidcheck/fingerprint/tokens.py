@@ -23,6 +23,7 @@ __all__ = [
     "DICTS",
     "are_words",
     "cut",
+    "dictionary_path",
     "idf_path",
     "idf_weights",
     "is_word",
@@ -98,10 +99,20 @@ def stopwords() -> frozenset[str]:
 
 def idf_path() -> Path:
     """jieba's general-language IDF table (a text file of its package)."""
+    return _jieba_folder() / "analyse" / "idf.txt"
+
+
+def dictionary_path() -> Path:
+    """jieba's dictionary (a text file of its package: a word, its frequency and its tag a line), the
+    words rjieba holds besides the bid vocabulary."""
+    return _jieba_folder() / "dict.txt"
+
+
+def _jieba_folder() -> Path:
     spec = importlib.util.find_spec("jieba")
     if spec is None or spec.origin is None:
-        raise RuntimeError("the jieba package (its IDF table) is not installed")
-    return Path(spec.origin).parent / "analyse" / "idf.txt"
+        raise RuntimeError("the jieba package (its IDF table and dictionary) is not installed")
+    return Path(spec.origin).parent
 
 
 @functools.cache

@@ -1,0 +1,100 @@
+"""The dictionary's words of two and three characters as sorted numbers, for the odd words' spans.
+
+``oddwords`` asks the dictionary about each distinct span of two or three ideographs a bid's cut leaves
+(about 4,600 a bid): one call into rjieba each cost a bid 1.2-1.8 CPU ms. The same answers are one
+binary search of all the spans at once in the sorted numbers (``span_keys``: 21 bits a character) of
+the dictionary's words of that length. rjieba holds jieba's dictionary and the bid vocabulary
+(``tokens.user_words``) but cannot list its words, so the numbers are made from jieba's own dictionary
+file; a test holds every word of that file, and many spans that are not words, to rjieba's answers.
+The numbers are kept in the on-disk cache (made once, in about 0.1 s; read back in a few ms).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.arrays import distinct
+from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
+from bidcheck.fingerprint.tokens import DICTS, dictionary_path, user_words
+
+__all__ = ["MAX_SPAN", "in_dictionary", "load_word_keys", "span_keys"]
+
+MAX_SPAN = 3  # characters: a single character with a neighbour of one or two
+_BITS = np.uint64(21)  # a code point's bits
+_FIRST_FIELD = re.compile(rf"^(\S{{2,{MAX_SPAN}}})(?=\s|$)", re.MULTILINE)  # a line's word, if short
+_TABLES = "tables"  # the cache's kind of entry for the numbers (as for the IDF table)
+
+
+def span_keys(
+    points: npt.NDArray[np.uint32], offsets: npt.NDArray[np.int32], ends: npt.NDArray[np.int32]
+) -> npt.NDArray[np.uint64]:
+    """One number for each span ``offsets[i]:ends[i]`` of one to ``MAX_SPAN`` characters of the text of
+    code points ``points`` (21 bits a code point), equal for equal spans."""
+    key = np.zeros(len(offsets), dtype=np.uint64)
+    for n in range(MAX_SPAN):
+        inside = offsets + n < ends
+        point = points[np.minimum(offsets + n, len(points) - 1)].astype(np.uint64)
+        key = (key << _BITS) | np.where(inside, point, np.uint64(0))
+    return key
+
+
+@functools.cache
+def load_word_keys() -> npt.NDArray[np.uint64] | None:
+    """The sorted, distinct ``span_keys`` of the dictionary's words of two and three characters (loaded
+    once a process: reading processes forked after share them); ``None`` when jieba's dictionary file
+    cannot be read (each span is then asked of rjieba)."""
+    key = _table_key()
+    if key is None:
+        return None
+    stored = load_blob(_TABLES, key)
+    keys = _keys_from_bytes(stored) if stored is not None else None
+    if keys is None:
+        keys = _built_keys(dictionary_path().read_text(encoding="utf-8"))
+        store_blob(_TABLES, key, keys.astype("<u8").tobytes())
+    return keys
+
+
+def in_dictionary(keys: npt.NDArray[np.uint64], table: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """Whether each span of ``keys`` (``span_keys``) is a word of ``table`` (``load_word_keys``)."""
+    if not len(table):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(table, keys), len(table) - 1)
+    return np.asarray(table[at] == keys)
+
+
+def _built_keys(dictionary: str) -> npt.NDArray[np.uint64]:
+    """The numbers of the short words of a dictionary file's text (each line's first field) and of the
+    bid vocabulary."""
+    words = _FIRST_FIELD.findall(dictionary) + [w for w, _, _ in user_words() if 2 <= len(w) <= MAX_SPAN]
+    if not words:
+        return np.zeros(0, dtype=np.uint64)
+    points = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+    ends = np.cumsum(lengths, dtype=np.int32)
+    return distinct(span_keys(points, ends - lengths, ends))
+
+
+def _table_key() -> str | None:
+    """The stored numbers' key: jieba's dictionary file, the bid vocabulary and this code; ``None`` when
+    the dictionary file cannot be read."""
+    try:
+        digest = file_digest(dictionary_path())
+    except (OSError, RuntimeError):
+        return None
+    vocabulary = DICTS / "bid_words.txt"
+    code = code_digest([Path(__file__), Path(__file__).with_name("tokens.py"), vocabulary])
+    return "w" + hashlib.blake2b(f"words|{digest}|{code}".encode(), digest_size=20).hexdigest()
+
+
+def _keys_from_bytes(data: bytes) -> npt.NDArray[np.uint64] | None:
+    """The numbers of ``load_word_keys`` as stored; ``None`` for bytes of another shape or out of order."""
+    if len(data) % 8:
+        return None
+    keys = np.frombuffer(data, "<u8").astype(np.uint64, copy=False)
+    return keys if bool(np.all(keys[1:] > keys[:-1])) else None
