@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
 import pytest
 
-from bidcheck.model import Block, Document
+from bidcheck.model import Block, BlockKind, Document
 from bidcheck.text import build_clean_text, clean_document, normalize
-from bidcheck.text.clean import is_page_number
+from bidcheck.text.clean import _with_paragraph, is_page_number
 from bidcheck.text.normalize import _FOLD
 from tests.builders import paragraphs
 
@@ -112,3 +113,18 @@ def test_normalize_by_the_table_of_kept_characters_equals_the_plain_reference() 
     for text in texts:
         norm, offsets, sentences = normalize(text)
         assert (norm, offsets.tolist(), sentences.tolist()) == _plain_normalize(text)
+
+
+def test_a_paragraph_numbered_by_the_constructor_is_the_block_replace_gives() -> None:
+    """Blocks of every kind with every field set, each numbered: the block ``replace`` makes, field for
+    field (the constructor names each field: a field added to ``Block`` must be added there too)."""
+    rng = random.Random(5)
+    names = [f.name for f in dataclasses.fields(Block)]
+    assert names == ["text", "kind", "page", "paragraph", "row", "cell", "cuts"]
+    kinds: list[BlockKind] = ["body", "table", "textbox", "header", "footer"]
+    for _ in range(500):
+        page, paragraph, row, cell = (rng.randint(0, 9) for _ in range(4))
+        cuts = tuple(sorted(rng.sample(range(1, 40), rng.randint(0, 3))))
+        block = Block("甲乙" * rng.randint(1, 9), rng.choice(kinds), page, paragraph, row, cell, cuts)
+        number = rng.randint(1, 999)
+        assert _with_paragraph(block, number) == dataclasses.replace(block, paragraph=number)

@@ -85,10 +85,16 @@ def _number_paragraphs(blocks: list[Block]) -> list[Block]:
     for block in blocks:
         if block.kind in COMPARED_KINDS:
             number += 1
-            out.append(replace(block, paragraph=number))
+            out.append(_with_paragraph(block, number))
         else:
             out.append(block)
     return out
+
+
+def _with_paragraph(block: Block, number: int) -> Block:
+    """``replace(block, paragraph=number)`` by the constructor, each field named: ``replace`` looks the
+    dataclass's fields up at each call (numbering took 0.66 of a bid's 1 CPU ms of cleaning, 0.4 so)."""
+    return Block(block.text, block.kind, block.page, number, block.row, block.cell, block.cuts)
 
 
 def _number_rows(blocks: list[Block]) -> list[Block]:
