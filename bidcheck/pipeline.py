@@ -256,25 +256,27 @@ def _prepare_jobs(
 def _share_tables(settings: Settings, cancel: CancelFlag | None = None) -> None:
     """Load fingerprinting's tables here before the reading processes are forked, which then share them
     (each loaded its own: 0.25 CPU s a process; this process needs the tokenizer later too). The IDF
-    table and the dictionary's word numbers, when this process has not both yet, are made (or read) and
-    stored in the cache by a forked process while this one loads the tokenizer's dictionaries, the two
-    on two cores; they are then read back from the cache here (a few ms; where they could not be
-    stored, they are made here)."""
+    table, when this process has none yet, is made (or read) and stored in the cache by a forked process
+    while this one loads the tokenizer's dictionaries and the dictionary's word numbers, the two on two
+    cores; it is then read back from the cache here (a few ms; where it could not be stored, it is made
+    here)."""
     if not can_fork():
         return
-    loaded = load_idf_table.cache_info().currsize and load_word_keys.cache_info().currsize
-    made = None if loaded else Ahead(functools.partial(_store_tables, settings.seed))
+    made = (
+        None
+        if load_idf_table.cache_info().currsize
+        else Ahead(functools.partial(_store_idf_table, settings.seed))
+    )
     load_tokenizer()
+    load_word_keys()
     if made is not None:
         made.result(cancel, lambda: None)
     load_tables(settings)
 
 
-def _store_tables(seed: int) -> None:
-    """Make the IDF table of ``seed`` and the dictionary's word numbers and store them in the cache (in a
-    forked process: nothing sent back)."""
+def _store_idf_table(seed: int) -> None:
+    """Make the IDF table of ``seed`` and store it in the cache (in a forked process: nothing sent back)."""
     load_idf_table(seed)
-    load_word_keys()
 
 
 def _workers_leave_a_core(workers: int) -> bool:

@@ -6,14 +6,13 @@ binary search of all the spans at once in the sorted numbers (``span_keys``: 21 
 the dictionary's words of that length. rjieba holds jieba's dictionary and the bid vocabulary
 (``tokens.user_words``) but cannot list its words, so the numbers are made from jieba's own dictionary
 file; a test holds every word of that file, and many spans that are not words, to rjieba's answers.
-The numbers are kept in the on-disk cache (made once, in about 0.1 s; read back in a few ms).
+The numbers are kept in the on-disk cache (made in a few hundredths of a second, read back in a few ms).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,9 @@ __all__ = ["MAX_SPAN", "in_dictionary", "load_word_keys", "span_keys"]
 
 MAX_SPAN = 3  # characters: a single character with a neighbour of one or two
 _BITS = np.uint64(21)  # a code point's bits
-_FIRST_FIELD = re.compile(rf"^(\S{{2,{MAX_SPAN}}})(?=\s|$)", re.MULTILINE)  # a line's word, if short
+_NEWLINE = 10
+_ASCII_SPACE = np.zeros(0x81, dtype=bool)  # by code point (all beyond ASCII at 0x80): ends a line's field
+_ASCII_SPACE[[ord(c) for c in " \t\n\r\v\f"]] = True
 _TABLES = "tables"  # the cache's kind of entry for the numbers (as for the IDF table)
 
 
@@ -69,15 +70,21 @@ def in_dictionary(keys: npt.NDArray[np.uint64], table: npt.NDArray[np.uint64]) -
 
 
 def _built_keys(dictionary: str) -> npt.NDArray[np.uint64]:
-    """The numbers of the short words of a dictionary file's text (each line's first field) and of the
-    bid vocabulary."""
-    words = _FIRST_FIELD.findall(dictionary) + [w for w, _, _ in user_words() if 2 <= len(w) <= MAX_SPAN]
-    if not words:
-        return np.zeros(0, dtype=np.uint64)
-    points = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
-    ends = np.cumsum(lengths, dtype=np.int32)
-    return distinct(span_keys(points, ends - lengths, ends))
+    """The numbers of the short words of a dictionary file's text and of the bid vocabulary."""
+    vocabulary = "\n".join(word for word, _, _ in user_words())
+    return distinct(np.concatenate([_first_field_keys(dictionary), _first_field_keys(vocabulary)]))
+
+
+def _first_field_keys(text: str) -> npt.NDArray[np.uint64]:
+    """The numbers of each line's first field (up to the first ASCII space, tab or line end) where it is
+    two or three characters long, found over the whole text's code points at once (0.1 CPU s a line
+    at a time for jieba's 349,046 lines, a few hundredths so)."""
+    points = np.frombuffer(f"{text}\n".encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    gaps = np.flatnonzero(_ASCII_SPACE[np.minimum(points, 0x80)])
+    starts = np.concatenate(([0], np.flatnonzero(points == _NEWLINE)[:-1] + 1)).astype(np.int32)
+    ends = gaps[np.searchsorted(gaps, starts)].astype(np.int32)  # a line's own end at the latest
+    short = (ends - starts >= 2) & (ends - starts <= MAX_SPAN)
+    return span_keys(points, starts[short], ends[short])
 
 
 def _table_key() -> str | None:
