@@ -427,6 +427,7 @@ def run_tasks(
     time_limit_s: float | None = None,
     at_once: int = 1,
     ahead: int = 0,
+    started: Callable[[], None] = lambda: None,
 ) -> list[R | Lost]:
     """Run ``fn(*task)`` for every task in ``workers`` processes, one task per process at a time.
 
@@ -445,6 +446,8 @@ def run_tasks(
         ahead: Tasks a process is sent beyond those it runs: waiting in its pipe, the next one begins as
             soon as one ends, not after its result has reached this process and the next task has come
             back (a process killed holding several has each given again alone, see ``_Pool``).
+        started: Called in this process once the processes hold their first tasks, before any result
+            is taken: this process's own work beside them (they are forked without what it does).
 
     Returns:
         Each task's result, or ``Lost`` for a task whose process ended without one. An exception ``fn``
@@ -461,6 +464,8 @@ def run_tasks(
     try:
         for _ in range(max(1, min(workers, len(tasks)))):
             pool.workers.append(pool.make())
+        pool.feed()
+        started()
         for _ in range(len(tasks)):
             index, result = pool.next(cancel, time_limit_s)
             results[index] = result

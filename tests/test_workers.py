@@ -236,3 +236,33 @@ def test_a_worker_spawned_without_main_does_not_import_the_apps_script(
     run = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "True"  # the task ran in another process
     assert len(marker.read_text().splitlines()) == imports
+
+
+def _begin_then_wait(index: int, folder: str) -> int:
+    """Say this task has begun (a file of its index), then wait until this process is told to go on."""
+    Path(folder, str(index)).touch()
+    deadline = time.time() + 20
+    while not Path(folder, "go").exists() and time.time() < deadline:
+        time.sleep(0.01)
+    return index
+
+
+def test_started_runs_here_once_the_processes_run_their_first_tasks_and_before_a_result(
+    tmp_path: Path,
+) -> None:
+    """``started`` is this process's work beside the workers: called once, when each of them holds and
+    runs its first task (their tasks wait for it here), before any result is taken."""
+    calls: list[tuple[set[str], int]] = []
+    done: list[int] = []
+
+    def started() -> None:
+        deadline = time.time() + 20
+        while not {"0", "2"} <= {p.name for p in tmp_path.iterdir()} and time.time() < deadline:
+            time.sleep(0.01)
+        calls.append(({p.name for p in tmp_path.iterdir()}, len(done)))
+        (tmp_path / "go").touch()
+
+    tasks = [(n, str(tmp_path)) for n in range(5)]
+    results = run_tasks(_begin_then_wait, tasks, 2, lambda i, _: done.append(i), ahead=1, started=started)
+    assert results == [0, 1, 2, 3, 4]
+    assert calls == [({"0", "2"}, 0)]  # one process holds tasks 0 and 1, the other 2 and 3 (sent ahead)
