@@ -2,7 +2,9 @@
 
 Runs ``bidcheck check`` (an empty cache, as ``bench/scale.py``'s cold check) in a fresh process whose
 steps are marked as they happen: Python up, the checker imported, the cache looked up, fingerprinting's
-tables loaded, each reading process's first file begun and ended, the check done. Each mark shows the
+tables loaded (the tokenizer's; the IDF table's, where it is taken beside the reading processes, with
+the later stages' imports: "beside the readers"), each reading process's first file begun and ended,
+the check done. Each mark shows the
 seconds since the launch and the CPU seconds of the process that made it (a reading process counts its
 own from its fork), and the CPU seconds of the processes it had seen end by then (e.g. one that made a
 table beside it). Nothing of the check is changed: its functions are only wrapped to note the time.
@@ -57,6 +59,8 @@ def marked(fn, before, after, once=False):
     return run
 p._cached_jobs = marked(p._cached_jobs, "cache lookups begun", "cache lookups done", once=True)
 p._share_tables = marked(p._share_tables, "tables begun", "tables loaded", once=True)
+if hasattr(p, "_beside_readers"):  # the IDF table taken and the later stages imported as the readers begin
+    p._beside_readers = marked(p._beside_readers, "beside the readers begun", "beside the readers done", True)
 p._read_job = marked(p._read_job, "first file begun", "first file done", once=True)
 p.check = marked(p.check, "check begun", "check done", once=True)
 code = bidcheck.cli.main(sys.argv[1:])

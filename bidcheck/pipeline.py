@@ -6,6 +6,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import importlib
 import json
 import os
 import pickle
@@ -14,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -22,13 +23,7 @@ from threadpoolctl import threadpool_limits
 
 from bidcheck import __version__
 from bidcheck.cache import code_digest, has_blob, load_blob, prune_cache, store_blob
-from bidcheck.compare import AlignInput, align_inputs, candidate_window_pairs, compare_pairs
-from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
-from bidcheck.compare.kept import Section, kept_candidate_pairs
-from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
-from bidcheck.evidence import find_groups
-from bidcheck.evidence.masks import SharedMasks, shared_masks
 from bidcheck.fingerprint import load_tables
 from bidcheck.fingerprint.simhash import load_idf_table
 from bidcheck.fingerprint.tokens import load_tokenizer
@@ -38,10 +33,6 @@ from bidcheck.ingest import collect_paths
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
-from bidcheck.judge import judge_all
-from bidcheck.library.history import Consulted, LibraryReader, Prefetched, consult, histories, prefetch
-from bidcheck.library.prints import bidder_name
-from bidcheck.library.store import LibraryError
 from bidcheck.model import (
     CheckResult,
     Document,
@@ -64,21 +55,41 @@ from bidcheck.prepare import (
     remember_read,
 )
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.semantic import (
-    EncoderMissing,
-    SectionSize,
-    SemanticPassage,
-    find_semantic,
-    preload_encoder,
-    section_size,
-    shortlisted,
-    skip_reason,
-)
 from bidcheck.signals import SectionInfo, find_signals, price_patterns
 from bidcheck.signals.identifier import remembered_identifiers
 from bidcheck.workers import Ahead, Lost, can_fork, default_memory_mb, run_tasks
 
+if TYPE_CHECKING:
+    from bidcheck.compare import AlignInput
+    from bidcheck.compare.candidates import WindowPairs
+    from bidcheck.compare.runner import PairFound
+    from bidcheck.evidence.masks import SharedMasks
+    from bidcheck.library.history import Consulted, LibraryReader, Prefetched
+    from bidcheck.semantic import SectionSize, SemanticPassage
+
 __all__ = ["CheckInputs", "ReadMemo", "check"]
+
+# The stages after reading, imported while the reading processes read (``_import_later_stages``), not
+# before they are forked: a cold check's reading then begins sooner (0.07 CPU s at 100 bids). Each
+# stage's function imports what it uses from them.
+_LATER_STAGES = (
+    "bidcheck.compare",
+    "bidcheck.compare.candidates",
+    "bidcheck.compare.kept",
+    "bidcheck.evidence",
+    "bidcheck.evidence.masks",
+    "bidcheck.judge",
+    "bidcheck.library.history",
+    "bidcheck.library.prints",
+    "bidcheck.library.store",
+    "bidcheck.semantic",
+)
+
+
+def _import_later_stages() -> None:
+    """Import the stages after reading (``_LATER_STAGES``; nothing when they are imported already)."""
+    for name in _LATER_STAGES:
+        importlib.import_module(name)
 
 
 @dataclass(frozen=True)
@@ -141,13 +152,15 @@ def _prepare_all(
     cancel: CancelFlag | None,
     reading: Callable[[], None] = lambda: None,
     alongside: Alongside | None = None,
+    begun: Callable[[], None] = lambda: None,
 ) -> list[Prepared]:
     """Read every file; scanned pages are then recognised together (all cores) and their files read again.
-    ``reading`` is called as files not in the cache are handed to the workers; ``alongside`` runs in a
-    thread on the files found in the cache while the others are read."""
+    ``reading`` is called as files not in the cache are handed to the workers, ``begun`` once they hold
+    their first files; ``alongside`` runs in a thread on the files found in the cache while the others
+    are read."""
     first = slice_progress(progress, 0.0, 0.5)
     prepared = _prepare_jobs(
-        jobs, settings, first, cancel, defer_ocr=True, reading=reading, alongside=alongside
+        jobs, settings, first, cancel, defer_ocr=True, reading=reading, alongside=alongside, begun=begun
     )
     waiting = [i for i, p in enumerate(prepared) if p.ocr_tasks]
     if waiting:
@@ -218,19 +231,23 @@ def _prepare_jobs(
     unread: Unread | None = None,
     reading: Callable[[], None] = lambda: None,
     alongside: Alongside | None = None,
+    begun: Callable[[], None] = lambda: None,
 ) -> list[Prepared]:
     """Read the files in worker processes, never in this one: a file that kills its process (out of
     memory, a crash in a library) becomes an error document, and the other files are read. Files already
     in the cache are taken from it here (nothing to send between processes); ``alongside`` works on
-    them in a thread while the worker processes read the others (this process only waits for them)."""
+    them in a thread while the worker processes read the others (this process only waits for them).
+    Once they hold their first files, this process does what they need not be forked with
+    (``_beside_readers``, then ``begun``)."""
     known = _cached_jobs(jobs, settings, cancel)
     todo = _largest_first([job for job in jobs if job.doc_id not in known])
     done = len(known)
     if known:
         progress(done / len(jobs), f"从缓存读取 {done} 个文件")
+    made = None
     if todo:
         reading()
-        _share_tables(settings, cancel)
+        made = _share_tables(settings)
 
     def finished(index: int, outcome: Prepared | Pickled | Lost) -> None:
         nonlocal done
@@ -240,28 +257,34 @@ def _prepare_jobs(
         progress(done / len(jobs), f"读取 {todo[index].path.name}")
 
     spare = _workers_leave_a_core(min(settings.worker_count, len(todo)))
-    with _beside(alongside if todo and known and spare else None, list(known.values())):
-        run_tasks(
-            _read_job,
-            [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in todo],
-            settings.worker_count,
-            finished,
-            cancel=cancel,
-            memory_mb=_memory_mb(settings),
-            ahead=1,  # each worker's next file waits in its pipe: it begins as soon as one ends
-        )
+    try:
+        with _beside(alongside if todo and known and spare else None, list(known.values())):
+            run_tasks(
+                _read_job,
+                [(job, settings, defer_ocr, (unread or {}).get(job.doc_id, ())) for job in todo],
+                settings.worker_count,
+                finished,
+                cancel=cancel,
+                memory_mb=_memory_mb(settings),
+                ahead=1,  # each worker's next file waits in its pipe: it begins as soon as one ends
+                started=functools.partial(_beside_readers, made, settings, cancel, begun),
+            )
+    finally:
+        if made is not None:
+            made.stop()
     return [known[job.doc_id] for job in jobs]
 
 
-def _share_tables(settings: Settings, cancel: CancelFlag | None = None) -> None:
-    """Load fingerprinting's tables here before the reading processes are forked, which then share them
-    (each loaded its own: 0.25 CPU s a process; this process needs the tokenizer later too). The IDF
-    table, when this process has none yet, is made (or read) and stored in the cache by a forked process
-    while this one loads the tokenizer's dictionaries and the dictionary's word numbers, the two on two
-    cores; it is then read back from the cache here (a few ms; where it could not be stored, it is made
-    here)."""
+def _share_tables(settings: Settings) -> Ahead[None] | None:
+    """Load the tokenizer's dictionaries and the dictionary's word numbers here before the reading
+    processes are forked, which then share them (each loaded its own; this process needs them later
+    too). The IDF table, when this process has none yet, is made (or read) and stored in the cache by a
+    forked process begun first, the two on two cores; returned, it is not waited for: the reading
+    processes are forked beside it and read the stored table when their first file needs it (a few ms,
+    after its extraction; made there when not stored yet), and this process then takes it
+    (``_take_tables``)."""
     if not can_fork():
-        return
+        return None
     made = (
         None
         if load_idf_table.cache_info().currsize
@@ -269,9 +292,25 @@ def _share_tables(settings: Settings, cancel: CancelFlag | None = None) -> None:
     )
     load_tokenizer()
     load_word_keys()
+    return made
+
+
+def _take_tables(made: Ahead[None] | None, settings: Settings, cancel: CancelFlag | None) -> None:
+    """The IDF table ``made`` in the cache, read back here (a few ms; made here where it could not be
+    stored): the next reading processes forked, and the app's next check, share it."""
     if made is not None:
         made.result(cancel, lambda: None)
-    load_tables(settings)
+        load_tables(settings)
+
+
+def _beside_readers(
+    made: Ahead[None] | None, settings: Settings, cancel: CancelFlag | None, begun: Callable[[], None]
+) -> None:
+    """This process's work once the reading processes hold their first files, on the core they leave
+    until their replies come: the IDF table taken, the later stages imported, then ``begun``."""
+    _take_tables(made, settings, cancel)
+    _import_later_stages()
+    begun()
 
 
 def _store_idf_table(seed: int) -> None:
@@ -328,6 +367,8 @@ def _lost(job: _Job, lost: Lost) -> Prepared:
 def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArray[np.bool_], list[bool]]:
     """The k-grams and windows of a bid that may find candidates: k-grams outside its masked text and
     no stock phrase; windows mostly outside its masked text (stock phrases are part of any prose)."""
+    from bidcheck.compare.candidates import mostly_open_windows
+
     unmasked = x.unmasked
     windows = mostly_open_windows(unmasked, ready.fingerprint.window_starts, settings.window_chars)
     return x.open, windows
@@ -361,6 +402,7 @@ class _Run:
     price_patterns: tuple[PricePattern, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
     signals_ahead: Ahead[dict[tuple[str, str], tuple[Signal, ...]]] | None = None  # see ``_signals_ahead``
+    while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
 
 
 _T = TypeVar("_T")
@@ -441,7 +483,9 @@ class _Stage:
 def _read(run: _Run, progress: ProgressFn) -> None:
     reading = functools.partial(_preload_beside_reading, run)
     alongside = functools.partial(_prefetch, run) if run.library is not None else None
-    run.prepared = _prepare_all(run.jobs, run.settings, progress, run.cancel, reading, alongside)
+    run.prepared = _prepare_all(
+        run.jobs, run.settings, progress, run.cancel, reading, alongside, run.while_reading
+    )
     forget_unread()  # documents the app's memo kept of another section go now, not after the check
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
 
@@ -450,6 +494,9 @@ def _prefetch(run: _Run, cached: list[Prepared], stop: threading.Event) -> None:
     """The library's places of the cached bids' hashes, looked up while the other files are read (a
     bid added to a checked section: the others' lookups cost no time). A library that fails now is
     only looked up again in its stage."""
+    from bidcheck.library.history import prefetch
+    from bidcheck.library.store import LibraryError
+
     bids = [p.ready for p in cached if p.ready is not None and p.ready.doc.role == "bid"]
     if run.library is not None and bids:
         with contextlib.suppress(LibraryError):
@@ -459,6 +506,9 @@ def _prefetch(run: _Run, cached: list[Prepared], stop: threading.Event) -> None:
 def _library(run: _Run, _progress: ProgressFn) -> None:
     """The bids looked up in the library (when there is one): public text, history, model documents.
     A library that fails now is left out, and the check goes on without it."""
+    from bidcheck.library.history import consult
+    from bidcheck.library.store import LibraryError
+
     if run.library is None:
         return
     try:
@@ -468,6 +518,8 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 
 
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
+    from bidcheck.compare import align_inputs
+
     run.key = _inputs_key(run)
     run.signals_ahead = _signals_ahead(run)
     if not _is_remembered(run, "rewritten") and not _shortlisted(run, _bid_size(run)):
@@ -484,6 +536,10 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
 
 def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
     """The masks of text that is no evidence, and the candidate window pairs outside them."""
+    from bidcheck.compare import align_inputs, candidate_window_pairs
+    from bidcheck.compare.kept import Section, kept_candidate_pairs
+    from bidcheck.evidence.masks import shared_masks
+
     templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
     learned = None
     if run.consulted is not None:
@@ -504,17 +560,25 @@ def _preload_beside_reading(run: _Run) -> None:
     """Files are being read afresh (so no stage is remembered): begin loading the sentence encoder
     beside the reading workers when they leave a core spare; else the load only slows the reading
     (2 cores, 2 workers: the read stage took as long again as the semantic stage saved)."""
+    if not _workers_leave_a_core(run.settings.worker_count):
+        return
+    from bidcheck.semantic import section_size
+
     bids = [job.path for job in run.jobs if job.role == "bid"]
-    if _workers_leave_a_core(run.settings.worker_count) and not _shortlisted(run, section_size(bids)):
+    if not _shortlisted(run, section_size(bids)):
         _preload_encoder(run.settings, len(bids))
 
 
 def _bid_size(run: _Run) -> SectionSize:
+    from bidcheck.semantic import SectionSize
+
     return SectionSize(tuple(b.doc.chars for b in run.bids))
 
 
 def _shortlisted(run: _Run, size: SectionSize) -> bool:
     """Whether the shortlist will pick the section's sentences (the encoder then loads beside it)."""
+    from bidcheck.semantic import shortlisted
+
     return shortlisted(size, run.settings.semantic_max_sentences)
 
 
@@ -524,6 +588,8 @@ def _preload_encoder(settings: Settings, bids: int) -> None:
     whose sentences the shortlist picks, it loads beside the shortlist instead (``_semantic``): loaded
     before, it was held through the shortlist's peak, and the verifying workers forked with it (the
     30-bid section of ``bench.scale``: its peak went from 486 to 752 MB)."""
+    from bidcheck.semantic import SectionSize, preload_encoder, skip_reason
+
     if not skip_reason(settings, SectionSize((0,) * bids)):
         preload_encoder(settings.semantic_encoder)
 
@@ -531,6 +597,8 @@ def _preload_encoder(settings: Settings, bids: int) -> None:
 def _verify(run: _Run, progress: ProgressFn) -> None:
     """Every pair with candidates verified: remembered whole for a re-check of the same files, else pair
     by pair (``bidcheck.compare.memo``: after a bid is added, the pairs whose evidence did not change)."""
+    from bidcheck.compare import compare_pairs
+
     run.found = _remembered(
         run,
         "verify",
@@ -542,6 +610,8 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
 def _semantic(run: _Run, progress: ProgressFn) -> None:
     """Passages reworded all through (see ``bidcheck.semantic``), in sections it applies to; where it
     does not run, ``semantic_note`` says why."""
+    from bidcheck.semantic import EncoderMissing, find_semantic, skip_reason
+
     if run.masks is None:
         return
     reason = skip_reason(run.settings, _bid_size(run))
@@ -596,6 +666,8 @@ def _signals(run: _Run, _progress: ProgressFn) -> None:
 
 def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
     """By pair of bid ids (in id order): the library's sections where the two were ``high`` together."""
+    from bidcheck.library.prints import bidder_name
+
     if run.consulted is None:
         return {}
     ids = [(b.doc.id, bidder_name(b.doc.name)) for b in run.bids]
@@ -608,6 +680,9 @@ def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
 
 
 def _judge(run: _Run, _progress: ProgressFn) -> None:
+    from bidcheck.evidence import find_groups
+    from bidcheck.judge import judge_all
+
     masks = run.masks
     assert masks is not None
     failed = any(found.failed for found in run.found.values())  # such pairs are tried again next time
@@ -623,6 +698,8 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
 
 
 def _history(run: _Run, _progress: ProgressFn) -> None:
+    from bidcheck.library.history import histories
+
     if run.consulted is not None and run.masks is not None:
         masked = [run.masks.fixed(i) for i in range(len(run.bids))]
         run.history = histories(run.consulted, run.bids, masked, run.settings)
@@ -667,6 +744,7 @@ def check(
     library: LibraryReader | None = None,
     section: str = "",
     memo: ReadMemo | None = None,
+    while_reading: Callable[[], None] = lambda: None,
 ) -> CheckResult:
     """Check one tender section: read every file, compare every pair of bids, judge and group them.
 
@@ -675,10 +753,13 @@ def check(
     storing the section is the caller's, see ``bidcheck.library.store_result``), each bid is also
     compared with the bids of its earlier sections (other than ``section``). The on-disk cache is kept
     within ``cache_max_mb`` (``bidcheck.cache.prune_cache``). A ``memo`` keeps the cache entries this
-    check reads in memory for the next check with it (the app's: see ``ReadMemo``).
+    check reads in memory for the next check with it (the app's: see ``ReadMemo``). ``while_reading``
+    is the caller's work that can wait until the reading processes hold their first files (then done
+    in this process beside them; not at all when no file is read afresh): the command line imports its
+    reports then, and the reading begins sooner.
     """
     with memo.during() if memo is not None else contextlib.nullcontext():
-        return _check(inputs, settings or Settings(), progress, cancel, library, section)
+        return _check(inputs, settings or Settings(), progress, cancel, library, section, while_reading)
 
 
 def _check(
@@ -688,9 +769,12 @@ def _check(
     cancel: CancelFlag | None,
     library: LibraryReader | None,
     section: str,
+    while_reading: Callable[[], None],
 ) -> CheckResult:
     started = time.perf_counter()
-    run = _Run(settings, cancel, *_jobs(inputs), library=library, section=section)
+    run = _Run(
+        settings, cancel, *_jobs(inputs), library=library, section=section, while_reading=while_reading
+    )
     timings: dict[str, float] = {}
     with collector_spares_later() as spare, _stopped_at_end(run):
         for stage in _STAGES:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import threading
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from threadpoolctl import threadpool_info
 
+from bidcheck.cache import CACHE_ENV
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, result_to_dict
 from bidcheck.pipeline import CheckInputs, _Job, _largest_first, _outcome, _read_job, check
@@ -189,31 +191,51 @@ def test_the_collector_pauses_while_reading_and_then_leaves_the_documents_alone(
 
 
 _TABLES = """
-import multiprocessing, sys
+import hashlib, multiprocessing, sys
 from bidcheck.config import Settings
 from bidcheck.fingerprint.simhash import load_idf_table
 from bidcheck.fingerprint.tokens import _tokenizer
-from bidcheck.pipeline import _share_tables
+from bidcheck.pipeline import _share_tables, _take_tables
 from bidcheck.workers import run_tasks
 
 def loaded():
     return _tokenizer.cache_info().currsize, load_idf_table.cache_info().currsize
 
+def idf_digest():
+    table = load_idf_table(Settings().seed)
+    data = table.hashes.tobytes() + table.values.tobytes() + repr(table.median).encode()
+    return hashlib.sha256(data).hexdigest()
+
+def run(fn):
+    return run_tasks(fn, [()] * 2, 2, lambda i, r: None)
+
 if __name__ == "__main__":
     multiprocessing.set_start_method("fork")
-    print(run_tasks(loaded, [()] * 2, 2, lambda i, r: None))
-    _share_tables(Settings())
-    print(run_tasks(loaded, [()] * 2, 2, lambda i, r: None))
+    print(run(loaded))
+    made = _share_tables(Settings())
+    print(run(loaded))
+    forked_before = run(idf_digest)  # the table read from the cache, or made there when not stored yet
+    _take_tables(made, Settings(), None)
+    print(run(loaded))
+    print(forked_before == [idf_digest()] * 2)
 """
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows has no fork")
 def test_reading_processes_forked_after_the_tables_loaded_share_them(tmp_path: Path) -> None:
-    """Forked before ``_share_tables``, a reading process has no table yet (it loads its own); after,
-    it holds both the tokenizer and the IDF table."""
+    """Forked before ``_share_tables``, a reading process has no table yet (it loads its own); forked
+    after it, the tokenizer, while the IDF table is made beside them (from an empty cache) and each
+    loads it when it needs it, the same table; forked after ``_take_tables``, both."""
     script = tmp_path / "tables.py"
     script.write_text(_TABLES, encoding="utf-8")
+    env = {**os.environ, CACHE_ENV: str(tmp_path / "cache")}
     done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, check=True, timeout=120
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        timeout=120,
+        env=env,
     )
-    assert done.stdout.split("\n")[:2] == ["[(0, 0), (0, 0)]", "[(1, 1), (1, 1)]"]
+    assert done.stdout.split("\n")[:4] == ["[(0, 0), (0, 0)]", "[(1, 0), (1, 0)]", "[(1, 1), (1, 1)]", "True"]
