@@ -197,6 +197,13 @@ def _json_aside(
         return {}
 
 
+def _import_reports() -> None:
+    """Import the reports' writers (the workbook's openpyxl: about 0.05 CPU s), once the reading
+    processes have begun: not before they are forked."""
+    importlib.import_module("bidcheck.report.json")
+    importlib.import_module("bidcheck.report.xlsx")
+
+
 def _written(path: Path, write: Callable[[], None], stderr: TextIO) -> bool:
     """Whether ``write`` wrote the report to ``path``; why not is told in ``stderr``."""
     from bidcheck.report.files import os_error_words
@@ -221,18 +228,20 @@ def _run_check(
     from bidcheck.ingest import collect_paths
     from bidcheck.pipeline import check
     from bidcheck.report.files import check_output_path
-    from bidcheck.semantic import plan_line, section_size
     from bidcheck.text.chars import replace_unsafe
 
     for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
         check_output_path(path)
     progress = no_progress if args.quiet else _progress_bar(stderr)
     if not args.quiet:
+        from bidcheck.semantic import plan_line, section_size
+
         stderr.write(plan_line(settings, section_size(collect_paths(inputs.bids))) + "\n")
     library = cli_library.library_wanted(args, settings)
     store_error = None
     if library is None:
-        result, name = check(inputs, settings, progress, threading.Event()), ""
+        result = check(inputs, settings, progress, threading.Event(), while_reading=_import_reports)
+        name = ""
     else:
         name = cli_library.section_name(args)
         if not args.section:  # a default name: another section that only shares it is kept

@@ -3,8 +3,10 @@ itself runs without SciPy and datasketch (the desktop bundle leaves both out).""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 from bidcheck import __version__
 
@@ -61,3 +63,43 @@ def test_the_tokenizer_is_made_without_rjiebas_default_tokenizer() -> None:
     assert said == "['投标文件', '的', '报价']\n"
     assert "rjieba.rjieba" in loaded
     assert "rjieba" not in loaded
+
+
+def test_the_checker_imports_the_stages_after_reading_only_beside_the_reading_processes() -> None:
+    """Importing the checker (and the reports' paths the command line checks first) loads neither the
+    stages after reading nor the workbook's openpyxl: they are imported once the reading processes are
+    forked (``pipeline._import_later_stages``, the command line's ``_import_reports``)."""
+    _, loaded = _loaded_after("import bidcheck.cli, bidcheck.pipeline, bidcheck.report.files")
+    later = {
+        "bidcheck.compare",
+        "bidcheck.evidence",
+        "bidcheck.judge",
+        "bidcheck.library",
+        "bidcheck.semantic",
+    }
+    assert "bidcheck.pipeline" in loaded
+    assert not loaded & later and "openpyxl" not in loaded and "bidcheck.report.xlsx" not in loaded
+    _, loaded = _loaded_after("import bidcheck.pipeline\nbidcheck.pipeline._import_later_stages()")
+    assert later <= loaded
+
+
+def _imported_in_functions(path: Path) -> set[str]:
+    """The modules a file's functions import (``from X import ...`` and ``import X`` in a body)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef):
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    found.add(node.module)
+                elif isinstance(node, ast.Import):
+                    found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_every_stage_the_checker_imports_late_is_imported_beside_the_reading_processes() -> None:
+    """A module the pipeline's functions import that ``_import_later_stages`` left out would be imported
+    after the reading, with one core idle."""
+    from bidcheck import pipeline
+
+    assert _imported_in_functions(Path(pipeline.__file__)) <= set(pipeline._LATER_STAGES)
