@@ -28,21 +28,16 @@ def run(*argv: str) -> tuple[ExitStatus, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def _check_both_reports(section: dict[str, Path], out: Path) -> list[str]:
+    """A check of the sample section on 2 workers, writing r.json and r.xlsx in ``out``."""
+    reports = ["--json", str(out / "r.json"), "--xlsx", str(out / "r.xlsx")]
+    return ["check", str(section["bids"]), "--tender", str(section["tender"]), *reports, "--workers", "2"]
+
+
 @pytest.fixture(scope="module")
 def checked(section: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     out = tmp_path_factory.mktemp("out")
-    status, stdout, stderr = run(
-        "check",
-        str(section["bids"]),
-        "--tender",
-        str(section["tender"]),
-        "--json",
-        str(out / "r.json"),
-        "--xlsx",
-        str(out / "r.xlsx"),
-        "--workers",
-        "2",
-    )
+    status, stdout, stderr = run(*_check_both_reports(section, out))
     return {
         "status": status,
         "stdout": stdout,
@@ -242,19 +237,7 @@ def test_both_reports_are_written_whole_when_the_forked_writer_is_killed(
     killed.mkdir()
     _KILL_WRITERS_ASIDE.append(killed)
     try:
-        status, stdout, _ = run(
-            "check",
-            str(section["bids"]),
-            "--tender",
-            str(section["tender"]),
-            "--json",
-            str(tmp_path / "r.json"),
-            "--xlsx",
-            str(tmp_path / "r.xlsx"),
-            "--workers",
-            "2",
-            "--quiet",
-        )
+        status, stdout, _ = run(*_check_both_reports(section, tmp_path), "--quiet")
     finally:
         _KILL_WRITERS_ASIDE.clear()
     assert len(list(killed.iterdir())) == 1  # the one writer forked, which died
@@ -278,8 +261,7 @@ def test_a_check_ends_its_process_with_its_status_its_output_written_and_its_exi
         "from bidcheck.cli import run\n"
         "run()\n"
     )
-    reports = ["--json", str(tmp_path / "r.json"), "--xlsx", str(tmp_path / "r.xlsx")]
-    argv = ["check", str(section["bids"]), "--tender", str(section["tender"]), *reports, "--workers", "2"]
+    argv = _check_both_reports(section, tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", script, str(handled), *argv, "--quiet"],
         capture_output=True,
