@@ -15,7 +15,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 __all__ = [
     "CACHE_ENV",
@@ -27,7 +29,9 @@ __all__ = [
     "load_blob",
     "parts_digest",
     "prune_cache",
+    "source_key",
     "store_blob",
+    "stored_table",
 ]
 
 CACHE_ENV = "BIDCHECK_CACHE_DIR"
@@ -88,6 +92,38 @@ def code_digest(sources: list[Path]) -> str:
         with contextlib.suppress(OSError):
             digest.update(source.read_bytes())
     return digest.hexdigest()
+
+
+def source_key(prefix: str, source: Callable[[], Path], parts: Sequence[str], code: list[Path]) -> str | None:
+    """The key of what ``code`` makes of the file ``source()`` (and of ``parts``, e.g. a seed): the
+    file's hash and the code's; ``None`` when the file cannot be found (``RuntimeError``) or read."""
+    try:
+        digest = file_digest(source())
+    except (OSError, RuntimeError):
+        return None
+    text = "|".join([*parts, digest, code_digest(code)])
+    return prefix + hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+
+
+_T = TypeVar("_T")
+
+
+def stored_table(
+    kind: str,
+    key: str | None,
+    parse: Callable[[bytes], _T | None],
+    build: Callable[[], _T],
+    dump: Callable[[_T], bytes],
+) -> _T:
+    """A table kept under ``key``: its stored bytes ``parse``d, or (none stored, or bytes ``parse`` does
+    not take) ``build``t and stored as ``dump`` gives it; built and not stored when ``key`` is ``None``."""
+    stored = load_blob(kind, key) if key else None
+    table = parse(stored) if stored is not None else None
+    if table is None:
+        table = build()
+        if key:
+            store_blob(kind, key, dump(table))
+    return table
 
 
 def _entry(folder: Path, key: str, suffix: str) -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections import Counter
 from dataclasses import dataclass
 from itertools import repeat
@@ -13,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
-from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
+from bidcheck.cache import source_key, stored_table
 from bidcheck.fingerprint.idf_file import sorted_idf
 from bidcheck.fingerprint.tokens import cut, idf_path, idf_weights, stopwords
 
@@ -73,13 +72,7 @@ def load_idf_table(seed: int = 0) -> _IdfTable:
     The table is kept in the on-disk cache: parsing jieba's 270,000 lines and hashing every word cost
     each cold check 0.3-0.4 s before its reading processes could start; the stored table takes a few ms."""
     key = _table_key(seed)
-    stored = load_blob(_TABLES, key) if key else None
-    table = _table_from_bytes(stored) if stored is not None else None
-    if table is None:
-        table = _built_table(seed)
-        if key:
-            store_blob(_TABLES, key, _table_bytes(table))
-    return table
+    return stored_table(_TABLES, key, _table_from_bytes, functools.partial(_built_table, seed), _table_bytes)
 
 
 def _built_table(seed: int) -> _IdfTable:
@@ -102,12 +95,8 @@ _TABLES = "tables"  # the cache's kind of entry for the table
 def _table_key(seed: int) -> str | None:
     """The stored table's key: jieba's table file, the seed and this code; ``None`` when the file
     cannot be read (the table is then made and not stored)."""
-    try:
-        digest = file_digest(idf_path())
-    except (OSError, RuntimeError):
-        return None
-    code = code_digest([Path(__file__), *(Path(__file__).with_name(n) for n in ("tokens.py", "idf_file.py"))])
-    return "t" + hashlib.blake2b(f"idf|{seed}|{digest}|{code}".encode(), digest_size=20).hexdigest()
+    code = [Path(__file__), *(Path(__file__).with_name(n) for n in ("tokens.py", "idf_file.py"))]
+    return source_key("t", idf_path, ("idf", str(seed)), code)
 
 
 def _table_bytes(table: _IdfTable) -> bytes:

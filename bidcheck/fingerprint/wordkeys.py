@@ -12,14 +12,13 @@ The numbers are kept in the on-disk cache (made in a few hundredths of a second,
 from __future__ import annotations
 
 import functools
-import hashlib
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import distinct
-from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
+from bidcheck.cache import source_key, stored_table
 from bidcheck.fingerprint.tokens import DICTS, dictionary_path, user_words
 
 __all__ = ["MAX_SPAN", "in_dictionary", "load_word_keys", "span_keys"]
@@ -53,12 +52,7 @@ def load_word_keys() -> npt.NDArray[np.uint64] | None:
     key = _table_key()
     if key is None:
         return None
-    stored = load_blob(_TABLES, key)
-    keys = _keys_from_bytes(stored) if stored is not None else None
-    if keys is None:
-        keys = _built_keys(dictionary_path().read_text(encoding="utf-8"))
-        store_blob(_TABLES, key, keys.astype("<u8").tobytes())
-    return keys
+    return stored_table(_TABLES, key, _keys_from_bytes, _keys_of_files, _keys_bytes)
 
 
 def in_dictionary(keys: npt.NDArray[np.uint64], table: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
@@ -67,6 +61,16 @@ def in_dictionary(keys: npt.NDArray[np.uint64], table: npt.NDArray[np.uint64]) -
         return np.zeros(len(keys), dtype=bool)
     at = np.minimum(np.searchsorted(table, keys), len(table) - 1)
     return np.asarray(table[at] == keys)
+
+
+def _keys_of_files() -> npt.NDArray[np.uint64]:
+    """The numbers made from jieba's dictionary file and the bid vocabulary."""
+    return _built_keys(dictionary_path().read_text(encoding="utf-8"))
+
+
+def _keys_bytes(keys: npt.NDArray[np.uint64]) -> bytes:
+    """The numbers as stored (little-endian)."""
+    return keys.astype("<u8").tobytes()
 
 
 def _built_keys(dictionary: str) -> npt.NDArray[np.uint64]:
@@ -90,13 +94,8 @@ def _first_field_keys(text: str) -> npt.NDArray[np.uint64]:
 def _table_key() -> str | None:
     """The stored numbers' key: jieba's dictionary file, the bid vocabulary and this code; ``None`` when
     the dictionary file cannot be read."""
-    try:
-        digest = file_digest(dictionary_path())
-    except (OSError, RuntimeError):
-        return None
-    vocabulary = DICTS / "bid_words.txt"
-    code = code_digest([Path(__file__), Path(__file__).with_name("tokens.py"), vocabulary])
-    return "w" + hashlib.blake2b(f"words|{digest}|{code}".encode(), digest_size=20).hexdigest()
+    code = [Path(__file__), Path(__file__).with_name("tokens.py"), DICTS / "bid_words.txt"]
+    return source_key("w", dictionary_path, ("words",), code)
 
 
 def _keys_from_bytes(data: bytes) -> npt.NDArray[np.uint64] | None:
