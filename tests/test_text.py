@@ -117,7 +117,7 @@ def test_normalize_by_the_table_of_kept_characters_equals_the_plain_reference() 
 
 def test_a_paragraph_numbered_by_the_constructor_is_the_block_replace_gives() -> None:
     """Blocks of every kind with every field set, each numbered: the block ``replace`` makes, field for
-    field (the constructor names each field: a field added to ``Block`` must be added there too)."""
+    field (the constructor gives each field in order: a field added to ``Block`` must be added there too)."""
     rng = random.Random(5)
     names = [f.name for f in dataclasses.fields(Block)]
     assert names == ["text", "kind", "page", "paragraph", "row", "cell", "cuts"]
