@@ -291,6 +291,24 @@ def test_frequent_kgrams_are_those_as_many_documents_hold(needed: int) -> None:
     assert found.dtype == np.uint64 and found.tolist() == expected
 
 
+@pytest.mark.parametrize("needed", [2, 5, 30, 59])
+def test_frequent_kgrams_sieved_by_low_bits_are_exactly_those_held(needed: int) -> None:
+    """Hashes that share their low bits (each document holding a different one, and some twice) pass
+    the sieve together; only those ``needed`` documents hold come out."""
+    rng = np.random.default_rng(needed)
+    pool = rng.integers(0, 2**64 - 1, size=3_000, dtype=np.uint64)
+    alike = (pool[:40] & np.uint64(0xFFFFFF)) | (np.arange(1, 41, dtype=np.uint64) << np.uint64(40))
+    documents = [
+        np.concatenate([rng.choice(pool, size=rng.integers(0, 2_000)), alike[rng.integers(0, 40, size=3)]])
+        for _ in range(60)
+    ]
+    documents = [np.concatenate([d, pool[: n % 50 + 1]]) for n, d in enumerate(documents)]  # 60 to 1 hold
+    held = collections.Counter(int(h) for d in documents for h in set(d.tolist()))
+    expected = sorted(h for h, count in held.items() if count >= needed)
+    assert expected and len(expected) < len(held)
+    assert frequent_kgrams(documents, needed).tolist() == expected
+
+
 @pytest.mark.parametrize("size", [0, 1, 300, 20_000])
 def test_membership_in_a_sorted_set_is_that_of_np_isin(size: int) -> None:
     rng = np.random.default_rng(size)
