@@ -27,6 +27,7 @@ from bidcheck.evidence.flags import (
     occurrences_mask,
     spans_mask,
 )
+from bidcheck.evidence.frequent import _counted as counted_by_documents
 from bidcheck.evidence.masks import shared_masks
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.kgrams import kgram_hashes
@@ -307,6 +308,8 @@ def test_frequent_kgrams_sieved_by_low_bits_are_exactly_those_held(needed: int) 
     expected = sorted(h for h, count in held.items() if count >= needed)
     assert expected and len(expected) < len(held)
     assert frequent_kgrams(documents, needed).tolist() == expected
+    hashes, counts = counted_by_documents(documents, needed)  # the app's kept count, sieved alike
+    assert hashes.tolist() == expected and counts.tolist() == [held[h] for h in expected]
 
 
 @pytest.mark.parametrize("size", [0, 1, 300, 20_000])

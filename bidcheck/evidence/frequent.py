@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from bidcheck.arrays import distinct, is_member
 from bidcheck.cache import parts_digest
-from bidcheck.evidence.flags import all_sorted, frequent_kgrams, held_by
+from bidcheck.evidence.flags import all_sorted, frequent_kgrams, held_by, maybe_held
 from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, kept_or_made, memo_running
 
 __all__ = ["Held", "frequent_masks"]
@@ -48,9 +48,10 @@ class Held:
 
 def _counted(grams: Sequence[Hashes], floor: int) -> tuple[Hashes, npt.NDArray[np.int64]]:
     """Every hash at least ``floor`` (2 or more) of the documents hold, sorted, and how many hold it:
-    found as ``frequent_kgrams`` finds them (one sort of all, compared with itself shifted), then
-    counted by where each begins and ends in the sort."""
-    ordered = all_sorted(grams)
+    found as ``frequent_kgrams`` finds them (one sort of those the sieve keeps, compared with itself
+    shifted), then counted by where each begins and ends in the sort: the sieve keeps a hash in every
+    document that holds it, or in none."""
+    ordered = all_sorted(maybe_held(grams, floor))
     hashes = held_by(ordered, floor)
     ends = np.searchsorted(ordered, hashes, side="right")
     return hashes, (ends - np.searchsorted(ordered, hashes, side="left")).astype(np.int64)
