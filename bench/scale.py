@@ -12,7 +12,8 @@ time hardly); then how the check time grows from one size to the next.
 With ``--repeat N`` every size is timed N times, the sizes in turn (10, 30, …, 10, 30, …), so that a
 drift in the machine's speed reaches all of them alike; the summary shows each size's fastest check
 (peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
-Sections are generated once into ``--folder`` and reused.
+Sections are generated once into ``--folder`` and reused. bidcheck's modules are compiled to bytecode
+first, as an installed program has them (``bench/installed.py``).
 
 ``--settings FILE`` passes a settings file to every check (e.g. ``{"semantic_max_bids": 200}`` to time
 the semantic layer on sections it skips by default).
@@ -42,6 +43,7 @@ from docx import Document as open_docx
 
 from bench.corpus import generate_section
 from bench.grammar import lexicon_paragraph
+from bench.installed import compile_bytecode
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -358,6 +360,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.settings:
         SETTINGS.extend(["--settings", str(args.settings.resolve())])
+    compiled = compile_bytecode()
     runs: dict[int, list[dict[str, object]]] = {size: [] for size in args.sizes}
     for round_ in range(args.repeat):  # sizes taken in turn: a drift in the machine's speed hits all alike
         for size in args.sizes:
@@ -367,6 +370,7 @@ def main() -> None:
     rows = [fastest(runs[size]) for size in args.sizes]
     print(f"\ncommand: {Path(sys.executable).name} -m bench.scale {' '.join(sys.argv[1:])}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    print(compiled)
     print(
         f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
         " 'st+rep' is process start, imports and writing the JSON and Excel reports;"

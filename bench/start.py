@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.installed import compile_bytecode
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # The check's process: marks each step into the file named by BIDCHECK_MARKS (one JSON line a mark).
@@ -106,9 +108,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     section = args.folder / f"section-{args.size}"
+    compiled = compile_bytecode()
     runs = [_named(run_once(section, args.workers)) for _ in range(args.repeat)]
     print(f"$ {' '.join([Path(sys.executable).name, '-m', 'bench.start', *sys.argv[1:]])}")
     print(f"cold check of {args.size} bids, {args.workers} reading processes, median of {len(runs)} runs")
+    print(compiled)
     print(f"{'mark':<34}{'s':>8}{'CPU s':>8}{'ended children CPU s':>22}")
     names = sorted(
         {n for run in runs for n in run}, key=lambda n: statistics.median(r[n][0] for r in runs if n in r)
