@@ -475,6 +475,20 @@ def test_the_places_of_all_words_at_once_are_those_of_each_word_alone() -> None:
     assert found["不在"] == (set(), set()) and _all_contexts(set(), text) == {}
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_the_places_of_many_words_of_each_length_are_those_of_each_word_alone(seed: int) -> None:
+    """Words of one to five characters (to three found as numbers, longer by an expression) in a text
+    of few distinct characters, so that words repeat, overlap and start where others start; some
+    characters beyond the basic plane and a lone surrogate among them."""
+    rng = random.Random(seed)
+    alphabet = "验受合格质亮啊后，。\U00020000\ud800"
+    text = "".join(rng.choice(alphabet) for _ in range(3_000))
+    words = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5))) for _ in range(120)}
+    found = _all_contexts(words, text)
+    assert found == {w: _contexts(w, text) for w in words}
+    assert sum(bool(before) for before, _ in found.values()) >= 40  # most of those up to three long
+
+
 def test_a_shared_slip_counts_where_it_came_with_its_sentence() -> None:
     copied, copy, apart = "隐蔽工程验受合格后方可", "本工程隐蔽工程验受合格后", "材料进场验受由监理负责"
     assert _same_context("验受", copied, copy) and not _same_context("验受", copied, apart)
