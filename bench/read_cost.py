@@ -23,9 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.corpus import generate_section
-from bench.grammar import lexicon_paragraph
-from bench.scale import _read_plain
+from bench.scale import _read_plain, scale_section
 from bidcheck.config import Settings
 from bidcheck.pipeline import _Job, _read_job
 from bidcheck.prepare import Pickled
@@ -75,10 +73,7 @@ def measure(files: list[Path], workers: int, rounds: int) -> dict[str, dict[str,
 
 def section_bids(folder: Path, bids: int) -> list[Path]:
     """The bids of ``bench.scale``'s section of ``bids`` bids under ``folder`` (made when missing)."""
-    section = folder / f"section-{bids}"
-    if not (section / "truth.json").exists():
-        generate_section(section, bids, seed=bids, own=(250, 270), prose=lexicon_paragraph, alternate=True)
-    return sorted((section / "bids").iterdir())
+    return sorted((scale_section(bids, folder) / "bids").iterdir())
 
 
 def main() -> None:

@@ -98,12 +98,10 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def run_check(
-    section: Path, out: Path, cache: Path, workers: int, bids: list[Path] | None = None
-) -> tuple[float, int, dict[str, object], float]:
-    """Run ``bidcheck check`` in a fresh process on the section's bids (or those given): (wall seconds,
-    peak tree memory, result JSON, CPU seconds of the process and its workers)."""
-    cmd = [
+def check_command(section: Path, out: Path, workers: int, bids: list[Path] | None = None) -> list[str]:
+    """The command line of the timed check: the section's bids (or those given), its tender, both
+    reports written into ``out``."""
+    return [
         sys.executable,
         "-m",
         "bidcheck.cli",
@@ -120,6 +118,14 @@ def run_check(
         str(workers),
         *SETTINGS,
     ]
+
+
+def run_check(
+    section: Path, out: Path, cache: Path, workers: int, bids: list[Path] | None = None
+) -> tuple[float, int, dict[str, object], float]:
+    """Run ``bidcheck check`` in a fresh process on the section's bids (or those given): (wall seconds,
+    peak tree memory, result JSON, CPU seconds of the process and its workers)."""
+    cmd = check_command(section, out, workers, bids)
     env = {**os.environ, "BIDCHECK_CACHE_DIR": str(cache)}
     started, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
@@ -220,11 +226,17 @@ def _normalised(result: dict[str, object]) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
-def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
-    """One timing of a size: its floor, a check with an empty cache and one from the cache."""
+def scale_section(size: int, folder: Path) -> Path:
+    """The section of ``size`` bids under ``folder`` (generated when missing)."""
     section = folder / f"section-{size}"
     if not (section / "truth.json").exists():
         generate_section(section, size, seed=size, own=(250, 270), prose=lexicon_paragraph, alternate=True)
+    return section
+
+
+def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
+    """One timing of a size: its floor, a check with an empty cache and one from the cache."""
+    section = scale_section(size, folder)
     files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
     floor = floor_seconds(files, workers)
     (cold_wall, cold_cpu), peak, result, (warm_wall, warm_cpu) = _cold_and_warm(section, workers)
