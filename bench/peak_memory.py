@@ -25,27 +25,9 @@ import time
 from pathlib import Path
 
 from bench.installed import compile_bytecode
-from bench.scale import ROOT, check_command, scale_section
+from bench.scale import ROOT, check_command, process_tree, scale_section
 
 _FIELDS = {"Rss:": 0, "Pss:": 1}
-
-
-def _tree(root: int) -> list[int]:
-    """A process and all its descendants, from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    found, stack = [], [root]
-    while stack:
-        pid = stack.pop()
-        found.append(pid)
-        stack.extend(children.get(pid, []))
-    return found
 
 
 def _rss_and_pss(pid: int) -> tuple[int, int]:
@@ -70,7 +52,7 @@ def peaks(section: Path, workers: int) -> tuple[int, int]:
         cmd = check_command(section, Path(temp), workers)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
         while proc.poll() is None:
-            sums = [sum(v) for v in zip(*map(_rss_and_pss, _tree(proc.pid)), strict=True)] or [0, 0]
+            sums = [sum(v) for v in zip(*map(_rss_and_pss, process_tree(proc.pid)), strict=True)] or [0, 0]
             best = [max(b, s) for b, s in zip(best, sums, strict=True)]
             time.sleep(0.5)
         _, err = proc.communicate()

@@ -68,8 +68,8 @@ def floor_seconds(files: list[Path], workers: int) -> float:
     return time.perf_counter() - started
 
 
-def _tree_rss(root: int) -> int:
-    """Resident memory (bytes) of a process and all its descendants, from /proc."""
+def process_tree(root: int) -> dict[int, int]:
+    """A process and all its descendants, from /proc: each one's resident memory (bytes)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
@@ -81,12 +81,17 @@ def _tree_rss(root: int) -> int:
             rss[int(entry.name)] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
         except (OSError, IndexError, ValueError):
             continue
-    total, stack = 0, [root]
+    found, stack = {}, [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        found[pid] = rss.get(pid, 0)
         stack.extend(children.get(pid, []))
-    return total
+    return found
+
+
+def _tree_rss(root: int) -> int:
+    """Resident memory (bytes) of a process and all its descendants."""
+    return sum(process_tree(root).values())
 
 
 SETTINGS: list[str] = []  # extra arguments of every check (``--settings FILE``)
