@@ -50,6 +50,7 @@ class Lever:
     batch: int | None = None  # lines recognised at once (None: bidcheck's choice)
     shortlist: bool = True  # OpenVINO: the recogniser's last layer over the common characters first
     width_step: int | None = None  # batch widths rounded up to a multiple (None: bidcheck's; 1: rapidocr's)
+    int8: bool | None = None  # OpenVINO: the recogniser's convolutions in integers (None: where it pays)
 
 
 LEVERS = {
@@ -63,6 +64,9 @@ LEVERS = {
     "openvino default, squeeze 0.6, rec batch 1": Lever("openvino", 0.6, batch=1),
     "openvino default, squeeze 0.6, rec batch 12": Lever("openvino", 0.6, batch=12),
     "openvino default, squeeze 0.6, det side 736": Lever("openvino", 0.6, side=736),
+    "openvino default, squeeze 0.6, convolutions int8": Lever("openvino", 0.6, int8=True),
+    "openvino default, squeeze 0.6, no int8": Lever("openvino", 0.6, int8=False),
+    "openvino f32, squeeze 0.6, convolutions int8": Lever("openvino", 0.6, "f32", int8=True),
 }
 
 _SPENT: dict[str, float] = {}
@@ -93,6 +97,7 @@ def engine_for(lever: Lever, first: Image.Image) -> RapidOcrEngine:
         lever.precision,
         lever.shortlist,
         lever.width_step,
+        lever.int8,
     )
     engine.recognize(first)
     return engine

@@ -34,6 +34,7 @@ from PIL import Image
 
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.ocr_detect import TextDetector
+from bidcheck.ingest.ocr_int8 import int8_chosen
 from bidcheck.ingest.ocr_lines import line_recognizer
 
 __all__ = [
@@ -127,9 +128,11 @@ def engine_cache_id(name: str) -> str:
         models = "-".join(_model_name(d) for d in dirs) if dirs else "no-models"
         return f"paddleocr-{_version('paddleocr')}-{models}"
     runtime = rapid_runtime()
+    shipped = bundled_models()
+    int8 = "-int8" if runtime == "openvino" and shipped and int8_chosen(shipped[1]) else ""
     return (
         f"rapidocr-{_version('rapidocr')}-{runtime}-{_version(runtime)}"
-        f"-r{_RECIPE}-squeeze{_SQUEEZE[runtime]}-det{_DET_SIDE}-max{_MAX_SIDE}-step{_WIDTH_STEP[runtime]}"
+        f"-r{_RECIPE}-squeeze{_SQUEEZE[runtime]}-det{_DET_SIDE}-max{_MAX_SIDE}-step{_WIDTH_STEP[runtime]}{int8}"
     )
 
 
@@ -223,8 +226,9 @@ class RapidOcrEngine:
 
     ``runtime``, ``squeeze``, ``side`` (the longest side the detector sees), ``batch`` (lines recognised
     at once), ``precision`` (OpenVINO's precision hint, such as ``"f32"``), ``shortlist`` (on OpenVINO,
-    the recogniser's last layer over the common characters first) and ``width_step`` (batch widths
-    rounded up to a multiple of it; 1: rapidocr's widths) replace bidcheck's choices:
+    the recogniser's last layer over the common characters first), ``width_step`` (batch widths
+    rounded up to a multiple of it; 1: rapidocr's widths) and ``int8`` (on OpenVINO, the recogniser's
+    convolutions in integers: see ``ocr_int8``) replace bidcheck's choices:
     for ``bench/ocr_levers.py``, which measures the alternatives.
     """
 
@@ -238,6 +242,7 @@ class RapidOcrEngine:
         precision: str | None = None,
         shortlist: bool = True,
         width_step: int | None = None,
+        int8: bool | None = None,
     ) -> None:
         models = bundled_models()
         if models is None:
@@ -255,6 +260,7 @@ class RapidOcrEngine:
             precision,
             shortlist,
             _WIDTH_STEP[runtime] if width_step is None else width_step,
+            int8,
         )
         loading.shutdown(wait=False)
         self._detect = TextDetector(models[0], runtime, threads, side or _DET_SIDE, precision)

@@ -53,6 +53,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from bidcheck.cache import cache_folders
+from bidcheck.ingest.ocr_int8 import constant_value, int8_chosen, quantize, stored_ranges
 from bidcheck.ingest.raster import resize_linear
 
 __all__ = [
@@ -162,13 +163,21 @@ class _OpenVinoTop1:
     shortlisted characters first (``_ShortlistedHead``) unless told otherwise."""
 
     def __init__(
-        self, model_path: Path, threads: int, precision: str | None = None, shortlist: bool = True
+        self,
+        model_path: Path,
+        threads: int,
+        precision: str | None = None,
+        shortlist: bool = True,
+        int8: bool | None = None,
     ) -> None:
         import openvino as ov
         import openvino.opset13 as ops  # type: ignore[import-untyped]
 
         core = openvino_core(threads, precision)
         model = core.read_model(model_path)
+        ranges = stored_ranges(model_path)
+        wanted = int8_chosen(model_path) if int8 is None else int8
+        self.int8 = wanted and ranges is not None and quantize(model, ranges)
         framework = model.get_rt_info()["framework"]
         self.characters: list[str] = str(framework["character"].value).splitlines()
         softmax = model.output(0).get_node().input_value(0)  # the Result's input
@@ -179,7 +188,8 @@ class _OpenVinoTop1:
         else:
             results = self._head.shortlist_results()
         # named nodes: generated names change from process to process, and so would the compiled model's key
-        top1 = ov.Model(results, model.get_parameters(), "rec_top1" if self._head is None else "rec_short")
+        name = ("rec_top1" if self._head is None else "rec_short") + ("_int8" if self.int8 else "")
+        top1 = ov.Model(results, model.get_parameters(), name)
         streams = threads or os.cpu_count() or 1
         config = {"NUM_STREAMS": str(streams), "INFERENCE_NUM_THREADS": str(streams)}
         self._model = compile_model(core, top1, config)
@@ -219,12 +229,6 @@ def _common(character: str) -> bool:
     return len(code) == 1 or code[0] < _LEVEL_TWO
 
 
-def _constant(output: Any) -> np.ndarray | None:
-    """The value of a graph node's output when the node is a constant, else ``None``."""
-    node = output.get_node()
-    return np.asarray(node.get_data(), np.float32) if node.get_type_name() == "Constant" else None
-
-
 @dataclass(frozen=True)
 class _ShortlistedHead:
     """The recogniser's last layer (a projection of each step's 120 features onto every character), run
@@ -247,7 +251,7 @@ class _ShortlistedHead:
         matmul = node.input_value(0).get_node() if node.get_type_name() == "Add" else None
         if matmul is None or matmul.get_type_name() != "MatMul":
             return None
-        weights, bias = _constant(matmul.input_value(1)), _constant(node.input_value(1))
+        weights, bias = constant_value(matmul.input_value(1)), constant_value(node.input_value(1))
         if weights is None or bias is None or weights.shape[1] != len(characters) + 2:
             return None
         common = [True, *(_common(c) for c in characters), True]  # the blank and the space are kept
@@ -396,13 +400,15 @@ def line_recognizer(
     precision: str | None = None,
     shortlist: bool = True,
     width_step: int = 1,
+    int8: bool | None = None,
 ) -> LineRecognizer:
     """The recogniser of ``model_path`` (an ONNX model carrying its character list) on ``runtime``,
     ``threads`` to a recognition (0: every core), ``batch`` lines at once (``None``: six), in OpenVINO's
     ``precision`` (``None``: its default), on OpenVINO with the last layer over the ``shortlist`` first,
-    each batch's width rounded up to a multiple of ``width_step`` pixels."""
+    each batch's width rounded up to a multiple of ``width_step`` pixels, on OpenVINO its convolutions
+    in integers if ``int8`` (``None``: where that pays, see ``ocr_int8``)."""
     top1: _OpenVinoTop1 | _OnnxTop1 = (
-        _OpenVinoTop1(model_path, threads, precision, shortlist)
+        _OpenVinoTop1(model_path, threads, precision, shortlist, int8)
         if runtime == "openvino"
         else _OnnxTop1(model_path, threads)
     )
