@@ -1,11 +1,11 @@
 """The recogniser's activation ranges for its convolutions in integers (``bidcheck/ingest/ocr_int8.json``).
 
-Scans dense A4 pages as ``bench/ocr.py`` does (200 dpi, noise of 10 grey levels), but pages 20 to 27
-of its text, not the 16 it measures the error rate on; reads them with bidcheck's engine (its
-convolutions not rounded), keeps the batches of lines it recognises, runs them through the recogniser
-in float32 and writes the lowest and highest input of each convolution, with the model file's name,
-size and digest (the ranges are used for that file only). Run it again when rapidocr ships another
-recognition model; ``tests/test_ocr_int8.py`` fails until then.
+Scans dense A4 pages as ``bench/ocr.py`` does (noise of 10 grey levels), at 200 and 150 dpi, but pages
+20 to 27 of its text, not the 16 it measures the error rate on; reads them with bidcheck's engine (its
+convolutions not rounded), keeps the batches of lines it recognises, runs them through the recogniser in
+float32 and writes each convolution's input range (the mean of the batches' lowest and highest), with
+the model file's name, size and digest (the ranges are used for that file only). Run it again when
+rapidocr ships another recognition model; ``tests/test_ocr_int8.py`` fails until then.
 
 Usage: .venv/bin/python -m bench.ocr_calibrate [--out FILE]
 """

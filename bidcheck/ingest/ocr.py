@@ -56,9 +56,12 @@ _SQUEEZE = {"openvino": 0.6, "onnxruntime": 0.5}  # page width factor before OCR
 _WIDTH_STEP = {"openvino": 8, "onnxruntime": 1}  # batch widths rounded up to a multiple (ocr_lines)
 _DET_SIDE = 960  # longest side of the image the text detector sees
 _MAX_SIDE = 2400  # larger pages are scaled down before OCR
-_RECIPE = 6  # raise when the way pages are prepared or read changes: cached results become stale
+_RECIPE = 7  # raise when the way pages are prepared or read changes: cached results become stale
 _UPRIGHT_CONFIDENCE = 0.8  # a page read with less mean confidence is tried upside down too
 _TEXT_SCORE = 0.5  # a line read with less mean confidence is left out (rapidocr's text_score)
+# a box taller than this share of the page is no line of text (the detector boxes a picture, or a page
+# around a dark box whole): it is not read, where the recogniser would make a character or two of it
+_TALLEST_LINE = 0.25
 _NO_MODELS = "OCR 组件 rapidocr 的模型文件缺失，请重新安装 bidcheck"
 _RUNTIMES = ("openvino", "onnxruntime")  # the first one installed runs rapidocr's models
 _PADDLE_DET = ("PP-OCRv5_server_det", "PP-OCRv5_mobile_det", "PP-OCRv4_server_det", "PP-OCRv4_mobile_det")
@@ -284,6 +287,11 @@ class RapidOcrEngine:
         squeeze = self._squeeze
         narrow = gray.resize((max(1, round(width * squeeze)), height), Image.Resampling.BOX)
         crops, quads = self._detect(np.asarray(narrow))
+        tallest = height * _TALLEST_LINE
+        kept = [
+            i for i, quad in enumerate(quads) if max(p[1] for p in quad) - min(p[1] for p in quad) <= tallest
+        ]
+        crops, quads = [crops[i] for i in kept], [quads[i] for i in kept]
         lines = []
         for line, quad in zip(self._reader.result()(crops), quads, strict=True):
             if not line.text.strip() or line.score < _TEXT_SCORE:
