@@ -6,7 +6,10 @@ Each lever is bidcheck's engine (``RapidOcrEngine``) with one choice changed: th
 OpenVINO; OpenVINO in float32, or in its default precision, bfloat16 on a CPU with AMX), the page width
 factor before OCR, the detector's image side, the recognition batch (lines read at once), the recogniser's
 last layer over every character at every step instead of over the common ones first, the batches as
-wide as rapidocr makes them instead of rounded up to fewer widths. The engine runs
+wide as rapidocr makes them instead of rounded up to fewer widths, the recogniser's convolutions in 8-bit
+integers or not (bidcheck's choice: on a CPU without AMX, see ``bidcheck/ingest/ocr_int8.py``; the levers
+that do not name it take bidcheck's choice, but for "openvino f32", which is the model as shipped in
+float32). The engine runs
 with one thread, as in an OCR worker, on the same dense scanned A4 pages; the figures are CPU seconds a
 page (detection and recognition apart; start-up excluded: one page is read first), the character error
 rate of compared text as bench/ocr.py counts it, and what the CPU time means on idle cores (cores / CPU
@@ -56,7 +59,7 @@ class Lever:
 LEVERS = {
     "onnxruntime, squeeze 0.5": Lever("onnxruntime"),
     "onnxruntime, det side 736": Lever("onnxruntime", side=736),
-    "openvino f32, squeeze 0.6": Lever("openvino", 0.6, "f32"),
+    "openvino f32, squeeze 0.6": Lever("openvino", 0.6, "f32", int8=False),
     "openvino default, squeeze 0.5": Lever("openvino", 0.5),
     "openvino default, squeeze 0.6 (bidcheck)": Lever("openvino", 0.6),
     "openvino default, squeeze 0.6, whole last layer": Lever("openvino", 0.6, shortlist=False),
