@@ -11,9 +11,9 @@ keeps the runtime's precision: the attention blocks, the layer norms, the last l
 less time (``bench/ocr_levers.py``).
 
 It pays on a CPU without AMX: there OpenVINO computes in bfloat16 with AVX-512 (or in float32, without
-it), and the integer convolutions take about three quarters (or half) of the recognition time. On a CPU
-with AMX, bfloat16 is faster than integers and the model is left as it is. ``BIDCHECK_OCR_INT8`` = ``1``
-or ``0`` overrides the choice.
+it), and with integer convolutions recognition takes about three quarters (or under half) of its time.
+On a CPU with AMX, bfloat16 is faster than integers and the model is left as it is.
+``BIDCHECK_OCR_INT8`` = ``1`` or ``0`` overrides the choice.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ def _has_amx() -> bool:
         pass
     if sys.platform.startswith("linux"):
         return False
-    features: dict[str, bool] = getattr(np._core._multiarray_umath, "__cpu_features__", {})
+    umath = getattr(getattr(np, "_core", None), "_multiarray_umath", None)
+    features: dict[str, bool] = getattr(umath, "__cpu_features__", {})
     return bool(features.get("AVX512_SPR"))
 
 

@@ -175,9 +175,9 @@ class _OpenVinoTop1:
 
         core = openvino_core(threads, precision)
         model = core.read_model(model_path)
-        ranges = stored_ranges(model_path)
         wanted = int8_chosen(model_path) if int8 is None else int8
-        self.int8 = wanted and ranges is not None and quantize(model, ranges)
+        ranges = stored_ranges(model_path) if wanted else None
+        self.int8 = ranges is not None and quantize(model, ranges)
         framework = model.get_rt_info()["framework"]
         self.characters: list[str] = str(framework["character"].value).splitlines()
         softmax = model.output(0).get_node().input_value(0)  # the Result's input
