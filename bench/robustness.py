@@ -238,28 +238,31 @@ def _tree(root: int) -> dict[int, int]:
 
 
 def kill_reader(proc: subprocess.Popen[bytes], files: list[Path]) -> None:
-    """SIGKILL the worker process that holds one of ``files`` open, as the system kills a process out of
-    memory. ``files`` are named pipes, held open here for writing, so that their reader waits for data."""
+    """SIGKILL every worker process that holds one of ``files`` open, as the system kills a process out of
+    memory each time it reads such a file: a worker killed holding other tasks too has each given again
+    alone, and the file's second reader is killed as the first was. ``files`` are named pipes, held open
+    here for writing until the check ends, so that a reader opens them at once and waits for data (a
+    reader that came after the write end was closed would wait in ``open`` for ever, unseen)."""
     held_here = [os.open(f, os.O_RDWR) for f in files]  # (Linux: opening a FIFO so never blocks)
+    deadline = time.monotonic() + 120
     try:
-        _kill_holder(proc, {str(f) for f in files})
+        while proc.poll() is None and time.monotonic() < deadline:
+            _kill_holders(proc, {str(f) for f in files})
+            time.sleep(0.02)
     finally:
         for fd in held_here:
             os.close(fd)
 
 
-def _kill_holder(proc: subprocess.Popen[bytes], targets: set[str]) -> None:
-    deadline = time.monotonic() + 30
-    while proc.poll() is None and time.monotonic() < deadline:
-        for pid in _tree(proc.pid):
-            try:
-                held = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
-            except OSError:
-                continue
-            if pid != proc.pid and held & targets:
-                os.kill(pid, signal.SIGKILL)
-                return
-        time.sleep(0.02)
+def _kill_holders(proc: subprocess.Popen[bytes], targets: set[str]) -> None:
+    """SIGKILL each process under ``proc`` (not ``proc`` itself) that holds one of ``targets`` open."""
+    for pid in _tree(proc.pid):
+        try:
+            held = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+        except OSError:
+            continue
+        if pid != proc.pid and held & targets:
+            os.kill(pid, signal.SIGKILL)
 
 
 def _single(build: Callable[[Path], Path], name: str) -> Callable[[Path], list[Path]]:
