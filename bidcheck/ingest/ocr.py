@@ -60,7 +60,8 @@ _RECIPE = 7  # raise when the way pages are prepared or read changes: cached res
 _UPRIGHT_CONFIDENCE = 0.8  # a page read with less mean confidence is tried upside down too
 _TEXT_SCORE = 0.5  # a line read with less mean confidence is left out (rapidocr's text_score)
 # a box taller than this share of the page is no line of text (the detector boxes a picture, or a page
-# around a dark box whole): it is not read, where the recogniser would make a character or two of it
+# around a dark box whole): it is not read, where the recogniser would make a character or two of it.
+# Looser than the picture search's twentieth (``regions._TALLEST_LINE``): a cover's large title is read.
 _TALLEST_LINE = 0.25
 _NO_MODELS = "OCR 组件 rapidocr 的模型文件缺失，请重新安装 bidcheck"
 _RUNTIMES = ("openvino", "onnxruntime")  # the first one installed runs rapidocr's models

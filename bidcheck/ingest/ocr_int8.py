@@ -22,7 +22,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ __all__ = [
 
 INT8_ENV = "BIDCHECK_OCR_INT8"
 RANGES_FILE = Path(__file__).with_name("ocr_int8.json")
-_LAYERS = ("Convolution",)
+_LAYER = "Convolution"  # not the grouped (depthwise) ones: see the module's text
 _LEVELS = 256  # activations: unsigned where never negative, else signed around zero
 _WEIGHT_LEVELS = 255  # weights: signed, symmetric
 
@@ -92,7 +92,7 @@ def quantized_layers(model: Any) -> list[Any]:
     return [
         node
         for node in model.get_ordered_ops()
-        if node.get_type_name() in _LAYERS and constant_value(node.input_value(1)) is not None
+        if node.get_type_name() == _LAYER and constant_value(node.input_value(1)) is not None
     ]
 
 
@@ -109,9 +109,7 @@ def quantize(model: Any, ranges: dict[str, tuple[float, float]]) -> bool:
         node.input(0).replace_source_output(_activations(node.input_value(0), low, high, name))
         weights = constant_value(node.input_value(1))
         assert weights is not None  # quantized_layers keeps the convolutions of constant weights
-        node.input(1).replace_source_output(
-            _weights(node.input_value(1), weights, node.get_type_name(), name)
-        )
+        node.input(1).replace_source_output(_weights(node.input_value(1), weights, name))
     model.validate_nodes_and_infer_types()
     return True
 
@@ -156,12 +154,11 @@ def _activations(source: Any, low: float, high: float, layer: str) -> Any:
     return _fake_quantize(source, np.float32(-top), np.float32(top * 127 / 128), _LEVELS, f"{layer}/int8_in")
 
 
-def _weights(source: Any, weights: np.ndarray, kind: str, layer: str) -> Any:
+def _weights(source: Any, weights: np.ndarray, layer: str) -> Any:
     """Weights rounded to 255 levels symmetric around 0, a range for each output channel (the first
-    axis; a grouped convolution's first two)."""
-    channel_axes = 2 if kind == "GroupConvolution" else 1
-    axes: Sequence[int] = tuple(range(channel_axes, weights.ndim))
-    top = np.maximum(np.abs(weights).max(axis=tuple(axes), keepdims=True), np.float32(1e-12))
+    axis)."""
+    axes = tuple(range(1, weights.ndim))
+    top = np.maximum(np.abs(weights).max(axis=axes, keepdims=True), np.float32(1e-12))
     return _fake_quantize(source, -top, top, _WEIGHT_LEVELS, f"{layer}/int8_w")
 
 
