@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import shutil
 import signal
 import sys
@@ -64,24 +65,30 @@ def test_a_pair_that_could_not_be_compared_is_watched_with_the_reason() -> None:
     assert level == "high"
 
 
-def _entries(cache: Path) -> dict[Path, int]:
-    return {path: path.stat().st_mtime_ns for path in (cache / "pairs").rglob("v*.bin")}
+def _rows(cache: Path) -> dict[Path, int]:
+    return {path: path.stat().st_mtime_ns for path in (cache / "pairs").rglob("p*.bin")}
 
 
-def test_pairs_aligned_by_workers_are_remembered_by_them_and_read_back(
+def _pair_keys(rows: dict[Path, int]) -> set[str]:
+    return {key for path in rows for key in pickle.loads(path.read_bytes())}
+
+
+def test_pairs_aligned_by_workers_are_remembered_and_read_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The workers that align the pairs store them in the cache: a check whose stages are not
-    remembered reads every pair back and writes none again."""
+    """The pairs the workers align come back with their keys and are stored in rows, one entry a bid (not
+    a file a pair): a check whose stages are not remembered reads every pair back and writes no row
+    again."""
     cache = tmp_path / "cache"
     monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(cache))
     monkeypatch.setattr(runner, "_POOL_MIN_WINDOWS", 1)  # so few windows are aligned by workers
     (tmp_path / "s").mkdir()
     inputs = CheckInputs((_section(tmp_path / "s"),))
     first = check(inputs, SETTINGS)
-    stored = _entries(cache)
-    assert len(stored) == 15  # one entry a pair, all of them sharing the draft
+    stored = _rows(cache)
+    assert len(_pair_keys(stored)) == 15  # every pair, all of them sharing the draft
+    assert len(stored) == 5  # each pair in its first bid's row: all bids have as many pairs
     shutil.rmtree(cache / "stages")  # else the whole verification is read back at once
     again = check(inputs, SETTINGS)
-    assert _entries(cache) == stored
+    assert _rows(cache) == stored
     assert _levels(again) == _levels(first) and {p.level for p in again.pairs} == {"high"}

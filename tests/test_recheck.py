@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import pickle
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -217,8 +218,10 @@ def _late_bid_section(root: Path, late: bool) -> CheckInputs:
     return CheckInputs(bids if late else bids[:4])
 
 
-def _verified_entries(cache: Path) -> set[Path]:
-    return set((cache / "pairs").rglob("v*.bin"))
+def _verified_pairs(cache: Path) -> set[str]:
+    """The keys of the verified pairs remembered in the cache's rows."""
+    rows = [pickle.loads(path.read_bytes()) for path in (cache / "pairs").rglob("p*.bin")]
+    return {key for row in rows for key in row}
 
 
 def test_a_late_bid_verifies_only_the_pairs_whose_evidence_changed(cache: Path, tmp_path: Path) -> None:
@@ -229,9 +232,10 @@ def test_a_late_bid_verifies_only_the_pairs_whose_evidence_changed(cache: Path, 
     before = check(_late_bid_section(tmp_path / "s", late=False), settings)
     levels = {(x.a, x.b): x.level for x in before.pairs}
     assert levels[("d1", "d2")] == levels[("d2", "d3")] == levels[("d3", "d4")] == "high"
-    verified = _verified_entries(cache)
+    verified = _verified_pairs(cache)
+    assert len(verified) == 4  # 1-2, 1-3 and 2-3 (P), 3-4 (Q)
     after = check(_late_bid_section(tmp_path / "s", late=True), settings)
-    assert len(_verified_entries(cache) - verified) == 1  # bids 3 and 5 (R); 3-4 (Q) read back
+    assert len(_verified_pairs(cache) - verified) == 1  # bids 3 and 5 (R); 3-4 (Q) read back
     levels = {(x.a, x.b): x.level for x in after.pairs}
     assert levels[("d1", "d2")] == levels[("d2", "d3")] == "none"  # P is common text now
     assert levels[("d3", "d4")] == levels[("d3", "d5")] == "high"

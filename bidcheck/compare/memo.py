@@ -3,10 +3,13 @@
 A pair's passages depend on nothing but the two texts (comparable text, k-grams, sentences, windows),
 its candidate windows, which k-grams near those windows may seed evidence (outside masked text, no stock
 phrase: ``AlignInput.open``, read only at seeds, and seeds come only from the candidate regions), the
-settings and the code. The key of an entry hashes exactly these, so an entry is found again only where
+settings and the code. The key of a pair hashes exactly these, so a pair is found again only where
 aligning anew would give the same passages. Adding a bid to a checked section changes the masks (text
 becomes common when the new bid makes its holders enough): only the pairs whose candidate regions the
-change reaches are aligned again, with the new pairs. The passages of masked text two bids share are
+change reaches are aligned again, with the new pairs. The pairs are kept in rows, one entry per bid (by
+its text), not one file a pair: writing a thousand small files cost a cold check of 100 bids about 1 CPU
+s, as much as aligning its pairs; a pair is in the row of whichever of its bids had more pairs aligned
+with it (a late bid's row holds its pairs with the others). The passages of masked text two bids share are
 built from nothing but the k-grams each holds once in its masked text: they are remembered by pair of
 those, one entry per bid: a pair is in the entry of whichever of its bids missed more pairs when it was
 listed, so a bid added to a checked section lists its own pairs only and stores them in one entry. A
@@ -32,10 +35,11 @@ from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
 from bidcheck.prepare import load_entry, store_entry
 
-__all__ = ["PairMemo", "load_pair", "store_pair", "text_digest"]
+__all__ = ["PairMemo", "text_digest"]
 
 _KIND = "pairs"
-_FORMAT = 3  # 3: a row holds pairs on either side of its bid (``_AS_A``, ``_AS_B``)
+_FORMAT = 4  # 3: a row holds pairs on either side of its bid (``_AS_A``, ``_AS_B``); 4: pairs in rows
+_PAIRS_IN_ROW = 2_000  # a row written again keeps at most this many pairs, the ones stored last
 _AS_A, _AS_B = b"A", b"B"  # after the other bid's digest in a row: the row's bid is side A, or B
 Pair = tuple[int, int]
 Job = tuple[int, int, list[tuple[int, int]]]
@@ -105,10 +109,12 @@ class PairMemo:
         self._keys: dict[Pair, str] = {}  # worked out once a pair: looked up, then stored under it
         shape = json.dumps(settings.to_dict(), sort_keys=True, default=str)
         self._context = f"{_FORMAT}|{__version__}|{_code()}|{shape}".encode()
+        self._pair_row_keys = ["p" + _hash(self._context, text) for text in self._texts]
+        self._pair_rows: dict[str, dict[str, list[RawPassage]]] | None = None  # by row key, once read
 
     def pair_key(self, job: Job) -> str:
-        """The key of a pair's entry (``store_pair``): its texts, its candidate windows and what may seed
-        evidence near them (see the module)."""
+        """The key of a pair in its row (``store_pairs``): its texts, its candidate windows and what may
+        seed evidence near them (see the module)."""
         key = self._keys.get((job[0], job[1]))
         if key is None:
             key = self._keys[(job[0], job[1])] = self._new_key(job)
@@ -121,21 +127,52 @@ class PairMemo:
         near_b = _open_near(self._inputs[j], {w for _, w in windows}, self._settings)
         return "v" + _hash(self._context, self._texts[i], self._texts[j], listed, near_a, near_b)
 
+    def read_pair_rows(self) -> None:
+        """Read the rows of verified pairs of every bid (a worker process forked after this looks its
+        pairs up in them: ``known``)."""
+        self._pair_rows = {key: _pair_row(_load_blob(key)) for key in dict.fromkeys(self._pair_row_keys)}
+
+    def known(self, job: Job) -> list[RawPassage] | None:
+        """A pair's passages remembered in either bid's row (``read_pair_rows`` first), or ``None``."""
+        assert self._pair_rows is not None, "the rows of verified pairs were not read"
+        key = self.pair_key(job)
+        for side in job[0], job[1]:
+            found = self._pair_rows[self._pair_row_keys[side]].get(key)
+            if found is not None:
+                return found
+        return None
+
     def load_pairs(self, jobs: Sequence[Job]) -> Found:
         """The passages remembered for these pairs (those not remembered are left out)."""
+        if self._pair_rows is None:
+            self.read_pair_rows()
         found: Found = {}
         for job in jobs:
-            passages = load_pair(self.pair_key(job))
+            passages = self.known(job)
             if passages is not None:
                 found[(job[0], job[1])] = passages
         return found
 
-    def store_pairs(self, jobs: Sequence[Job], found: Found) -> None:
-        """Remember the passages of the pairs verified now (a pair missing from ``found`` is not)."""
-        for job in jobs:
-            passages = found.get((job[0], job[1]))
-            if passages is not None:
-                store_pair(self.pair_key(job), passages)
+    def store_pairs(self, jobs: Sequence[Job], found: Found, keys: dict[Pair, str] | None = None) -> None:
+        """Remember the passages of the pairs verified now (a pair missing from ``found`` is not), each in
+        the row of whichever of its bids has more pairs here (``keys``: pair keys already worked out, in
+        a worker process). A row written again keeps what it held (the oldest left out past
+        ``_PAIRS_IN_ROW``)."""
+        self._keys.update(keys or {})
+        stored = [(job, passages) for job in jobs if (passages := found.get((job[0], job[1]))) is not None]
+        counts = collections.Counter(x for job, _ in stored for x in job[:2])
+        if self._pair_rows is None:
+            self.read_pair_rows()
+        assert self._pair_rows is not None
+        rows: dict[str, dict[str, list[RawPassage]]] = {}
+        for job, passages in stored:
+            owner = job[0] if counts[job[0]] >= counts[job[1]] else job[1]
+            key = self._pair_row_keys[owner]
+            rows.setdefault(key, dict(self._pair_rows[key]))[self.pair_key(job)] = passages
+        for key, row in rows.items():
+            kept = dict(list(row.items())[-_PAIRS_IN_ROW:])
+            store_entry(_KIND, key, kept)
+            self._pair_rows[key] = kept
 
     def _row_key(self, i: int) -> str:
         return "m" + _hash(self._context, self._singles[i])
@@ -187,17 +224,10 @@ def _row(value: object) -> dict[bytes, list[RawPassage]]:
     return value if isinstance(value, dict) else {}
 
 
+def _pair_row(value: object) -> dict[str, list[RawPassage]]:
+    """A remembered row of verified pairs (their passages by pair key), or none."""
+    return value if isinstance(value, dict) else {}
+
+
 def _load_blob(key: str) -> object:
     return load_entry(_KIND, key)  # damaged, or written by another version: ``None``, verified again
-
-
-def load_pair(key: str) -> list[RawPassage] | None:
-    """A pair's passages remembered under its key (``PairMemo.pair_key``), or ``None``; also from a worker
-    process."""
-    value = _load_blob(key)
-    return value if isinstance(value, list) and all(isinstance(p, RawPassage) for p in value) else None
-
-
-def store_pair(key: str, passages: list[RawPassage]) -> None:
-    """Remember a pair's passages under its key (``PairMemo.pair_key``); also from a worker process."""
-    store_entry(_KIND, key, passages)

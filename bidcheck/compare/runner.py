@@ -1,11 +1,12 @@
 """Runs the comparison of every pair of bids, in worker processes when there are several.
 
 Each pair with candidate windows gets its evidence passages, aligned in worker processes, which also
-look each pair up in the cache first and remember what they aligned there (``bidcheck.compare.memo``:
-keys worked out, entries looked up, pickled and written on the workers' cores, not one pair after another
-here before the workers start); meanwhile the main process lists the passages of masked text every pair
-shares (exact runs of all pairs at once, see ``bidcheck.compare.shared``). The app's check looks the
-pairs up and stores them here instead, so that its memo keeps them for its next check.
+look each pair up in the cache first (``bidcheck.compare.memo``: the rows of remembered pairs are read
+here before the workers are forked; each worker works out its pairs' keys, on its own core, and finds
+them in its copy of the rows); the pairs aligned come back with their keys and are remembered here, one
+entry a bid. Meanwhile the main process lists the passages of masked text every pair shares (exact runs
+of all pairs at once, see ``bidcheck.compare.shared``). The app's check looks the pairs up here instead,
+so that its memo keeps them for its next check.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from bidcheck.compare.align import align_pair
 from bidcheck.compare.candidates import WindowPairs
 from bidcheck.compare.inputs import AlignInput
-from bidcheck.compare.memo import PairMemo, load_pair, store_pair
+from bidcheck.compare.memo import PairMemo
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
@@ -43,6 +44,7 @@ class PairFound:
 
 Job = tuple[int, int, list[tuple[int, int]]]  # a pair and its candidate window pairs
 Pair = tuple[int, int]
+Compared = tuple[list[RawPassage], str | None]  # a pair's passages, and its key when aligned now
 
 
 def _install(inputs: Sequence[AlignInput], settings: Settings, memo: PairMemo | None) -> None:
@@ -53,22 +55,18 @@ def _install(inputs: Sequence[AlignInput], settings: Settings, memo: PairMemo | 
     _WORKER_INPUTS = (inputs, settings, memo)
 
 
-def _compare(
-    inputs: Sequence[AlignInput], task: Job, settings: Settings, memo: PairMemo | None
-) -> list[RawPassage]:
-    """A pair's passages; with a ``memo``, looked up in the cache first, else aligned and remembered there."""
-    key = memo.pair_key(task) if memo is not None else None
-    known = load_pair(key) if key is not None else None
+def _compare(inputs: Sequence[AlignInput], task: Job, settings: Settings, memo: PairMemo | None) -> Compared:
+    """A pair's passages; with a ``memo``, looked up in its rows first, else aligned (with the pair's key,
+    to remember them under)."""
+    known = memo.known(task) if memo is not None else None
     if known is not None:
-        return known
+        return known, None
     i, j, window_pairs = task
     passages = align_pair(inputs[i], inputs[j], window_pairs, settings)
-    if key is not None:
-        store_pair(key, passages)
-    return passages
+    return passages, memo.pair_key(task) if memo is not None else None
 
 
-def _compare_in_worker(tasks: list[Job]) -> list[list[RawPassage]]:
+def _compare_in_worker(tasks: list[Job]) -> list[Compared]:
     assert _WORKER_INPUTS is not None, "worker started without its inputs"
     inputs, settings, memo = _WORKER_INPUTS
     return [_compare(inputs, task, settings, memo) for task in tasks]
@@ -98,6 +96,7 @@ def compare_pairs(
     memo = PairMemo(inputs, settings)
     jobs = [(i, j, windows) for (i, j), windows in sorted(candidates.items())]
     here = memo_running()  # the app's memo keeps what this process reads and stores, for its next check
+    memo.read_pair_rows()
     live = memo.load_pairs(jobs) if here else {}  # else each pair is looked up where it is aligned
     todo = [job for job in jobs if (job[0], job[1]) not in live]
     known, missing = memo.load_masked()
@@ -113,9 +112,10 @@ def compare_pairs(
     aligned, masked, failed = _verify(
         todo, inputs, settings, None if here else memo, listed, progress, cancel
     )
-    if here:
-        memo.store_pairs(todo, aligned)
-    return _found(live | aligned, masked, failed)
+    keys = {pair: key for pair, (_, key) in aligned.items() if key is not None}
+    passages = {pair: found for pair, (found, _) in aligned.items()}
+    memo.store_pairs([job for job in todo if here or (job[0], job[1]) in keys], passages, keys)
+    return _found(live | passages, masked, failed)
 
 
 def _verify(
@@ -126,11 +126,11 @@ def _verify(
     listed: Callable[[], dict[tuple[int, int], list[RawPassage]]],
     progress: ProgressFn,
     cancel: CancelFlag | None,
-) -> tuple[dict[tuple[int, int], list[RawPassage]], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
+) -> tuple[dict[Pair, Compared], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
     """Align the pairs of ``tasks`` (with a ``memo``: those it does not remember, see ``_compare``) and list
-    the passages of masked text (``listed``, in this process while the workers align): (passages by pair,
-    masked passages by pair, pairs whose worker died twice)."""
-    live: dict[tuple[int, int], list[RawPassage]] = {}
+    the passages of masked text (``listed``, in this process while the workers align): (passages and key
+    by pair, masked passages by pair, pairs whose worker died twice)."""
+    live: dict[Pair, Compared] = {}
     if settings.worker_count <= 1 or sum(len(task[2]) for task in tasks) < _POOL_MIN_WINDOWS:
         for done, task in enumerate(tasks, start=1):
             check_cancel(cancel)
@@ -167,7 +167,7 @@ def _one_by_one(
     inputs: Sequence[AlignInput],
     settings: Settings,
     memo: PairMemo | None,
-    live: dict[tuple[int, int], list[RawPassage]],
+    live: dict[Pair, Compared],
     cancel: CancelFlag | None,
 ) -> frozenset[tuple[int, int]]:
     """The pairs a dead worker left, each in a process of its own; those whose process dies again are
@@ -195,8 +195,8 @@ def _batches(tasks: list[Job], workers: int) -> list[list[Job]]:
 
 
 def _collect(
-    futures: dict[Future[list[list[RawPassage]]], list[Job]],
-    out: dict[tuple[int, int], list[RawPassage]],
+    futures: dict[Future[list[Compared]], list[Job]],
+    out: dict[Pair, Compared],
     total: int,
     progress: ProgressFn,
     cancel: CancelFlag | None,
