@@ -7,9 +7,15 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["distinct", "is_member"]
+__all__ = ["code_points", "distinct", "is_member"]
 
 _S = TypeVar("_S", bound=np.generic)
+
+
+def code_points(text: str) -> npt.NDArray[np.uint32]:
+    """The Unicode code points of ``text`` as an array (a lone surrogate as its own value), no Python step
+    a character."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.uint32, copy=False)
 
 
 def distinct(values: npt.NDArray[_S]) -> npt.NDArray[_S]:

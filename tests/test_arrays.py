@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bidcheck.arrays import distinct
+from bidcheck.arrays import code_points, distinct
 
 
 @pytest.mark.parametrize(
@@ -28,3 +28,12 @@ def test_distinct_is_numpy_unique(values: np.ndarray) -> None:
 def test_distinct_keeps_every_value_once_in_order() -> None:
     values = np.asarray([3, 1, 3, 2, 1, 3], dtype=np.uint64)
     assert distinct(values).tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("text", ["", "投标文件 A-1", "𠀋堃\U0010ffff", "前\ud800后", "\x00\ufffe"])
+def test_code_points_are_each_characters_number(text: str) -> None:
+    """Every character's code point, in order, also beyond the basic plane and for a lone surrogate
+    (which UTF-32 cannot encode strictly)."""
+    points = code_points(text)
+    assert points.dtype == np.uint32
+    assert points.tolist() == [ord(c) for c in text]

@@ -5,15 +5,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["codepoints", "kgram_hashes", "mix64"]
+from bidcheck.arrays import code_points
+
+__all__ = ["kgram_hashes", "mix64"]
 
 _U64 = np.uint64
 _BASE = _U64(0x100000001B3)
-
-
-def codepoints(text: str) -> npt.NDArray[np.uint32]:
-    """The Unicode code points of ``text`` as an array."""
-    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
 def mix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
@@ -27,7 +24,7 @@ def mix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
 
 def kgram_hashes(text: str, k: int) -> npt.NDArray[np.uint64]:
     """``out[i]`` is the hash of ``text[i:i+k]``; ``len(text) - k + 1`` values (none if shorter)."""
-    points = codepoints(text).astype(_U64)
+    points = code_points(text).astype(_U64)
     count = len(points) - k + 1
     if count <= 0:
         return np.zeros(0, dtype=_U64)

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
-from bidcheck.arrays import distinct
+from bidcheck.arrays import code_points, distinct
 
 __all__ = ["WindowMinHash", "lsh_bands", "shingle_hashes", "window_minhashes", "window_starts"]
 
@@ -40,7 +40,7 @@ def shingle_hashes(text: str, k: int) -> npt.NDArray[np.uint32]:
     if count <= 0:
         return np.zeros(0, dtype=_U32)
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    points = code_points(text)
     widths = 1 + (points >= 0x80) + (points >= 0x800) + (points >= 0x10000)
     offsets = np.r_[0, np.cumsum(widths)]
     starts, lengths = offsets[:count], offsets[k : k + count] - offsets[:count]

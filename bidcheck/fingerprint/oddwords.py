@@ -20,6 +20,7 @@ from itertools import compress
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import code_points
 from bidcheck.fingerprint.tokens import are_words
 from bidcheck.fingerprint.wordkeys import MAX_SPAN, in_dictionary, load_word_keys, span_keys
 
@@ -59,7 +60,7 @@ def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
     if len(words) < 2:
         return ()
     text = "".join(words)
-    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    points = code_points(text)
     starts = np.zeros(len(words) + 1, dtype=np.int32)  # a text holds at most a few million characters
     np.cumsum(np.fromiter(map(len, words), dtype=np.int32, count=len(words)), out=starts[1:])
     lows = _candidate_starts(starts, _PLAIN[points])

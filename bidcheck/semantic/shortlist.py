@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import code_points
 from bidcheck.compare.passage import RawPassage, overlaps
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
 from bidcheck.semantic.neighbours import Match
@@ -54,7 +55,7 @@ def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
     Built ``_ROWS`` texts at a time: the sums of a whole section at once (float64) were 2.5 times the
     vectors it returns, held beside them (a 30-bid section: 200 MB more at the semantic stage's peak)."""
     lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    codes = code_points("".join(texts)).astype(np.int64)
     rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
     chars, df = np.unique(np.unique(rows * _CODES + codes) % _CODES, return_counts=True)
     weight = np.log(len(texts) / df)[np.searchsorted(chars, codes)]

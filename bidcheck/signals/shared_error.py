@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.arrays import is_member
+from bidcheck.arrays import code_points, is_member
 from bidcheck.fingerprint.tokens import are_words, cut
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready, per_key_of_document
@@ -261,7 +261,7 @@ def _all_contexts(words: set[str], text: str) -> dict[str, Contexts]:
     for length in sorted({len(w) for w in words}):
         of_length = [w for w in words if len(w) == length]
         if length <= _KEYED_CHARS:
-            points = _code_points(text) if points is None else points
+            points = code_points(text) if points is None else points
             starts = _starts_by_number(points, of_length, length)
         else:
             starts = _starts_by_expression(text, of_length)
@@ -273,10 +273,6 @@ def _all_contexts(words: set[str], text: str) -> dict[str, Contexts]:
 
 
 _KEYED_CHARS = 3  # words this short are found as numbers (21 bits a character), longer by an expression
-
-
-def _code_points(text: str) -> npt.NDArray[np.uint32]:
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.uint32)
 
 
 def _number(points: npt.NDArray[np.uint32], length: int) -> npt.NDArray[np.uint64]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.arrays import distinct
+from bidcheck.arrays import code_points, distinct
 from bidcheck.model import Document
 from bidcheck.text.concealed import LOOKALIKES
 
@@ -44,7 +44,7 @@ def _fold_table() -> npt.NDArray[np.uint32]:
 def _folded(text: str) -> tuple[str, npt.NDArray[np.uint32]]:
     """``text.translate(_FOLD)`` and its code points: one table lookup for all characters, where
     ``str.translate`` looks each one up in a dict (3.5 ms for a bid of 40,000 characters, against 0.2)."""
-    points = _fold_table()[np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)]
+    points = _fold_table()[code_points(text)]
     return points.tobytes().decode("utf-32-le", "surrogatepass"), points
 
 
