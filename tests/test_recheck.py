@@ -120,6 +120,19 @@ def test_a_pair_is_remembered_under_what_verification_sees_of_both_sides(cache: 
     assert PairMemo([plain, plain], Settings()).load_pairs([(0, 1, [(0, 1)])]) == {}
 
 
+def test_a_row_holding_no_passages_under_a_pairs_key_is_verified_again(cache: Path) -> None:
+    """A row whose value under a pair's key is not a list of passages (damaged, or another program's) is
+    no answer: the pair is aligned again."""
+    plain = _input([False] * 10)
+    passage = RawPassage((0, 10), (0, 10), 10, (((0, 10), (0, 10)),))
+    job = (0, 1, [(0, 0)])
+    PairMemo([plain, plain], Settings()).store_pairs([job], {(0, 1): [passage]})
+    (row,) = (cache / "pairs").rglob("p*.bin")
+    stored = pickle.loads(row.read_bytes())
+    row.write_bytes(pickle.dumps({key: ["not a passage"] for key in stored}))
+    assert PairMemo([plain, plain], Settings()).load_pairs([job]) == {}
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_command_lines_pairs_are_looked_up_where_they_are_aligned(
     cache: Path, monkeypatch: pytest.MonkeyPatch, workers: int

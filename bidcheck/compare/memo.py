@@ -138,7 +138,7 @@ class PairMemo:
         key = self.pair_key(job)
         for side in job[0], job[1]:
             found = self._pair_rows[self._pair_row_keys[side]].get(key)
-            if found is not None:
+            if isinstance(found, list) and all(isinstance(p, RawPassage) for p in found):
                 return found
         return None
 
