@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from collections import Counter
@@ -19,7 +20,7 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint import build_simhash, fingerprint_text, simhash_similarity, window_minhashes
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import shingle_hashes, window_starts
-from bidcheck.fingerprint.oddwords import _FUNCTION, odd_words
+from bidcheck.fingerprint.oddwords import _FUNCTION, odd_words, odd_words_and_keys
 from bidcheck.fingerprint.simhash import load_idf_table, simhash_from_weights
 from bidcheck.fingerprint.tokens import (
     DICTS,
@@ -254,6 +255,27 @@ def test_odd_words_found_over_whole_arrays_follow_the_rule_word_by_word() -> Non
         assert odd_words(words) == _odd_words_one_by_one(words), words
     real = cut("底板钢筯绑扎后用水泥砂桨找平，" + "".join(paragraphs(9, 8)))
     assert odd_words(real) == _odd_words_one_by_one(real) and dict(odd_words(real)).keys() >= {"钢筯", "砂桨"}
+
+
+def _number(word: str) -> int:
+    """A word of up to three characters as one number: 21 bits a character, the missing ones 0."""
+    return functools.reduce(lambda key, point: key << 21 | point, [*map(ord, word), 0, 0, 0][:3], 0)
+
+
+def test_each_odd_words_number_is_its_own_and_equal_words_share_it() -> None:
+    """The numbers ``odd_words_and_keys`` gives are those of the words it gives, in their order: one
+    number a word, the same for the same word in another text (the signals count holders by them)."""
+    rng = random.Random(12)
+    letters = [*"钢筯筋混泥凝土砂桨浆验受收质亮量的了各项应后第3aB，。 \n", "\U00020000", "⼀"]
+    seen: dict[str, int] = {}
+    for _ in range(300):
+        words = ["".join(rng.choices(letters, k=rng.choice((1, 1, 2, 3)))) for _ in range(rng.randint(0, 30))]
+        odd, keys = odd_words_and_keys(words)
+        assert odd == odd_words(words) and keys.dtype == np.uint64
+        assert keys.tolist() == [_number(word) for word, _ in odd], words
+        for word, key in zip((w for w, _ in odd), keys.tolist(), strict=True):
+            assert seen.setdefault(word, key) == key
+    assert len(set(seen.values())) == len(seen) > 20
 
 
 def _spans_of(words: list[str]) -> list[str]:

@@ -445,6 +445,23 @@ def test_input_method_slips_two_bids_alone_share_are_found_and_ten_unrelated_bid
     assert "应为“验收”" in detail
 
 
+def test_a_slip_the_tender_holds_too_is_no_sign(tmp_path: Path) -> None:
+    """Two bids share two slips; the tender holds one of them (验受): only the other is their sign."""
+    slips = "隐蔽工程验受合格后方可进入下道工序，确保工程质亮达到合格标准。"
+    tender_text = [grammar_paragraph(random.Random(950 + n)) for n in range(6)] + ["分项工程验受记录齐全。"]
+    tender = _docx(tmp_path / "tender.docx", tender_text)
+    bids = []
+    for n in range(1, 5):
+        rng = random.Random(60 + n)
+        texts = [f"投标人：{_BIDDERS[n - 1]}有限公司（盖单位章）"]
+        texts += [grammar_paragraph(rng) for _ in range(10)] + ([slips] if n in (1, 2) else [])
+        bids.append(_docx(tmp_path / f"{n:02d}-bid.docx", texts))
+    result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=1))
+    errors = {(p.a, p.b): [s.value for s in p.signals if s.kind == "shared_error"] for p in result.pairs}
+    assert errors.pop(("d1", "d2")) == ["质亮"]
+    assert not any(errors.values()), errors
+
+
 def test_the_right_form_of_a_slip_sounds_alike_and_the_section_uses_it() -> None:
     texts = [normalize(t)[0] for t in ("钢筋混凝土水泥砂浆养护", "水泥砂浆养护找平层", "砂浆养护，水平")]
     assert right_form("砂桨", texts) == "砂浆" and right_form("养户", texts) == "养护"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -10,7 +10,7 @@ import numpy.typing as npt
 from bidcheck.config import Settings
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.fingerprint.minhash import WindowMinHash, window_minhashes, window_starts
-from bidcheck.fingerprint.oddwords import odd_words
+from bidcheck.fingerprint.oddwords import OddWords, odd_words_and_keys
 from bidcheck.fingerprint.simhash import build_simhash, load_idf_table
 from bidcheck.fingerprint.tokens import cut, load_tokenizer
 from bidcheck.fingerprint.wordkeys import load_word_keys
@@ -26,7 +26,9 @@ class Fingerprint:
     window_starts: tuple[int, ...]
     windows: tuple[WindowMinHash, ...]
     kgrams: npt.NDArray[np.uint64]
-    odd_words: tuple[tuple[str, int], ...] = ()  # out-of-dictionary candidates, see ``oddwords``
+    odd_words: OddWords = ()  # out-of-dictionary candidates, see ``oddwords``
+    # the odd words' numbers (``oddwords.odd_words_and_keys``), in their order
+    odd_keys: npt.NDArray[np.uint64] = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
 
 
 def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
@@ -36,9 +38,10 @@ def fingerprint_text(norm: str, settings: Settings) -> Fingerprint:
         norm, starts, settings.window_chars, settings.shingle_chars, settings.num_perm, settings.seed
     )
     words = cut(norm)  # 1.6 million words for a bid of 2 million characters: let go before the k-grams
-    simhash, odd = build_simhash(norm, settings.seed, words), odd_words(words)
+    simhash, (odd, keys) = build_simhash(norm, settings.seed, words), odd_words_and_keys(words)
     del words
-    return Fingerprint(simhash, tuple(starts), tuple(windows), kgram_hashes(norm, settings.seed_chars), odd)
+    kgrams = kgram_hashes(norm, settings.seed_chars)
+    return Fingerprint(simhash, tuple(starts), tuple(windows), kgrams, odd, keys)
 
 
 def load_tables(settings: Settings) -> None:

@@ -14,7 +14,6 @@ all at once (``wordkeys``).
 
 from __future__ import annotations
 
-import operator
 from itertools import compress
 
 import numpy as np
@@ -24,7 +23,9 @@ from bidcheck.arrays import code_points
 from bidcheck.fingerprint.tokens import are_words
 from bidcheck.fingerprint.wordkeys import MAX_SPAN, in_dictionary, load_word_keys, span_keys
 
-__all__ = ["odd_words"]
+__all__ = ["OddWords", "odd_words", "odd_words_and_keys"]
+
+OddWords = tuple[tuple[str, int], ...]  # (word, offset of its first occurrence), in the text's order
 
 # single characters that are words of their own (particles, prepositions, pronouns, measure words,
 # places and times): a span holding one is a phrase (各项应, 验收后), not a misspelt word
@@ -52,32 +53,42 @@ def _candidate_starts(starts: npt.NDArray[np.int32], plain: npt.NDArray[np.bool_
     return np.flatnonzero(wanted)
 
 
-def odd_words(words: list[str]) -> tuple[tuple[str, int], ...]:
+def odd_words(words: list[str]) -> OddWords:
     """The out-of-dictionary candidates of a cut text (``tokens.cut``), each with its offset in the text
     (first occurrence), in order: a single character with a neighbour of one or two characters. The
     distinct spans are looked up in the dictionary's numbers all at once (``wordkeys``), or one by one
     in rjieba where jieba's dictionary file cannot be read."""
+    return odd_words_and_keys(words)[0]
+
+
+def odd_words_and_keys(words: list[str]) -> tuple[OddWords, npt.NDArray[np.uint64]]:
+    """``odd_words``, and each word's number (``wordkeys.span_keys``: one number a word, a different one
+    for any other word), in the same order: the signals count the bids holding each word by these
+    numbers, with no Python step a word (``signals.shared_error``)."""
     if len(words) < 2:
-        return ()
+        return (), np.zeros(0, dtype=np.uint64)
     text = "".join(words)
     points = code_points(text)
     starts = np.zeros(len(words) + 1, dtype=np.int32)  # a text holds at most a few million characters
     np.cumsum(np.fromiter(map(len, words), dtype=np.int32, count=len(words)), out=starts[1:])
     lows = _candidate_starts(starts, _PLAIN[points])
     offsets, ends = starts[lows], starts[lows + 2]
-    keys, first = np.unique(span_keys(points, offsets, ends), return_index=True)
+    numbers = span_keys(points, offsets, ends)
+    keys, first = np.unique(numbers, return_index=True)
     table = load_word_keys()
     if table is not None:
-        return tuple(_spans_at(text, offsets, ends, first[~in_dictionary(keys, table)]))
-    spans = _spans_at(text, offsets, ends, first)
-    return tuple(compress(spans, map(operator.not_, are_words([span for span, _ in spans]))))
+        picked = np.sort(first[~in_dictionary(keys, table)])
+        return tuple(_spans_at(text, offsets, ends, picked)), numbers[picked]
+    picked = np.sort(first)
+    spans = _spans_at(text, offsets, ends, picked)
+    odd = np.logical_not(are_words([span for span, _ in spans]))
+    return tuple(compress(spans, odd.tolist())), numbers[picked[odd]]
 
 
 def _spans_at(
     text: str, offsets: npt.NDArray[np.int32], ends: npt.NDArray[np.int32], picked: npt.NDArray[np.intp]
 ) -> list[tuple[str, int]]:
-    """The spans ``picked`` (indices into ``offsets`` and ``ends``) of ``text`` with their offsets, in
-    the text's order (no Python step a span)."""
-    picked = np.sort(picked)
+    """The spans ``picked`` (indices into ``offsets`` and ``ends``, ascending) of ``text`` with their
+    offsets, in the text's order (no Python step a span)."""
     at = offsets[picked].tolist()
     return list(zip(map(text.__getitem__, map(slice, at, ends[picked].tolist())), at, strict=True))
