@@ -89,26 +89,27 @@ def stored_ranges(model_path: Path) -> dict[str, tuple[float, float]] | None:
 
 def quantized_layers(model: Any) -> list[Any]:
     """The model's convolutions whose weights are constants, in the graph's order."""
-    return [
-        node
-        for node in model.get_ordered_ops()
-        if node.get_type_name() == _LAYER and constant_value(node.input_value(1)) is not None
-    ]
+    return [node for node, _ in _weighted_layers(model)]
+
+
+def _weighted_layers(model: Any) -> list[tuple[Any, np.ndarray]]:
+    """``quantized_layers`` with each one's weights (read once)."""
+    convolutions = (node for node in model.get_ordered_ops() if node.get_type_name() == _LAYER)
+    layers = ((node, constant_value(node.input_value(1))) for node in convolutions)
+    return [(node, weights) for node, weights in layers if weights is not None]
 
 
 def quantize(model: Any, ranges: dict[str, tuple[float, float]]) -> bool:
     """Put FakeQuantize nodes before every convolution of ``model`` (in place): its input rounded to
     256 levels over ``ranges[name]``, its weights to 255 levels a channel. ``False``, and the model left
     as it was, when a convolution has no range (ranges measured for another model)."""
-    layers = quantized_layers(model)
-    if not layers or any(node.get_friendly_name() not in ranges for node in layers):
+    layers = _weighted_layers(model)
+    if not layers or any(node.get_friendly_name() not in ranges for node, _ in layers):
         return False
-    for node in layers:
+    for node, weights in layers:
         name = node.get_friendly_name()
         low, high = ranges[name]
         node.input(0).replace_source_output(_activations(node.input_value(0), low, high, name))
-        weights = constant_value(node.input_value(1))
-        assert weights is not None  # quantized_layers keeps the convolutions of constant weights
         node.input(1).replace_source_output(_weights(node.input_value(1), weights, name))
     model.validate_nodes_and_infer_types()
     return True
