@@ -210,7 +210,7 @@ def _twice(keys: npt.NDArray[np.uint64], tender: npt.NDArray[np.uint64]) -> list
     """Where in ``keys`` each value held exactly twice (and not in ``tender``) stands: (first, second)."""
     order = np.argsort(keys, kind="stable")  # equal values stay in order: a word's holders in the bids' order
     ordered = keys[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(ordered) else order
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])  # no keys: [0], a run of 0
     two = starts[np.diff(np.r_[starts, len(ordered)]) == 2]
     two = two[~is_member(ordered[two], distinct(tender))]
     return list(zip(order[two].tolist(), order[two + 1].tolist(), strict=True))
