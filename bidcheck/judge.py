@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -16,14 +16,14 @@ from bidcheck.evidence import Ring, find_rings, mask_share
 from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
-from bidcheck.judged import MaskReads, judged_or_kept
+from bidcheck.judged import Judged, MaskReads, judged_or_kept, keep_judged_pairs
 from bidcheck.model import Level, PairResult, Passage, Signal
-from bidcheck.prepare import Ready
+from bidcheck.prepare import Ready, memo_running
 from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
 from bidcheck.words import LEVEL_NAMES, LEVEL_RANK, sign_phrases
 
-__all__ = ["judge_all", "verdict"]
+__all__ = ["judge_all", "judged_pairs", "keep_judged", "ranked", "verdict"]
 
 Span = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
@@ -275,7 +275,7 @@ def _judged(
     settings: Settings,
     signals: PairSignals | None = None,
     failed: frozenset[tuple[int, int]] = frozenset(),
-) -> list[tuple[PairResult, Score]]:
+) -> list[Judged]:
     listed = _listed_passages(keys, flagged, bids)
     signals = signals or {}
     return [
@@ -322,21 +322,34 @@ def judge_all(
     rewritten: Rewritten | None = None,
 ) -> list[PairResult]:
     """Every pair of readable bids judged (see ``verdict``; rings known), ranked by level and
-    similarity. Where common text is judged after rings, a pair inside a ring keeps the common text
-    it shares as evidence: in a small section the ring's draft is what most bids hold. ``earlier``:
-    by pair of document ids, the library's sections where the two bidders were already ``high``;
-    ``signals``: by pair of document ids (in the bids' order), the signs the two share; ``rewritten``:
-    by pair of bid indexes, the passages the semantic layer found (they count with ``semantic_weight``)."""
+    similarity: ``ranked`` of ``judged_pairs`` (see there)."""
+    return ranked(judged_pairs(bids, masks, found, settings, signals, rewritten), bids, settings, earlier)
+
+
+def judged_pairs(
+    bids: Sequence[Ready],
+    masks: SharedMasks,
+    found: dict[tuple[int, int], PairFound],
+    settings: Settings,
+    signals: PairSignals | None = None,
+    rewritten: Rewritten | None = None,
+) -> list[Judged]:
+    """Every pair of readable bids (in index order) judged on its own evidence, and its score. Where
+    common text is judged after rings, a pair inside a ring keeps the common text it shares as
+    evidence: in a small section the ring's draft is what most bids hold. ``signals``: by pair of
+    document ids (in the bids' order), the signs the two share; ``rewritten``: by pair of bid indexes,
+    the passages the semantic layer found (they count with ``semantic_weight``). Pairs judged before
+    in the running check's memo are taken from it (``bidcheck.judged``)."""
     empty = PairFound([], [])
-    keys = [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
+    keys = _all_pairs(bids)
     clauses = _clause_masks(bids, found)
     ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
     off = [masks.either(n) | p for n, p in enumerate(clauses)]
     ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
-    rewritten, signals = rewritten or {}, signals or {}
+    rewritten = rewritten or {}
     failed = frozenset(key for key, f in found.items() if f.failed)
 
-    def judge(todo: list[tuple[int, int]]) -> list[tuple[PairResult, Score]]:
+    def judge(todo: list[tuple[int, int]]) -> list[Judged]:
         flagged = [
             _pair_passages(
                 i,
@@ -351,17 +364,59 @@ def judge_all(
         ]
         return _judged(todo, flagged, bids, masks, settings, signals, failed)
 
+    if masks.after_rings:  # a ring's pairs are judged with its common text: the rings are worked out anew
+        return judge(keys)
+    reads = _read_masks(masks, off)
+    return judged_or_kept(keys, bids, reads, found, settings, _extra(bids, signals, rewritten), judge)
+
+
+def keep_judged(
+    judged: Sequence[Judged],
+    bids: Sequence[Ready],
+    masks: SharedMasks,
+    found: dict[tuple[int, int], PairFound],
+    settings: Settings,
+    signals: PairSignals | None = None,
+    rewritten: Rewritten | None = None,
+) -> None:
+    """Keep ``judged``, what ``judged_pairs`` gave an earlier check from the same inputs (its stage
+    answered from the cache), in the running check's memo as ``judged_pairs`` would have: the next
+    check, a bid added, judges only the pairs whose evidence changed. Nothing without a memo."""
+    if not memo_running() or masks.after_rings:
+        return
+    off = [masks.either(n) | p for n, p in enumerate(_clause_masks(bids, found))]
+    extra = _extra(bids, signals, rewritten or {})
+    keep_judged_pairs(_all_pairs(bids), judged, bids, _read_masks(masks, off), found, settings, extra)
+
+
+def ranked(
+    judged: Sequence[Judged],
+    bids: Sequence[Ready],
+    settings: Settings,
+    earlier: Mapping[tuple[str, str], Sequence[str]] | None = None,
+) -> list[PairResult]:
+    """The pairs with the verdict that knows the section's rings (see ``verdict``) and ``earlier``, by
+    pair of document ids the library's sections where the two bidders were already ``high``; ranked by
+    level and similarity."""
+    pairs = _with_rings(list(judged), {b.doc.id: b.doc.name for b in bids}, settings, earlier or {})
+    return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))
+
+
+def _all_pairs(bids: Sequence[Ready]) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
+
+
+def _extra(
+    bids: Sequence[Ready], signals: PairSignals | None, rewritten: Rewritten
+) -> Callable[[tuple[int, int]], tuple[Sequence[SemanticPassage], Sequence[Signal]]]:
+    """By pair of bid indexes: its rewritten passages and signals."""
+    signals = signals or {}
+
     def extra(pair: tuple[int, int]) -> tuple[Sequence[SemanticPassage], Sequence[Signal]]:
         i, j = pair
         return rewritten.get(pair, ()), signals.get((bids[i].doc.id, bids[j].doc.id), ())
 
-    judged = (
-        judge(keys)  # a ring's pairs are judged with its common text: the rings are worked out anew
-        if masks.after_rings
-        else judged_or_kept(keys, bids, _read_masks(masks, off), found, settings, extra, judge)
-    )
-    pairs = _with_rings(judged, {b.doc.id: b.doc.name for b in bids}, settings, earlier or {})
-    return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))
+    return extra
 
 
 def _read_masks(masks: SharedMasks, off: list[Mask]) -> MaskReads:

@@ -29,7 +29,7 @@ from bidcheck.model import PairResult, Signal
 from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, memo_running
 from bidcheck.semantic import SemanticPassage
 
-__all__ = ["Judged", "MaskReads", "judged_or_kept"]
+__all__ = ["Judged", "MaskReads", "judged_or_kept", "keep_judged_pairs"]
 
 Judged = tuple[PairResult, Score]
 Pair = tuple[int, int]
@@ -98,6 +98,44 @@ def judged_or_kept(
     Without a memo (the command line) every pair is judged."""
     if not memo_running():
         return judge(keys)
+    keys_kept = _memo_keys(keys, bids, reads, found, settings, extra)
+    out: dict[Pair, Judged] = {}
+    for pair, key in keys_kept.items():
+        value = kept_in_memo(key)  # found: kept for the next check too
+        if isinstance(value, tuple):
+            out[pair] = value
+    todo = [pair for pair in keys if pair not in out]
+    for pair, value in zip(todo, judge(todo), strict=True):
+        out[pair] = value
+    _keep(keys_kept, todo, [out[pair] for pair in todo])
+    return [out[pair] for pair in keys]
+
+
+def keep_judged_pairs(
+    keys: list[Pair],
+    judged: Sequence[Judged],
+    bids: Sequence[Ready],
+    reads: MaskReads,
+    found: Mapping[Pair, PairFound],
+    settings: Settings,
+    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]],
+) -> None:
+    """Keep ``judged`` (by position, the pairs ``keys``) in the running check's memo, as
+    ``judged_or_kept`` keeps the pairs it judges (the judgements an earlier check made, from the same
+    inputs)."""
+    if memo_running():
+        _keep(_memo_keys(keys, bids, reads, found, settings, extra), keys, judged)
+
+
+def _memo_keys(
+    keys: list[Pair],
+    bids: Sequence[Ready],
+    reads: MaskReads,
+    found: Mapping[Pair, PairFound],
+    settings: Settings,
+    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]],
+) -> dict[Pair, str]:
+    """Each pair's key in the memo (not for a pair of a bid read outside the cache)."""
     context = json.dumps(settings.to_dict(), sort_keys=True, default=str).encode()
     sides = [_bid_digest(b, m) for b, m in zip(bids, reads.whole, strict=True)]
     keys_kept: dict[Pair, str] = {}
@@ -107,14 +145,11 @@ def judged_or_kept(
             shared = found.get((i, j), _EMPTY)
             digest = _pair_digest(context, (a, b), shared, _near((i, j), shared, reads), extra((i, j)))
             keys_kept[(i, j)] = _KIND + digest.hex()
-    out: dict[Pair, Judged] = {}
-    for pair, key in keys_kept.items():
-        value = kept_in_memo(key)  # found: kept for the next check too
-        if isinstance(value, tuple):
-            out[pair] = value
-    todo = [pair for pair in keys if pair not in out]
-    for pair, value in zip(todo, judge(todo), strict=True):
-        out[pair] = value
-        if pair in keys_kept and not value[1].failed:  # a pair that could not be compared is tried again
+    return keys_kept
+
+
+def _keep(keys_kept: Mapping[Pair, str], pairs: Sequence[Pair], judged: Sequence[Judged]) -> None:
+    """Keep the judged pairs that have a key, but those that could not be compared (tried again)."""
+    for pair, value in zip(pairs, judged, strict=True):
+        if pair in keys_kept and not value[1].failed:
             keep_in_memo(keys_kept[pair], value)
-    return [out[pair] for pair in keys]

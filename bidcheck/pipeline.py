@@ -51,6 +51,7 @@ from bidcheck.prepare import (
     Ready,
     forget_unread,
     load_prepared,
+    memo_running,
     prepare_stored,
     remember_read,
 )
@@ -62,6 +63,7 @@ from bidcheck.workers import Ahead, Lost, can_fork, default_memory_mb, run_tasks
 if TYPE_CHECKING:
     from bidcheck.compare import AlignInput
     from bidcheck.compare.candidates import WindowPairs
+    from bidcheck.compare.kept import Section
     from bidcheck.compare.runner import PairFound
     from bidcheck.evidence.masks import SharedMasks
     from bidcheck.library.history import Consulted, LibraryReader, Prefetched
@@ -525,6 +527,7 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
     if not _is_remembered(run, "rewritten") and not _shortlisted(run, _bid_size(run)):
         # the reading had no core to spare, or read nothing afresh
         _preload_encoder(run.settings, len(run.bids))
+    remembered = _is_remembered(run, "candidates")
     run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
         run.bids,
@@ -532,12 +535,16 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
         run.masks.stock,
         run.settings.seed_chars,
     )
+    if remembered and memo_running():  # the app's next check, a bid added, starts from these candidates
+        from bidcheck.compare.kept import keep_candidate_pairs
+
+        keep_candidate_pairs(_candidate_section(run, run.aligned), run.candidates, *_candidate_shape(run))
 
 
 def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
     """The masks of text that is no evidence, and the candidate window pairs outside them."""
     from bidcheck.compare import align_inputs, candidate_window_pairs
-    from bidcheck.compare.kept import Section, kept_candidate_pairs
+    from bidcheck.compare.kept import kept_candidate_pairs
     from bidcheck.evidence.masks import shared_masks
 
     templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
@@ -549,11 +556,25 @@ def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
     aligned = align_inputs(
         run.bids, [masks.unaligned(i) for i in range(len(run.bids))], masks.stock, run.settings.seed_chars
     )
+    section, shape = _candidate_section(run, aligned), _candidate_shape(run)
+    kept = kept_candidate_pairs(section, *shape)
+    if kept is None:
+        kept = candidate_window_pairs(section.windows, section.kgrams, *shape, list(section.usable))
+    return masks, kept
+
+
+def _candidate_section(run: _Run, aligned: list[AlignInput]) -> Section:
+    """What the candidates are found from: the bids' windows and k-grams, what of them is usable
+    (outside the masks), their cache entries."""
+    from bidcheck.compare.kept import Section
+
     windows, kgrams = [b.fingerprint.windows for b in run.bids], [b.fingerprint.kgrams for b in run.bids]
     usable = [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)]
-    shape = (run.settings.window_stride, run.settings.lsh_threshold, run.settings.num_perm)
-    kept = kept_candidate_pairs(Section(windows, kgrams, usable, [b.source for b in run.bids]), *shape)
-    return masks, kept if kept is not None else candidate_window_pairs(windows, kgrams, *shape, usable)
+    return Section(windows, kgrams, usable, [b.source for b in run.bids])
+
+
+def _candidate_shape(run: _Run) -> tuple[int, float, int]:
+    return run.settings.window_stride, run.settings.lsh_threshold, run.settings.num_perm
 
 
 def _preload_beside_reading(run: _Run) -> None:
@@ -680,20 +701,20 @@ def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
 
 
 def _judge(run: _Run, _progress: ProgressFn) -> None:
+    """Every pair judged on its own evidence (remembered whole for a re-check of the same files), then
+    with the section's rings and the library's earlier sections, ranked; the rings' groups."""
     from bidcheck.evidence import find_groups
-    from bidcheck.judge import judge_all
+    from bidcheck.judge import judged_pairs, keep_judged, ranked
 
     masks = run.masks
     assert masks is not None
     failed = any(found.failed for found in run.found.values())  # such pairs are tried again next time
-    run.pairs = _remembered(
-        run,
-        "judge",
-        lambda: judge_all(
-            run.bids, masks, run.found, run.settings, _earlier(run), run.signals, run.rewritten
-        ),
-        keep=not failed,
-    )
+    inputs = (run.bids, masks, run.found, run.settings, run.signals, run.rewritten)
+    remembered = _is_remembered(run, "judge")
+    judged = _remembered(run, "judge", lambda: judged_pairs(*inputs), keep=not failed)
+    if remembered:  # the app's next check, a bid added, judges only what changed (nothing without a memo)
+        keep_judged(judged, *inputs)
+    run.pairs = ranked(judged, run.bids, run.settings, _earlier(run))
     run.groups = find_groups(run.pairs)
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from bidcheck.compare import align_inputs, candidate_window_pairs
 from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
-from bidcheck.compare.kept import Section, kept_candidate_pairs
+from bidcheck.compare.kept import Section, keep_candidate_pairs, kept_candidate_pairs
 from bidcheck.config import Settings
 from bidcheck.evidence.masks import SharedMasks, shared_masks
 from bidcheck.prepare import ReadMemo, Ready, prepare_cached
@@ -58,6 +58,18 @@ def tender(tmp_path_factory: pytest.TempPathFactory) -> Ready:
 def _masks_and_candidates(bids: Sequence[Ready], tender: Ready) -> tuple[SharedMasks, WindowPairs]:
     """The masks and candidates as the pipeline finds them (``_find_candidates``), with the running
     check's memo if there is one."""
+    masks, section = _section(bids, tender)
+    kept = kept_candidate_pairs(section, *_SHAPE)
+    if kept is None:
+        kept = candidate_window_pairs(section.windows, section.kgrams, *_SHAPE, list(section.usable))
+    return masks, kept
+
+
+_SHAPE = (SETTINGS.window_stride, SETTINGS.lsh_threshold, SETTINGS.num_perm)
+
+
+def _section(bids: Sequence[Ready], tender: Ready) -> tuple[SharedMasks, Section]:
+    """The masks, and what the candidates are found from (as the pipeline's ``_candidate_section``)."""
     masks = shared_masks(bids, [tender], SETTINGS)
     aligned = align_inputs(
         bids, [masks.unaligned(n) for n in range(len(bids))], masks.stock, SETTINGS.seed_chars
@@ -67,9 +79,7 @@ def _masks_and_candidates(bids: Sequence[Ready], tender: Ready) -> tuple[SharedM
         for x, b in zip(aligned, bids, strict=True)
     ]
     windows, kgrams = [b.fingerprint.windows for b in bids], [b.fingerprint.kgrams for b in bids]
-    shape = (SETTINGS.window_stride, SETTINGS.lsh_threshold, SETTINGS.num_perm)
-    kept = kept_candidate_pairs(Section(windows, kgrams, usable, [b.source for b in bids]), *shape)
-    return masks, kept if kept is not None else candidate_window_pairs(windows, kgrams, *shape, usable)
+    return masks, Section(windows, kgrams, usable, [b.source for b in bids])
 
 
 def _same_masks(a: SharedMasks, b: SharedMasks) -> bool:
@@ -121,6 +131,30 @@ def test_the_memos_masks_and_candidates_are_a_fresh_checks_at_every_step(
         before = (masks, candidates)
     assert moved_masks > 0, "bids added changed earlier bids' masks: what the memo must not reuse blindly"
     assert moved_pairs > 0, "and earlier pairs' candidates"
+
+
+def test_candidates_given_by_an_earlier_check_are_kept_as_if_found_here(
+    bids: list[Ready], tender: Ready
+) -> None:
+    """The app's check answered from the stage cache (the command line checked the section first) keeps
+    the candidates it was given (``keep_candidate_pairs``) as a check that found them keeps them, and the
+    next check, a bid more, finds from them what a fresh check finds."""
+    key = f"candidates|{SETTINGS.window_stride}|{SETTINGS.lsh_threshold}|{SETTINGS.num_perm}"
+    found_here, given = ReadMemo(), ReadMemo()
+    with found_here.during():
+        _masks_and_candidates(bids[:20], tender)
+    _, found = _masks_and_candidates(bids[:20], tender)  # the command line's, no memo
+    with given.during():
+        keep_candidate_pairs(_section(bids[:20], tender)[1], found, *_SHAPE)
+    a, b = found_here.get(key), given.get(key)
+    assert a is not None and b is not None
+    assert a.sources == b.sources and a.pairs == b.pairs == found  # type: ignore[attr-defined]
+    for x, y in zip(a.docs, b.docs, strict=True):  # type: ignore[attr-defined]
+        assert np.array_equal(x.keep, y.keep) and np.array_equal(x.entries, y.entries)
+        assert all(np.array_equal(p, q) for p, q in zip(x.prints, y.prints, strict=True))
+    with given.during():
+        _, candidates = _masks_and_candidates(bids[:21], tender)
+    assert candidates == _masks_and_candidates(bids[:21], tender)[1]
 
 
 def test_a_bid_read_outside_the_cache_leaves_the_candidates_to_the_full_indexes(

@@ -360,6 +360,30 @@ def test_the_app_judges_again_only_the_pairs_whose_evidence_changed(cache: Path)
     assert _normalised(after) == _normalised(check(CheckInputs(bids, tender), settings))
 
 
+def test_the_apps_check_answered_from_the_cache_keeps_what_a_late_bid_reuses(cache: Path) -> None:
+    """The command line checks the sample's first five bids; the app then checks them (every stage
+    answered from the cache: nothing is found or judged there) and adds the sixth. The app's first check
+    keeps the candidates and judgements it was given, so the pairs of the five that nothing changed for
+    are the very results of that check, and the result is a fresh check's."""
+    settings, bids = (
+        Settings(workers=1, common_min_bids=5, common_alone_bids=3),
+        sorted((SAMPLE / "bids").iterdir()),
+    )
+    tender = [SAMPLE / "tender" / "招标文件.docx"]
+    check(CheckInputs(bids[:-1], tender), settings)
+    memo = ReadMemo()
+    before = check(CheckInputs(bids[:-1], tender), settings, memo=memo)
+    kept = memo.get(f"candidates|{settings.window_stride}|{settings.lsh_threshold}|{settings.num_perm}")
+    assert kept is not None and len(kept.sources) == len(bids) - 1  # type: ignore[attr-defined]
+    after = check(CheckInputs(bids, tender), settings, memo=memo)
+    earlier = {(p.a, p.b): p for p in before.pairs}
+    taken = [p for p in after.pairs if earlier.get((p.a, p.b)) is p]
+    assert 0 < len(taken) <= len(before.pairs)
+    assert all(p.b != f"d{len(bids)}" for p in taken)
+    shutil.rmtree(cache)
+    assert _normalised(after) == _normalised(check(CheckInputs(bids, tender), settings))
+
+
 def test_a_kept_judgement_is_not_taken_where_its_masks_or_settings_changed(
     cache: Path, tmp_path: Path
 ) -> None:

@@ -34,7 +34,7 @@ from bidcheck.compare.candidates import (
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
 from bidcheck.prepare import keep_in_memo, kept_in_memo, kept_or_made, memo_running
 
-__all__ = ["Section", "kept_candidate_pairs"]
+__all__ = ["Section", "keep_candidate_pairs", "kept_candidate_pairs"]
 
 Usable = tuple[npt.NDArray[np.bool_], list[bool]]
 Prints = tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]
@@ -206,28 +206,60 @@ def kept_candidate_pairs(
     """``candidate_window_pairs`` of the section, looked for again only where it changed since the
     running check's memo kept them (see the module); ``None`` where there is no memo, or a document was
     read outside the cache or is given twice (the caller finds them all)."""
-    sources = list(section.sources)
-    if not memo_running() or not all(sources) or len(set(sources)) < len(sources):
+    if not _keepable(section):
         return None
-    key = f"candidates|{stride}|{threshold}|{num_perm}"
-    counts = [len(w) for w in section.windows]
-    docs = [
-        _doc(s, k, u, stride, c)
-        for s, k, u, c in zip(sources, section.kgrams, section.usable, counts, strict=True)
-    ]
-    # every document's band values, found in the first check for the next one too
-    values = [_band_values(s, w, threshold, num_perm) for s, w in zip(sources, section.windows, strict=True)]
-    old = kept_in_memo(key)
+    shape = (stride, threshold, num_perm)
+    docs, values = _indexed(section, shape)
+    old = kept_in_memo(_key(shape))
     if isinstance(old, _Kept):
-        found = _found_again(old, section, docs, values, (stride, threshold, num_perm))
+        found = _found_again(old, section, docs, values, shape)
     else:
         usable = [u[1] for u in section.usable]
         found = merged_window_pairs(
             lsh_window_pairs(section.windows, threshold, num_perm, usable, MIN_WINDOW_JACCARD),
-            kgram_index_pairs([d.prints for d in docs], stride, counts),
+            kgram_index_pairs([d.prints for d in docs], stride, [len(w) for w in section.windows]),
         )
-    keep_in_memo(key, _Kept(tuple(sources), tuple(docs), found))
+    keep_in_memo(_key(shape), _Kept(tuple(section.sources), tuple(docs), found))
     return found
+
+
+def keep_candidate_pairs(
+    section: Section, found: WindowPairs, stride: int, threshold: float, num_perm: int
+) -> None:
+    """Keep ``found``, the section's candidates as an earlier check worked them out (its stage answered
+    from the cache), in the running check's memo, as ``kept_candidate_pairs`` would have: the next check
+    with a bid more then looks again only where it changed. Nothing without a memo."""
+    if _keepable(section):
+        shape = (stride, threshold, num_perm)
+        docs, _ = _indexed(section, shape)  # the band values are kept for the next check too
+        keep_in_memo(_key(shape), _Kept(tuple(section.sources), tuple(docs), found))
+
+
+def _keepable(section: Section) -> bool:
+    """Whether the section's candidates can be kept: a memo runs, every document was read from the
+    cache, none is given twice."""
+    sources = list(section.sources)
+    return memo_running() and all(sources) and len(set(sources)) == len(sources)
+
+
+def _key(shape: tuple[int, float, int]) -> str:
+    stride, threshold, num_perm = shape
+    return f"candidates|{stride}|{threshold}|{num_perm}"
+
+
+def _indexed(
+    section: Section, shape: tuple[int, float, int]
+) -> tuple[list[_Doc], list[npt.NDArray[np.uint64]]]:
+    """Each document's part of the indexes and its band values (kept in the memo by its entry)."""
+    stride, threshold, num_perm = shape
+    docs = [
+        _doc(s, k, u, stride, len(w))
+        for s, k, u, w in zip(section.sources, section.kgrams, section.usable, section.windows, strict=True)
+    ]
+    values = [
+        _band_values(s, w, threshold, num_perm) for s, w in zip(section.sources, section.windows, strict=True)
+    ]
+    return docs, values
 
 
 def _found_again(
