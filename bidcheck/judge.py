@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -16,14 +16,14 @@ from bidcheck.evidence import Ring, find_rings, mask_share
 from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
-from bidcheck.judged import Judged, MaskReads, judged_or_kept, keep_judged_pairs
+from bidcheck.judged import Judged, MaskReads, PairInputs, judged_or_kept, keep_judged_pairs
 from bidcheck.model import Level, PairResult, Passage, Signal
 from bidcheck.prepare import Ready, memo_running
 from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
 from bidcheck.words import LEVEL_NAMES, LEVEL_RANK, sign_phrases
 
-__all__ = ["judge_all", "judged_pairs", "keep_judged", "ranked", "verdict"]
+__all__ = ["Judging", "judge_all", "judged_pairs", "keep_judged", "ranked", "verdict"]
 
 Span = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
@@ -312,6 +312,31 @@ def _ring_pairs(
     return {(i, j) for i, j in keys if any(ids[i] in r.members and ids[j] in r.members for r in rings)}
 
 
+@dataclass(frozen=True)
+class Judging:
+    """What judging a section's pairs reads: the readable bids, the masks of text that is no evidence,
+    what verification found by pair of bid indexes; ``signals``, by pair of document ids (in the bids'
+    order), the signs the two share; ``rewritten``, by pair of bid indexes, the passages the semantic
+    layer found (they count with ``semantic_weight``)."""
+
+    bids: Sequence[Ready]
+    masks: SharedMasks
+    found: dict[tuple[int, int], PairFound]
+    settings: Settings
+    signals: PairSignals | None = None
+    rewritten: Rewritten | None = None
+
+    def pair_inputs(self, off: list[Mask]) -> PairInputs:
+        """What each pair's judgement reads, with ``off`` each bid's text out of evidence."""
+        return PairInputs(self.bids, _read_masks(self.masks, off), self.found, self.settings, self.extra)
+
+    def extra(self, pair: tuple[int, int]) -> tuple[Sequence[SemanticPassage], Sequence[Signal]]:
+        """A pair of bid indexes' rewritten passages and signals."""
+        i, j = pair
+        rewritten = (self.rewritten or {}).get(pair, ())
+        return rewritten, (self.signals or {}).get((self.bids[i].doc.id, self.bids[j].doc.id), ())
+
+
 def judge_all(
     bids: Sequence[Ready],
     masks: SharedMasks,
@@ -323,30 +348,23 @@ def judge_all(
 ) -> list[PairResult]:
     """Every pair of readable bids judged (see ``verdict``; rings known), ranked by level and
     similarity: ``ranked`` of ``judged_pairs`` (see there)."""
-    return ranked(judged_pairs(bids, masks, found, settings, signals, rewritten), bids, settings, earlier)
+    judged = judged_pairs(Judging(bids, masks, found, settings, signals, rewritten))
+    return ranked(judged, bids, settings, earlier)
 
 
-def judged_pairs(
-    bids: Sequence[Ready],
-    masks: SharedMasks,
-    found: dict[tuple[int, int], PairFound],
-    settings: Settings,
-    signals: PairSignals | None = None,
-    rewritten: Rewritten | None = None,
-) -> list[Judged]:
+def judged_pairs(inputs: Judging) -> list[Judged]:
     """Every pair of readable bids (in index order) judged on its own evidence, and its score. Where
     common text is judged after rings, a pair inside a ring keeps the common text it shares as
-    evidence: in a small section the ring's draft is what most bids hold. ``signals``: by pair of
-    document ids (in the bids' order), the signs the two share; ``rewritten``: by pair of bid indexes,
-    the passages the semantic layer found (they count with ``semantic_weight``). Pairs judged before
-    in the running check's memo are taken from it (``bidcheck.judged``)."""
+    evidence: in a small section the ring's draft is what most bids hold. Pairs judged before in the
+    running check's memo are taken from it (``bidcheck.judged``)."""
+    bids, masks, found, settings = inputs.bids, inputs.masks, inputs.found, inputs.settings
     empty = PairFound([], [])
     keys = _all_pairs(bids)
     clauses = _clause_masks(bids, found)
     ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
     off = [masks.either(n) | p for n, p in enumerate(clauses)]
     ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
-    rewritten = rewritten or {}
+    rewritten = inputs.rewritten or {}
     failed = frozenset(key for key, f in found.items() if f.failed)
 
     def judge(todo: list[tuple[int, int]]) -> list[Judged]:
@@ -362,31 +380,21 @@ def judged_pairs(
             )
             for i, j in todo
         ]
-        return _judged(todo, flagged, bids, masks, settings, signals, failed)
+        return _judged(todo, flagged, bids, masks, settings, inputs.signals, failed)
 
     if masks.after_rings:  # a ring's pairs are judged with its common text: the rings are worked out anew
         return judge(keys)
-    reads = _read_masks(masks, off)
-    return judged_or_kept(keys, bids, reads, found, settings, _extra(bids, signals, rewritten), judge)
+    return judged_or_kept(keys, inputs.pair_inputs(off), judge)
 
 
-def keep_judged(
-    judged: Sequence[Judged],
-    bids: Sequence[Ready],
-    masks: SharedMasks,
-    found: dict[tuple[int, int], PairFound],
-    settings: Settings,
-    signals: PairSignals | None = None,
-    rewritten: Rewritten | None = None,
-) -> None:
-    """Keep ``judged``, what ``judged_pairs`` gave an earlier check from the same inputs (its stage
+def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
+    """Keep ``judged``, what ``judged_pairs`` gave an earlier check from the same ``inputs`` (its stage
     answered from the cache), in the running check's memo as ``judged_pairs`` would have: the next
     check, a bid added, judges only the pairs whose evidence changed. Nothing without a memo."""
-    if not memo_running() or masks.after_rings:
+    if not memo_running() or inputs.masks.after_rings:
         return
-    off = [masks.either(n) | p for n, p in enumerate(_clause_masks(bids, found))]
-    extra = _extra(bids, signals, rewritten or {})
-    keep_judged_pairs(_all_pairs(bids), judged, bids, _read_masks(masks, off), found, settings, extra)
+    off = [inputs.masks.either(n) | p for n, p in enumerate(_clause_masks(inputs.bids, inputs.found))]
+    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(off))
 
 
 def ranked(
@@ -404,19 +412,6 @@ def ranked(
 
 def _all_pairs(bids: Sequence[Ready]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
-
-
-def _extra(
-    bids: Sequence[Ready], signals: PairSignals | None, rewritten: Rewritten
-) -> Callable[[tuple[int, int]], tuple[Sequence[SemanticPassage], Sequence[Signal]]]:
-    """By pair of bid indexes: its rewritten passages and signals."""
-    signals = signals or {}
-
-    def extra(pair: tuple[int, int]) -> tuple[Sequence[SemanticPassage], Sequence[Signal]]:
-        i, j = pair
-        return rewritten.get(pair, ()), signals.get((bids[i].doc.id, bids[j].doc.id), ())
-
-    return extra
 
 
 def _read_masks(masks: SharedMasks, off: list[Mask]) -> MaskReads:

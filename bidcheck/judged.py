@@ -29,7 +29,7 @@ from bidcheck.model import PairResult, Signal
 from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, memo_running
 from bidcheck.semantic import SemanticPassage
 
-__all__ = ["Judged", "MaskReads", "judged_or_kept", "keep_judged_pairs"]
+__all__ = ["Judged", "MaskReads", "PairInputs", "judged_or_kept", "keep_judged_pairs"]
 
 Judged = tuple[PairResult, Score]
 Pair = tuple[int, int]
@@ -84,21 +84,26 @@ def _near(pair: Pair, found: PairFound, reads: MaskReads) -> bytes:
     return b"".join(parts)
 
 
+@dataclass(frozen=True)
+class PairInputs:
+    """What a pair's judgement reads, by which it is kept: the bids, ``reads`` (the masks it reads), what
+    verification found, the settings, and ``extra(pair)``, its rewritten passages and signals."""
+
+    bids: Sequence[Ready]
+    reads: MaskReads
+    found: Mapping[Pair, PairFound]
+    settings: Settings
+    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]]
+
+
 def judged_or_kept(
-    keys: list[Pair],
-    bids: Sequence[Ready],
-    reads: MaskReads,
-    found: Mapping[Pair, PairFound],
-    settings: Settings,
-    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]],
-    judge: Callable[[list[Pair]], list[Judged]],
+    keys: list[Pair], inputs: PairInputs, judge: Callable[[list[Pair]], list[Judged]]
 ) -> list[Judged]:
-    """``judge(keys)``, the pairs kept in the running check's memo taken from it: ``reads``, the masks a
-    pair's judgement reads; ``extra(pair)``, its rewritten passages and signals.
-    Without a memo (the command line) every pair is judged."""
+    """``judge(keys)``, the pairs kept in the running check's memo taken from it. Without a memo (the
+    command line) every pair is judged."""
     if not memo_running():
         return judge(keys)
-    keys_kept = _memo_keys(keys, bids, reads, found, settings, extra)
+    keys_kept = _memo_keys(keys, inputs)
     out: dict[Pair, Judged] = {}
     for pair, key in keys_kept.items():
         value = kept_in_memo(key)  # found: kept for the next check too
@@ -111,39 +116,25 @@ def judged_or_kept(
     return [out[pair] for pair in keys]
 
 
-def keep_judged_pairs(
-    keys: list[Pair],
-    judged: Sequence[Judged],
-    bids: Sequence[Ready],
-    reads: MaskReads,
-    found: Mapping[Pair, PairFound],
-    settings: Settings,
-    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]],
-) -> None:
+def keep_judged_pairs(keys: list[Pair], judged: Sequence[Judged], inputs: PairInputs) -> None:
     """Keep ``judged`` (by position, the pairs ``keys``) in the running check's memo, as
     ``judged_or_kept`` keeps the pairs it judges (the judgements an earlier check made, from the same
     inputs)."""
     if memo_running():
-        _keep(_memo_keys(keys, bids, reads, found, settings, extra), keys, judged)
+        _keep(_memo_keys(keys, inputs), keys, judged)
 
 
-def _memo_keys(
-    keys: list[Pair],
-    bids: Sequence[Ready],
-    reads: MaskReads,
-    found: Mapping[Pair, PairFound],
-    settings: Settings,
-    extra: Callable[[Pair], tuple[Sequence[SemanticPassage], Sequence[Signal]]],
-) -> dict[Pair, str]:
+def _memo_keys(keys: list[Pair], inputs: PairInputs) -> dict[Pair, str]:
     """Each pair's key in the memo (not for a pair of a bid read outside the cache)."""
-    context = json.dumps(settings.to_dict(), sort_keys=True, default=str).encode()
-    sides = [_bid_digest(b, m) for b, m in zip(bids, reads.whole, strict=True)]
+    context = json.dumps(inputs.settings.to_dict(), sort_keys=True, default=str).encode()
+    sides = [_bid_digest(b, m) for b, m in zip(inputs.bids, inputs.reads.whole, strict=True)]
     keys_kept: dict[Pair, str] = {}
     for i, j in keys:
         a, b = sides[i], sides[j]
         if a is not None and b is not None:
-            shared = found.get((i, j), _EMPTY)
-            digest = _pair_digest(context, (a, b), shared, _near((i, j), shared, reads), extra((i, j)))
+            shared = inputs.found.get((i, j), _EMPTY)
+            near = _near((i, j), shared, inputs.reads)
+            digest = _pair_digest(context, (a, b), shared, near, inputs.extra((i, j)))
             keys_kept[(i, j)] = _KIND + digest.hex()
     return keys_kept
 

@@ -704,16 +704,16 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     """Every pair judged on its own evidence (remembered whole for a re-check of the same files), then
     with the section's rings and the library's earlier sections, ranked; the rings' groups."""
     from bidcheck.evidence import find_groups
-    from bidcheck.judge import judged_pairs, keep_judged, ranked
+    from bidcheck.judge import Judging, judged_pairs, keep_judged, ranked
 
     masks = run.masks
     assert masks is not None
     failed = any(found.failed for found in run.found.values())  # such pairs are tried again next time
-    inputs = (run.bids, masks, run.found, run.settings, run.signals, run.rewritten)
+    inputs = Judging(run.bids, masks, run.found, run.settings, run.signals, run.rewritten)
     remembered = _is_remembered(run, "judge")
-    judged = _remembered(run, "judge", lambda: judged_pairs(*inputs), keep=not failed)
+    judged = _remembered(run, "judge", lambda: judged_pairs(inputs), keep=not failed)
     if remembered:  # the app's next check, a bid added, judges only what changed (nothing without a memo)
-        keep_judged(judged, *inputs)
+        keep_judged(judged, inputs)
     run.pairs = ranked(judged, run.bids, run.settings, _earlier(run))
     run.groups = find_groups(run.pairs)
 
