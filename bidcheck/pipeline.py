@@ -415,11 +415,21 @@ def _code() -> str:
     return code_digest(sorted(Path(__file__).resolve().parent.rglob("*.py")))
 
 
+# raise it when what a stage remembers changes shape: an installed build without sources keys its stages
+# by its version alone (2: the verdicts are remembered before the rings, with their scores)
+_STAGES_FORMAT = "stages 2"
+
+
 def _inputs_key(run: _Run) -> str:
     """One key for what the stages after reading start from: every document as read (its cache entry)
     under its id, name, path and role, what the library said, the settings and the code; "" when a
     document was read outside the cache."""
-    parts = [__version__, _code(), json.dumps(run.settings.to_dict(), sort_keys=True, default=str)]
+    parts = [
+        __version__,
+        _STAGES_FORMAT,
+        _code(),
+        json.dumps(run.settings.to_dict(), sort_keys=True, default=str),
+    ]
     for p in run.prepared:
         if p.ready is not None and not p.ready.source:
             return ""
@@ -712,8 +722,8 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     inputs = Judging(run.bids, masks, run.found, run.settings, run.signals, run.rewritten)
     remembered = _is_remembered(run, "judge")
     judged = _remembered(run, "judge", lambda: judged_pairs(inputs), keep=not failed)
-    if remembered:  # the app's next check, a bid added, judges only what changed (nothing without a memo)
-        keep_judged(judged, inputs)
+    if remembered and not failed:  # the app's next check, a bid added, judges only what changed
+        keep_judged(judged, inputs)  # (nothing without a memo; a pair failed now is judged again then)
     run.pairs = ranked(judged, run.bids, run.settings, _earlier(run))
     run.groups = find_groups(run.pairs)
 
