@@ -23,7 +23,7 @@ from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
 from bidcheck.words import LEVEL_NAMES, LEVEL_RANK, sign_phrases
 
-__all__ = ["Judging", "judge_all", "judged_pairs", "keep_judged", "ranked", "verdict"]
+__all__ = ["Judging", "judged_pairs", "keep_judged", "ranked", "verdict"]
 
 Span = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
@@ -117,7 +117,7 @@ def _pair_result(
     signals: Sequence[Signal] = (),
     failed: bool = False,
 ) -> tuple[PairResult, Score]:
-    """A pair judged on its own evidence (rings come later, see ``judge_all``), and its score."""
+    """A pair judged on its own evidence (rings come later, see ``ranked``), and its score."""
     a, b = bids[i], bids[j]
     live = [f.raw for f in flagged if not (f.template or f.common or f.public or f.cosine is not None)]
     rewritten = [f.raw for f in flagged if f.cosine is not None]
@@ -337,21 +337,6 @@ class Judging:
         return rewritten, (self.signals or {}).get((self.bids[i].doc.id, self.bids[j].doc.id), ())
 
 
-def judge_all(
-    bids: Sequence[Ready],
-    masks: SharedMasks,
-    found: dict[tuple[int, int], PairFound],
-    settings: Settings,
-    earlier: Mapping[tuple[str, str], Sequence[str]] | None = None,
-    signals: PairSignals | None = None,
-    rewritten: Rewritten | None = None,
-) -> list[PairResult]:
-    """Every pair of readable bids judged (see ``verdict``; rings known), ranked by level and
-    similarity: ``ranked`` of ``judged_pairs`` (see there)."""
-    judged = judged_pairs(Judging(bids, masks, found, settings, signals, rewritten))
-    return ranked(judged, bids, settings, earlier)
-
-
 def judged_pairs(inputs: Judging) -> list[Judged]:
     """Every pair of readable bids (in index order) judged on its own evidence, and its score. Where
     common text is judged after rings, a pair inside a ring keeps the common text it shares as
@@ -362,7 +347,7 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
     keys = _all_pairs(bids)
     clauses = _clause_masks(bids, found)
     ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
-    off = [masks.either(n) | p for n, p in enumerate(clauses)]
+    off = _out_of_evidence(masks, clauses)
     ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
     rewritten = inputs.rewritten or {}
     failed = frozenset(key for key, f in found.items() if f.failed)
@@ -393,7 +378,7 @@ def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
     check, a bid added, judges only the pairs whose evidence changed. Nothing without a memo."""
     if not memo_running() or inputs.masks.after_rings:
         return
-    off = [inputs.masks.either(n) | p for n, p in enumerate(_clause_masks(inputs.bids, inputs.found))]
+    off = _out_of_evidence(inputs.masks, _clause_masks(inputs.bids, inputs.found))
     keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(off))
 
 
@@ -408,6 +393,11 @@ def ranked(
     level and similarity."""
     pairs = _with_rings(list(judged), {b.doc.id: b.doc.name for b in bids}, settings, earlier or {})
     return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))
+
+
+def _out_of_evidence(masks: SharedMasks, clauses: list[Mask]) -> list[Mask]:
+    """Each bid's text left out of evidence: masked on either side, or clause-like."""
+    return [masks.either(n) | p for n, p in enumerate(clauses)]
 
 
 def _all_pairs(bids: Sequence[Ready]) -> list[tuple[int, int]]:

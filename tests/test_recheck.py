@@ -22,7 +22,7 @@ from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence.masks import SharedMasks
-from bidcheck.judge import judge_all
+from bidcheck.judge import Judging, judged_pairs, ranked
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.prepare import Ready, prepare_cached
@@ -413,14 +413,15 @@ def _judged_with(
     found: dict,
     tender: list | None = None,
 ) -> list:
-    """``judge_all`` of the bids with the given common text (and tender text), in a check with ``memo``."""
+    """The bids judged and ranked with the given common text (and tender text), in a check with ``memo``."""
     masks = SharedMasks(
         tender or [np.zeros(len(b.clean.norm), bool) for b in bids],
         common,
         [np.zeros(len(b.fingerprint.kgrams), bool) for b in bids],
     )
     with memo.during() if memo is not None else contextlib.nullcontext():
-        return judge_all(bids, masks, found, Settings(workers=1))
+        settings = Settings(workers=1)
+        return ranked(judged_pairs(Judging(bids, masks, found, settings)), bids, settings)
 
 
 def test_a_kept_judgement_is_not_taken_where_the_masks_inside_its_passages_changed(cache: Path) -> None:
