@@ -194,3 +194,44 @@ def test_a_tender_named_again_takes_its_role_in_the_list(window: MainWindow, tmp
     assert roles[tender.name] == "tender" and list(roles.values()).count("tender") == 1
     assert window.inputs().tenders == (tender,) and tender not in window.inputs().bids
     assert window.files.add_paths([tender], "tender") == 0  # named again with the same role: no change
+
+
+def test_a_late_bid_after_a_command_line_check_gives_a_fresh_checks_result(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line checks five bids; the window checks them (its stages answered from the cache,
+    which then keep what the next check reuses), then a sixth is added: its result is a fresh check's
+    of all six, in another cache."""
+    from bidcheck import cli
+
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    every = sorted((SAMPLE / "bids").iterdir())
+    bids = tmp_path / "bids"
+    bids.mkdir()
+    for path in every[:5]:
+        shutil.copy(path, bids / path.name)
+    first = tmp_path / "first.json"
+    assert cli.main(["check", str(bids), "--tender", str(TENDER), "--json", str(first), "--quiet"]) == 0
+    stages = sorted((tmp_path / "cache" / "stages").rglob("*.bin"))
+    window.add_paths([bids, TENDER])
+    run_to_end(window, qtbot)
+    assert window.result is not None and len(window.result.pairs) == 10
+    assert sorted((tmp_path / "cache" / "stages").rglob("*.bin")) == stages  # answered from the cache
+    late = bids / every[5].name
+    shutil.copy(every[5], late)
+    window.add_paths([late])
+    run_to_end(window, qtbot)
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path / "fresh"))
+    fresh = tmp_path / "fresh.json"
+    assert cli.main(["check", str(bids), "--tender", str(TENDER), "--json", str(fresh), "--quiet"]) == 0
+    assert window.result is not None and len(window.result.pairs) == 15
+    assert _comparable(result_to_dict(window.result)) == _comparable(json.loads(fresh.read_text("utf-8")))
+
+
+def _comparable(result: dict) -> str:
+    """A result without what differs from run to run (times) or place to place (paths)."""
+    for key in ("elapsed_s", "timings"):
+        result.pop(key, None)
+    for doc in result["documents"]:
+        doc.pop("path", None)
+    return json.dumps(result, ensure_ascii=False, sort_keys=True)
