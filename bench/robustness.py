@@ -428,7 +428,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--cases", nargs="*", default=list(CASES), help="case names (default: all)")
+    parser.add_argument(
+        "--cases", nargs="*", default=list(CASES), choices=list(CASES), help="case names (default: all)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="build the folders here and keep them")
     args = parser.parse_args()
