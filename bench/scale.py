@@ -1,14 +1,15 @@
 """Speed at section scale: ``bidcheck check`` on 10 to 200 bids of about 55,000 characters, against the
 plain-text floor (reading the same files with pypdfium2 and python-docx and doing nothing else).
 
-For each size it prints the floor, the whole check as a user runs it (a fresh process, an empty cache),
-its stages, the ratio to the floor, the peak memory of the process tree, a re-check with the cache
-filled (its result must equal the first, times and paths aside), and the check after adding one bid (all
-bids but the last checked first, with their own cache; its result must equal the first check's): by the
-command line in a fresh process, and in the app (``bench/app_add_one.py``: the window's check in the
-process that checked the other bids, without the library and with it); each also in CPU seconds (user +
-system of the process and its workers: on a shared machine the wall time grows with the load, the CPU
-time hardly); then how the check time grows from one size to the next.
+For each size it prints the floor (read by as many processes as the check uses, and by one), the whole
+check as a user runs it (a fresh process, an empty cache), its stages, the ratio to each floor, the peak
+memory of the process tree, a re-check with the cache filled (its result must equal the first, times and
+paths aside), and the check after adding one bid (all bids but the last checked first, with their own
+cache; its result must equal the first check's): by the command line in a fresh process, and in the app
+(``bench/app_add_one.py``: the window's check in the process that checked the other bids, without the
+library and with it); each also in CPU seconds (user + system of the process and its workers: on a
+shared machine the wall time grows with the load, the CPU time hardly); then how the check time grows
+from one size to the next.
 With ``--repeat N`` every size is timed N times, the sizes in turn (10, 30, …, 10, 30, …), so that a
 drift in the machine's speed reaches all of them alike; the summary shows each size's fastest check
 (peak memory: the highest of the runs). On a shared 2-core machine one run can be 10% off.
@@ -244,6 +245,7 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
     section = scale_section(size, folder)
     files = [*sorted((section / "bids").iterdir()), section / "tender" / "招标文件.docx"]
     floor = floor_seconds(files, workers)
+    floor_one = floor_seconds(files, 1) if workers > 1 else floor
     (cold_wall, cold_cpu), peak, result, (warm_wall, warm_cpu) = _cold_and_warm(section, workers)
     add_one = add_one_seconds(section, workers, result)
     timings = dict(result["timings"])  # type: ignore[arg-type]
@@ -253,9 +255,11 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
         "bids": size,
         "chars": chars,
         "floor": floor,
+        "floor_one": floor_one,
         "check": cold_wall,
         "check_cpu": cold_cpu,
         "ratio": cold_wall / floor,
+        "ratio_one": cold_wall / floor_one,
         "stages": timings,
         "peak_mb": peak / 2**20,
         "warm": warm_wall,
@@ -276,6 +280,7 @@ def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
     row = dict(min(runs, key=lambda run: float(run["check"])))  # type: ignore[arg-type]
     for key in (
         "floor",
+        "floor_one",
         "check_cpu",
         "warm",
         "warm_cpu",
@@ -289,6 +294,7 @@ def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
         row[key] = min(float(run[key]) for run in runs)  # type: ignore[arg-type]
     row["peak_mb"] = max(float(run["peak_mb"]) for run in runs)  # type: ignore[arg-type]
     row["ratio"] = float(row["check"]) / float(row["floor"])  # type: ignore[arg-type]
+    row["ratio_one"] = float(row["check"]) / float(row["floor_one"])  # type: ignore[arg-type]
     return row
 
 
@@ -312,6 +318,8 @@ _COLUMNS = (
     ("check s", 9),
     ("cpu", 6),
     ("ratio", 7),
+    ("floor1", 8),
+    ("ratio1", 8),
     ("read", 7),
     ("cand", 7),
     ("verify", 8),
@@ -344,6 +352,8 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{r['check']:.1f}",
             f"{r['check_cpu']:.1f}",
             f"{r['ratio']:.1f}",
+            f"{r['floor_one']:.1f}",
+            f"{r['ratio_one']:.1f}",
             f"{s.get('read', 0):.1f}",
             f"{s.get('candidates', 0):.1f}",
             f"{s.get('verify', 0):.1f}",
@@ -391,6 +401,7 @@ def main() -> None:
     print(
         f"machine: {os.cpu_count()} cores; stages are wall seconds inside the check;"
         " 'st+rep' is process start, imports and writing the JSON and Excel reports;"
+        " 'floor1', 'ratio1': the floor read by one process, and the check's time against it;"
         " 'cpu' after 'check s': the check's CPU seconds (user + system, workers included);"
         " 're-check': the same check again, every file cached; 'add one': the check after one bid is added"
         " to the others, checked before (bidcheck check in a fresh process, JSON and Excel written);"
