@@ -454,6 +454,21 @@ def _commitments(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     return []
 
 
+def _scattered(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """One bidder copies 10-11 separate paragraphs of another's plan into its own, one at a time in
+    different places, word for word or lightly disguised (punctuation, a tenth of the words swapped):
+    in long bids a small share of either, yet ten copies that no other bid holds. Nothing else is
+    shared. The pair is ``high``."""
+    a, b = rng.sample(range(len(bids)), 2)
+    own = [p for p in bids[a].chapters[3] if p.kind == "own"]
+    pair = _Pair(a, b, "scattered", "high")
+    for para in sorted(rng.sample(own, min(len(own), rng.randint(10, 11))), key=own.index):
+        _copy_block(
+            bids[a], bids[b], [para], rng.choice(("verbatim", "punctuation", "synonyms-10")), pair, rng
+        )
+    return [pair]
+
+
 def _plan(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     n = len(bids)
     order = rng.sample(range(n), n)
@@ -480,6 +495,7 @@ CASES: dict[str, Callable[[list[Bid], random.Random], list[_Pair]]] = {
     "full-ring-verbatim": _full_ring_verbatim,
     "ring-and-one": _ring_and_one,
     "commitments": _commitments,
+    "scattered": _scattered,
 }
 
 
@@ -574,7 +590,8 @@ def generate_section(
     ``case`` is what the bids share: ``planted`` copies of every kind and public boilerplate, or
     one of the other ``CASES``: ``model`` (clauses of a model document three bidders quote), ``thin-ring``
     (a ring sharing a short draft), ``full-ring``, ``full-ring-verbatim`` and ``ring-and-one`` (small
-    sections written from one draft), ``commitments`` (public commitments in changing selections).
+    sections written from one draft), ``commitments`` (public commitments in changing selections),
+    ``scattered`` (ten separate paragraphs one bidder copied from another).
     With ``tables`` the tender carries a bill of quantities, an 开标一览表 and a 偏离表 that every bid
     fills in (``bench.tables``), and one pair otherwise unrelated prices its bill with the same unit prices.
     """

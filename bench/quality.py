@@ -6,7 +6,7 @@ ranking AUC of colluding vs clean pairs, template/public text wrongly raised as 
 each passage's page is right.
 
 Usage: .venv/bin/python -m bench.quality [--seeds 101 102 ...] [--bids 8 12 ...] [--keep DIR]
-       [--case CASE] [--no-tender | --both]     (cases: see bench/corpus.py ``generate_section``)
+       [--case CASE] [--no-tender | --both] [--own MIN MAX]   (cases: bench/corpus.py ``generate_section``)
 """
 
 from __future__ import annotations
@@ -258,6 +258,13 @@ def main() -> None:
     parser.add_argument(
         "--tables", action="store_true", help="the tender and every bid carry a bill and response tables"
     )
+    parser.add_argument(
+        "--own",
+        type=int,
+        nargs=2,
+        default=(18, 24),
+        help="each bid's own plan paragraphs (about 200 characters each): 250 270 gives 55,000 characters",
+    )
     args = parser.parse_args()
     modes = [True, False] if args.both else [not args.no_tender]
     tallies = {mode: Tally() for mode in modes}
@@ -266,7 +273,8 @@ def main() -> None:
         for bids in args.bids:
             for seed in args.seeds:
                 folder = root / f"section-{bids}-{seed}"
-                section = generate_section(folder, bids, seed, case=args.case, tables=args.tables)
+                own = (args.own[0], args.own[1])
+                section = generate_section(folder, bids, seed, own, case=args.case, tables=args.tables)
                 for mode, tally in tallies.items():
                     result, seconds = _run(folder, args.workers, args.settings, mode)
                     tally.seconds += seconds

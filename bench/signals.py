@@ -19,7 +19,10 @@ its own 技术负责人 and 安全员 under the same header), author, editing se
 signs found and missed, and the clean pairs' levels and signals (target: all found; no strong signal
 and no ``high`` on clean pairs).
 
-Usage: .venv/bin/python -m bench.signals [--sizes 5 12 20] [--seed 1] [--folder DIR]
+With ``--public N`` every section also holds N mobile numbers quoted from public documents and a public
+picture, each in 20-50% of the bids (five at least): no pair may be raised by them.
+
+Usage: .venv/bin/python -m bench.signals [--sizes 5 12 20] [--seed 1] [--folder DIR] [--public N]
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import io
 import itertools
 import random
 import re
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -285,10 +289,25 @@ def _docx_props(
     # app.xml's Company: the same generic "Microsoft" in every file
 
 
+def _public_values(size: int, count: int, rng: random.Random) -> list[tuple[str, list[int]]]:
+    """``count`` numbers quoted from public documents (a project contact, a hotline; not in the tender),
+    each in a share of the bids drawn from 20-50%, and in five bids at least (fewer bids holding a
+    number cannot be told from a ring's, in a section alone): what such a section looks like to every
+    finder."""
+    out = []
+    for n in range(count):
+        share = max(5, round(size * rng.uniform(0.2, 0.5)))
+        holders = sorted(rng.sample(range(size), min(size, share)))
+        out.append((f"13{n}{rng.randint(10_000_000, 99_999_999)}", holders))
+    return out
+
+
 def write_section(
-    folder: Path, size: int, seed: int
+    folder: Path, size: int, seed: int, public: int = 0
 ) -> tuple[Path, list[Path], list[tuple[str, str, int, int]]]:
-    """The tender, the bids and the plants (kind, field, bid index a, bid index b)."""
+    """The tender, the bids and the plants (kind, field, bid index a, bid index b); with ``public``, that
+    many public numbers and a public picture (a screenshot of a credit-query site) each in 20-50% of the
+    bids, five at least (``_public_values``)."""
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
     plans = [
@@ -307,6 +326,13 @@ def write_section(
     added: list[tuple[str, str, int, int]] = []  # plants of more than one pair (a price progression)
     logo = encoded(photo(seed, (300, 120)))  # the agency's, in the tender and every bid
     pictures = {i: [logo, encoded(photo(seed * 100 + 50 + i, (640, 480)))] for i in range(size)}
+    for number, holders in _public_values(size, public, random.Random(seed * 31 + 7)):
+        for k in holders:
+            extra[k].append(Para(f"本项目建设单位咨询电话：{number}（摘自公开的项目信息）。", "own"))
+    if public:
+        screenshot = encoded(photo(seed * 100 + 99, (800, 500)))
+        for k in _public_values(size, 1, random.Random(seed * 31 + 8))[0][1]:
+            pictures[k].append(screenshot)
     for (kind, field, _fa, _fb), (a, b) in zip(PLANTS, pairs, strict=True):
         if field == "author":
             authors[a] = authors[b] = "刘建国经营部"
@@ -419,7 +445,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 12, 20])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--folder", type=Path)
+    parser.add_argument(
+        "--public", type=int, default=0, help="numbers (and a picture) quoted by 20-50%% of the bids"
+    )
     args = parser.parse_args()
+    print(f"command: {' '.join([Path(sys.executable).name, '-m', 'bench.signals', *sys.argv[1:]])}")
     print(
         "bids  planted  found  missed  clean pairs  clean high  clean watch  strong on clean"
         "  signals s  check s"
@@ -427,7 +457,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temp:
         for size in args.sizes:
             folder = (args.folder or Path(temp)) / f"signals-{size}"
-            tender, paths, plants = write_section(folder, size, args.seed + size)
+            tender, paths, plants = write_section(folder, size, args.seed + size, args.public)
             started = time.perf_counter()
             result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2))
             wall = time.perf_counter() - started
@@ -437,7 +467,9 @@ def main() -> None:
                 f"{s['clean_high']:>10}  {s['clean_watch']:>11}  {s['clean_strong']:>15}  "
                 f"{s['signals_s']:>9.3f}  {wall:>7.1f}"
             )
-            for line in [*s["missed"], *s["clean_signals"]]:  # type: ignore[misc]
+            shown = [*s["missed"], *s["clean_signals"][:10]]  # type: ignore[misc]
+            more = len(s["clean_signals"]) - 10  # type: ignore[arg-type]
+            for line in shown + ([f"... and {more} more signals on clean pairs"] if more > 0 else []):
                 print(f"      {line}")
 
 
