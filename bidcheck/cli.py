@@ -118,9 +118,12 @@ def _progress_bar(stream: TextIO) -> ProgressFn:
     return show
 
 
+_PUBLIC_SHOWN = 5  # values many bids hold, named in the summary (the report's 概要 lists them all)
+
+
 def _summary(result: CheckResult, stream: TextIO) -> None:
     from bidcheck.report.xlsx import NO_TENDER_WARNING
-    from bidcheck.words import LEVEL_NAMES
+    from bidcheck.words import LEVEL_NAMES, public_value_line
 
     names = {d.id: d.name for d in result.documents}
     for doc in result.documents:
@@ -139,6 +142,10 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
     )
     if not result.has_tender:
         stream.write(f"{NO_TENDER_WARNING}（用 --tender 指定招标文件）\n")
+    for value in result.public_values[:_PUBLIC_SHOWN]:
+        stream.write(f"{public_value_line(value)}\n")
+    if len(result.public_values) > _PUBLIC_SHOWN:
+        stream.write(f"另有 {len(result.public_values) - _PUBLIC_SHOWN} 个多家共有的值，见报告概要\n")
     if result.semantic_note:
         stream.write(f"{result.semantic_note}\n")
 

@@ -45,6 +45,7 @@ SETTING_LABELS = {
     "high_chars": "一级预警共同字数",
     "watch_similarity": "二级观察相似度",
     "watch_chars": "二级观察共同字数",
+    "high_passages": "一级预警：仅两家共有的独立段落数",
     "ring_min_chars": "串标组共用文字的最少字数",
     "workers": "并行进程数（0 为自动）",
     "max_file_mb": "单个文件大小上限（MB）",
@@ -63,6 +64,7 @@ SETTING_LABELS = {
     "public_min_sections": "判为公共文字的最少标段数",
     "signals_enabled": "查找串标迹象（文档属性、互见名称、相同联系方式等）",
     "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
+    "signal_max_holders": "一个值最多几家共有仍算迹象（更多家共有视为公开信息）",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
     "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
     "semantic_enabled": "查找语义改写（改写过的段落，较慢）",
@@ -117,6 +119,7 @@ class Settings:
     high_chars: int = 3000
     watch_similarity: float = 0.05
     watch_chars: int = 150
+    high_passages: int = 6  # separate passages (of short_passage_chars or more) no other bid holds
     ring_min_chars: int = 500  # own text (model clauses left out) a ring's members all share
     # running and reporting
     workers: int = 0  # 0 = choose from the number of cores
@@ -138,6 +141,7 @@ class Settings:
     # signs beyond shared wording (bidcheck.signals)
     signals_enabled: bool = True
     signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
+    signal_max_holders: int = 4  # a value more bids hold is the section's (rings are a few bidders)
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
     image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
     # rewritten passages (bidcheck.semantic)
@@ -156,6 +160,7 @@ class Settings:
 
     def validate(self) -> None:
         """Raise ``SettingsError`` naming the first value out of range."""
+        _require(self.signal_max_holders >= 2, "signal_max_holders", "must be at least 2")
         for name in (
             "window_chars",
             "window_stride",
@@ -170,6 +175,7 @@ class Settings:
             "cache_max_mb",
             "max_file_mb",
             "ring_min_chars",
+            "high_passages",
             "common_alone_bids",
             "public_min_bidders",
             "public_min_sections",

@@ -147,16 +147,20 @@ def _pair_result(
     return pair, score
 
 
-def _own_level(score: Score, settings: Settings) -> Level:
-    """``high`` / ``watch`` / ``none`` from the live share and the live characters."""
+def _own_level(score: Score, settings: Settings, apart: int = 0) -> Level:
+    """``high`` / ``watch`` / ``none`` from the live share, the live characters, and ``apart``, the
+    separate passages only these two bids hold (see ``_apart_passages``): in a bid of 300 pages ten
+    copied paragraphs are a small share, yet ten copies no other bidder has are no accident."""
     if score.similarity >= settings.high_similarity or score.chars >= settings.high_chars:
+        return "high"
+    if apart >= settings.high_passages:
         return "high"
     if score.similarity >= settings.watch_similarity or score.chars >= settings.watch_chars:
         return "watch"
     return "none"
 
 
-def _own_reason(level: Level, score: Score) -> str:
+def _own_reason(level: Level, score: Score, apart: int = 0) -> str:
     flagged_note = (
         f"；另有 {score.flagged} 段为招标文件/模板或多家共有的文字，不计入" if score.flagged else ""
     )
@@ -166,8 +170,9 @@ def _own_reason(level: Level, score: Score) -> str:
     rewritten = (
         f"，其中语义改写 {score.rewritten} 段（{score.rewritten_chars} 字）" if score.rewritten else ""
     )
+    only = f"，其中 {apart} 段为其他投标文件没有、仅这两家共有的独立段落" if apart > 1 else ""
     return (
-        f"{word}：{score.passages} 段共同文字（{score.chars} 字），"
+        f"{word}：{score.passages} 段共同文字（{score.chars} 字）{only}，"
         f"占较多一方正文的 {score.similarity:.0%}{rewritten}{flagged_note}"
     )
 
@@ -192,6 +197,7 @@ def verdict(
     settings: Settings,
     earlier: Sequence[str] = (),
     signals: Sequence[Signal] = (),
+    apart: int = 0,
 ) -> tuple[Level, str]:
     """A pair's level and the reason a panel reads, decided here and nowhere else.
 
@@ -201,10 +207,11 @@ def verdict(
     ``earlier`` names the library's sections where the two bidders were already ``high`` together: the
     reason says so (the level stays the pair's own: an earlier section is told, not counted again).
     ``signals`` (see ``bidcheck.signals``): a strong one makes the pair ``high`` on its own, a supporting
-    one ``watch``; the reason names the signs in the panel's words.
+    one ``watch``; the reason names the signs in the panel's words. ``apart``: the pair's separate
+    passages that no other bid shares (``_apart_passages``); ``high_passages`` of them make it ``high``.
     """
-    level = _own_level(score, settings)
-    reason = _own_reason(level, score)
+    level = _own_level(score, settings, apart)
+    reason = _own_reason(level, score, apart)
     if score.failed:  # nothing found is no evidence of nothing shared
         level = "high" if level == "high" else "watch"
         reason = f"{LEVEL_NAMES[level]}：比对进程异常退出，这一对未能比对完，请人工核对；{reason}"
@@ -227,16 +234,57 @@ def _with_rings(
     """The pairs with the verdict that knows the section's rings (see ``find_rings``) and the library's
     earlier sections."""
     rings = find_rings([p for p, _ in judged], settings.ring_min_chars)
+    apart = _apart_passages(judged, settings.short_passage_chars)
     out = []
     for pair, score in judged:
         ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
-        level, reason = verdict(score, ring, names, settings, earlier.get((pair.a, pair.b), ()), pair.signals)
+        told = earlier.get((pair.a, pair.b), ())
+        level, reason = verdict(
+            score, ring, names, settings, told, pair.signals, apart.get((pair.a, pair.b), 0)
+        )
         out.append(
             pair
             if (level, reason) == (pair.level, pair.reason)
             else replace(pair, level=level, reason=reason)
         )
     return out
+
+
+def _apart_passages(judged: Sequence[Judged], least: int) -> dict[tuple[str, str], int]:
+    """By pair of document ids: its live copied passages of ``least`` characters or more whose text,
+    on both sides and for the most part, no third bid shares as a live passage with either: copies
+    only these two hold. A ring's draft is held by three or more and is judged as a ring."""
+    spans: dict[str, list[Span]] = {}
+    for pair, score in judged:
+        for a, b in score.copied:
+            spans.setdefault(pair.a, []).append(a)
+            spans.setdefault(pair.b, []).append(b)
+    partners = {doc: _partner_counts(held) for doc, held in spans.items()}
+    out: dict[tuple[str, str], int] = {}
+    for pair, score in judged:
+        count = sum(
+            _alone(partners[pair.a], a) and _alone(partners[pair.b], b)
+            for a, b in score.copied
+            if a[1] - a[0] >= least
+        )
+        if count:
+            out[(pair.a, pair.b)] = count
+    return out
+
+
+def _partner_counts(spans: list[Span]) -> npt.NDArray[np.int32]:
+    """For each character of a bid, how many of its live passages (one a partner) cover it."""
+    counts = np.zeros(max(end for _, end in spans) + 1, dtype=np.int32)
+    starts, ends = zip(*spans, strict=True)
+    np.add.at(counts, np.array(starts), 1)
+    np.add.at(counts, np.array(ends), -1)
+    return np.cumsum(counts, dtype=np.int32)
+
+
+def _alone(counts: npt.NDArray[np.int32], span: Span) -> bool:
+    """Whether most of a passage's characters are covered by that one partner's passage alone."""
+    start, end = span
+    return end > start and int((counts[start:end] == 1).sum()) * 2 >= end - start
 
 
 def _listed_passages(

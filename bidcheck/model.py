@@ -27,6 +27,7 @@ __all__ = [
     "Place",
     "Price",
     "PricePattern",
+    "PublicValue",
     "Role",
     "Side",
     "Signal",
@@ -202,7 +203,9 @@ class Signal:
 
     ``kind`` names the sign (``metadata``, ``cross_name``, ``identifier``...), ``field`` what was compared
     (``author``, ``phone``...), ``value`` the shared value, ``detail`` the sentence a panel reads;
-    ``a``/``b`` where it stands in each bid, ``None`` for facts of the file (its properties).
+    ``a``/``b`` where it stands in each bid, ``None`` for facts of the file (its properties);
+    ``holders`` how many bids of the section hold the value (a value more bids hold weighs less: see
+    ``bidcheck.signals.weighed``).
     """
 
     kind: str
@@ -212,6 +215,19 @@ class Signal:
     detail: str
     a: Place | None = None
     b: Place | None = None
+    holders: int = 2
+
+
+@dataclass(frozen=True)
+class PublicValue:
+    """A value a sign's finder found in too many bids to tie any two of them (``signal_max_holders``):
+    the section's, such as a project contact every third bidder quotes. Listed in the summary, never
+    counted."""
+
+    kind: str
+    field: str
+    value: str
+    holders: int
 
 
 @dataclass(frozen=True)
@@ -291,6 +307,9 @@ class CheckResult:
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)  # by bid id
     price_patterns: tuple[PricePattern, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run (``语义比对未运行：…``); "" when it ran
+    public_values: tuple[
+        PublicValue, ...
+    ] = ()  # values too many bids hold to be a sign (see ``PublicValue``)
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -457,6 +476,7 @@ def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, An
             {"members": list(g.members), "passages": g.passages, "chars": g.chars} for g in result.groups
         ],
         "price_patterns": [{**asdict(p), "members": list(p.members)} for p in result.price_patterns],
+        "public_values": [asdict(v) for v in result.public_values],
     }
 
 
@@ -485,6 +505,7 @@ def _signal_from_dict(data: dict[str, Any]) -> Signal:
         str(data["detail"]),
         _place_from_dict(data.get("a")),
         _place_from_dict(data.get("b")),
+        int(data.get("holders", 2)),
     )
 
 
@@ -574,6 +595,10 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
             for p in data.get("price_patterns", ())
         ),
         str(data.get("semantic_note", "")),
+        tuple(
+            PublicValue(str(v["kind"]), str(v["field"]), str(v["value"]), int(v["holders"]))
+            for v in data.get("public_values", ())
+        ),
     )
 
 

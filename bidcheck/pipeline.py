@@ -42,7 +42,6 @@ from bidcheck.model import (
     PairResult,
     PricePattern,
     Role,
-    Signal,
 )
 from bidcheck.prepare import (
     Pickled,
@@ -56,7 +55,7 @@ from bidcheck.prepare import (
     remember_read,
 )
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
-from bidcheck.signals import SectionInfo, find_signals, price_patterns
+from bidcheck.signals import SectionInfo, SignalsFound, find_signals, price_patterns
 from bidcheck.signals.identifier import remembered_identifiers
 from bidcheck.workers import Ahead, Lost, can_fork, default_memory_mb, run_tasks
 
@@ -390,7 +389,7 @@ class _Run:
     aligned: list[AlignInput] = field(default_factory=list)
     candidates: WindowPairs = field(default_factory=dict)
     found: dict[tuple[int, int], PairFound] = field(default_factory=dict)
-    signals: dict[tuple[str, str], tuple[Signal, ...]] = field(default_factory=dict)
+    signals: SignalsFound = field(default_factory=SignalsFound)
     rewritten: dict[tuple[int, int], list[SemanticPassage]] = field(default_factory=dict)
     pairs: list[PairResult] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
@@ -403,7 +402,7 @@ class _Run:
     key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
     price_patterns: tuple[PricePattern, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
-    signals_ahead: Ahead[dict[tuple[str, str], tuple[Signal, ...]]] | None = None  # see ``_signals_ahead``
+    signals_ahead: Ahead[SignalsFound] | None = None  # see ``_signals_ahead``
     while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
 
 
@@ -416,8 +415,9 @@ def _code() -> str:
 
 
 # raise it when what a stage remembers changes shape: an installed build without sources keys its stages
-# by its version alone (2: the verdicts are remembered before the rings, with their scores)
-_STAGES_FORMAT = "stages 2"
+# by its version alone (2: the verdicts are remembered before the rings, with their scores; 3: the signals
+# with the values many bids hold)
+_STAGES_FORMAT = "stages 3"
 
 
 def _inputs_key(run: _Run) -> str:
@@ -675,7 +675,7 @@ def _section_info(run: _Run) -> SectionInfo:
     return SectionInfo(tenders, run.settings)
 
 
-def _signals_ahead(run: _Run) -> Ahead[dict[tuple[str, str], tuple[Signal, ...]]] | None:
+def _signals_ahead(run: _Run) -> Ahead[SignalsFound] | None:
     """The signals begun in a forked copy of this process, which finds them while this one finds the
     candidates and verifies them (one core of two was idle then); ``None`` where processes are not
     forked, for small sections, and when an earlier check remembered them."""
@@ -719,7 +719,7 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     masks = run.masks
     assert masks is not None
     failed = any(found.failed for found in run.found.values())  # such pairs are tried again next time
-    inputs = Judging(run.bids, masks, run.found, run.settings, run.signals, run.rewritten)
+    inputs = Judging(run.bids, masks, run.found, run.settings, run.signals.pairs, run.rewritten)
     remembered = _is_remembered(run, "judge")
     judged = _remembered(run, "judge", lambda: judged_pairs(inputs), keep=not failed)
     if remembered and not failed:  # the app's next check, a bid added, judges only what changed
@@ -833,4 +833,5 @@ def _check(
         run.history,
         run.price_patterns,
         run.semantic_note,
+        run.signals.public,
     )

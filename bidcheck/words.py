@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Price, Signal
+from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Price, PublicValue, Signal
 
 __all__ = [
     "CONCEALED_KINDS",
@@ -25,6 +25,7 @@ __all__ = [
     "picture_thumbnails",
     "price_place",
     "price_words",
+    "public_value_line",
     "sign_phrases",
     "signal_line",
 ]
@@ -121,6 +122,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "homophone": "同音错字",
     "exact": "同一图片",
     "similar": "近似图片",
+    "picture": "图片",
     "arithmetic": "等差报价",
     "ratio": "等比报价",
     "close": "报价过于接近",
@@ -131,6 +133,12 @@ STRENGTH_NAMES: dict[str, str] = {"strong": "强", "supporting": "辅助"}
 # The kinds of a section's price pattern (``CheckResult.price_patterns``), as the panel reads them.
 PRICE_PATTERN_KINDS: dict[str, str] = {"arithmetic": "等差数列", "ratio": "等比数列", "close": "总价几乎相同"}
 PRICE_UNREAD = "价格未能读出"
+
+
+def public_value_line(value: PublicValue) -> str:
+    """A value too many bids hold to be a sign, as the summary tells it."""
+    field = SIGNAL_FIELDS.get(value.field, value.field)
+    return f"{field}“{value.value}”出现在 {value.holders} 份投标文件中，视为公开信息，不计为迹象"
 
 
 def sign_phrases(signals: list[Signal] | tuple[Signal, ...]) -> list[str]:

@@ -7,6 +7,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from bidcheck.model import Block, CheckResult, Document, Signal, result_from_dic
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
-from bidcheck.signals.base import held_by_few, longest_first
+from bidcheck.signals.base import held_by_few, longest_first, most_holders, weighed
 from bidcheck.signals.bidders import core_name
 from bidcheck.signals.identifier import credit_code_ok, id_number_ok
 from bidcheck.signals.metadata import minute_of
@@ -83,8 +84,30 @@ def test_minute_of_reads_office_and_pdf_times_and_ignores_what_does_not_parse() 
 def test_values_most_bids_hold_or_the_tender_holds_are_no_sign() -> None:
     settings = Settings()
     held = held_by_few([{"x", "t"}, {"x", "t", "m"}, {"m", "t"}, {"m"}, {"t"}], {"t"}, settings)
-    assert held == {"x": [0, 1]}  # "m": 3 of 5 (60%); "t": the tender's
-    assert held_by_few([{"x"}, {"x"}, set()], set(), settings) == {"x": [0, 1]}  # 2 of 3 is still a pair
+    assert held.few == {"x": [0, 1]}  # "t": the tender's
+    assert held.many == {"m": 3}  # 3 of 5 (60%): the section's
+    assert held_by_few([{"x"}, {"x"}, set()], set(), settings).few == {"x": [0, 1]}  # 2 of 3 is still a pair
+
+
+def test_a_value_more_than_a_few_bids_hold_is_the_sections_whatever_the_share() -> None:
+    """Rings are a few bidders: in 100 bids a value 5 hold (5%) is public, 4 a supporting sign at most,
+    3 (a 陪标 ring of three) as strong as 2."""
+    settings = Settings()
+    values = [
+        {"five"} if n < 5 else {"four"} if n < 9 else {"three"} if n < 12 else set() for n in range(100)
+    ]
+    held = held_by_few(values, set(), settings)
+    assert held.few == {"four": [5, 6, 7, 8], "three": [9, 10, 11]}
+    assert held.many == {"five": 5}
+    assert most_holders(100, settings) == 4
+    assert most_holders(100, settings.with_changes(signal_max_holders=5)) == 5
+    assert most_holders(5, settings) == 2  # 3 of 5 is 60%: the common share rules small sections
+    phone = Signal("identifier", "strong", "phone", "13912345678", "两份文件出现相同的电话号码")
+    assert weighed(phone) == phone
+    assert weighed(replace(phone, holders=3)).strength == "strong"
+    four = weighed(replace(phone, holders=4))
+    assert four.strength == "supporting"
+    assert "此值 4 份投标文件共有" in four.detail
 
 
 def test_a_strong_signal_alone_makes_high_and_a_supporting_one_watch() -> None:

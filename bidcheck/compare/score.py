@@ -25,6 +25,7 @@ class Score:
     failed: bool = False  # the pair could not be compared (its worker process died): a person must look
     rewritten: int = 0  # of the live passages, those the semantic layer found (reworded all through)
     rewritten_chars: int = 0  # their characters, on the side that has more
+    copied: tuple[tuple[Span, Span], ...] = ()  # each live copied passage's spans (A, B), comparable text
 
 
 def coverage(spans: list[tuple[int, int]], template_mask: npt.NDArray[np.bool_]) -> tuple[float, int]:
@@ -66,4 +67,5 @@ def score_pair(
         flagged,
         rewritten=len(rewritten[0]),
         rewritten_chars=max(sem_chars_a, sem_chars_b),
+        copied=tuple(zip(copied[0], copied[1], strict=True)),
     )

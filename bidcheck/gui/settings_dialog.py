@@ -36,7 +36,17 @@ __all__ = ["SettingsDialog", "explain_error", "setting_label"]
 
 Editor = QSpinBox | QDoubleSpinBox | QComboBox | QCheckBox | QLineEdit
 GROUPS = (
-    ("判定", ("high_similarity", "high_chars", "watch_similarity", "watch_chars", "ring_min_chars")),
+    (
+        "判定",
+        (
+            "high_similarity",
+            "high_chars",
+            "watch_similarity",
+            "watch_chars",
+            "high_passages",
+            "ring_min_chars",
+        ),
+    ),
     (
         "招标文件与多家共有文字",
         ("template_share", "template_min_chars", "common_min_bids", "common_share", "common_alone_bids"),
@@ -82,7 +92,16 @@ GROUPS = (
         ),
     ),
     ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
-    ("串标迹象", ("signals_enabled", "signal_common_share", "edit_session_min_rsids", "image_hash_distance")),
+    (
+        "串标迹象",
+        (
+            "signals_enabled",
+            "signal_common_share",
+            "signal_max_holders",
+            "edit_session_min_rsids",
+            "image_hash_distance",
+        ),
+    ),
 )
 _ABOVE_ONE = {"semantic_min_margin", "semantic_min_mean"}  # ratios that may pass 100%
 _PROBLEMS = {

@@ -45,6 +45,7 @@ from bidcheck.words import (
     passage_kind,
     picture_thumbnails,
     price_place,
+    public_value_line,
 )
 
 __all__ = ["NO_TENDER_WARNING", "save_xlsx", "write_xlsx"]
@@ -156,6 +157,17 @@ def _finish_table(sheet: Worksheet) -> None:
         sheet.auto_filter.ref = sheet.dimensions
 
 
+_PUBLIC_ROWS = 20  # values many bids hold, one a row of the summary
+
+
+def _public_rows(result: CheckResult) -> list[tuple[str, Any]]:
+    """The values too many bids hold to be a sign, most held first (the rest counted)."""
+    label = "多家共有的值（不计为迹象）"
+    rows: list[tuple[str, Any]] = [(label, public_value_line(v)) for v in result.public_values[:_PUBLIC_ROWS]]
+    more = len(result.public_values) - _PUBLIC_ROWS
+    return rows + ([(label, f"另有 {more} 个，见 JSON 结果的 public_values")] if more > 0 else [])
+
+
 def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged: int) -> None:
     sheet.title = "概要"
     levels = Counter(p.level for p in result.pairs)
@@ -180,6 +192,7 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         ("无", levels["none"]),
         ("疑似串标组数", len(result.groups)),
         ("报价规律数", len(result.price_patterns)),
+        *_public_rows(result),
         (
             "共同段落表未列出",
             f"{quiet_flagged} 段（等级为“无”的文件对中的招标文件/多家共有文字）" if quiet_flagged else "无",

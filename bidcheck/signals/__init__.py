@@ -1,15 +1,18 @@
 """Signs beyond shared wording (Article 40 of the 招标投标法实施条例), one module per sign.
 
-Each finder is ``find(bids, section) -> list[Linked]``: the pairs of bids sharing a sign, with the
-signal. ``_FINDERS`` is the table of them (the shape of ``bidcheck.ingest.registry``'s readers); a
-finder looks at each bid once and pairs bids through a dict of values, never pair by pair.
+Each finder is ``find(bids, section) -> [Linked | PublicValue]``: the pairs of bids sharing a sign,
+with the signal, and the values it found too many bids holding to tie any two (``base.held_by_few``).
+``_FINDERS`` is the table of them (the shape of ``bidcheck.ingest.registry``'s readers); a finder looks
+at each bid once and pairs bids through a dict of values, never pair by pair. Every signal is weighed
+here, once, by the number of bids holding its value (``base.weighed``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-from bidcheck.model import Signal
+from bidcheck.model import PublicValue, Signal
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, check_cancel
 from bidcheck.signals import (
@@ -24,13 +27,13 @@ from bidcheck.signals import (
     table_fill,
     unit_prices,
 )
-from bidcheck.signals.base import Linked, SectionInfo
+from bidcheck.signals.base import Linked, SectionInfo, weighed
 from bidcheck.signals.bidders import bidders_of
 from bidcheck.signals.prices import price_patterns
 
-__all__ = ["Linked", "SectionInfo", "find_signals", "price_patterns"]
+__all__ = ["Linked", "SectionInfo", "SignalsFound", "find_signals", "price_patterns"]
 
-Finder = Callable[[Sequence[Ready], SectionInfo], list[Linked]]
+Finder = Callable[[Sequence[Ready], SectionInfo], Sequence[Linked | PublicValue]]
 _FINDERS: dict[str, Finder] = {
     "metadata": metadata.find,
     "cross_name": cross_name.find,
@@ -45,31 +48,49 @@ _FINDERS: dict[str, Finder] = {
 }
 
 
+PairSignals = dict[tuple[str, str], tuple[Signal, ...]]
+
+
+@dataclass(frozen=True)
+class SignalsFound:
+    """What the finders found: by pair of bid ids (in the bids' order), the signals the pair shares;
+    and the values too many bids hold to count, most held first."""
+
+    pairs: PairSignals = field(default_factory=dict)
+    public: tuple[PublicValue, ...] = ()
+
+
 def find_signals(
     bids: Sequence[Ready], section: SectionInfo, cancel: CancelFlag | None = None
-) -> dict[tuple[str, str], tuple[Signal, ...]]:
-    """Every finder run on the section's bids (unless ``signals_enabled`` is off): by pair of bid ids
-    (in the bids' order), the signals the pair shares, strong ones first, then by kind, field, value.
-    Two files of one bidder (as their forms or names tell) are no pair for signals."""
+) -> SignalsFound:
+    """Every finder run on the section's bids (unless ``signals_enabled`` is off): each pair's signals,
+    weighed by how many bids hold their values, strong ones first, then by kind, field, value; and the
+    values many bids hold. Two files of one bidder (as their forms or names tell) are no pair."""
     if not section.settings.signals_enabled:
-        return {}
+        return SignalsFound()
     order = {b.doc.id: n for n, b in enumerate(bids)}
     bidder = dict(zip(order, bidders_of(bids), strict=True))  # two files of one bidder share what they like
     found: dict[tuple[str, str], list[Signal]] = {}
+    public: list[PublicValue] = []
     for find in _FINDERS.values():
         check_cancel(cancel)
-        for a, b, signal in find(bids, section):
+        for item in find(bids, section):
+            if isinstance(item, PublicValue):
+                public.append(item)
+                continue
+            a, b, signal = item
             if bidder[a] == bidder[b]:
                 continue
             key = (a, b) if order[a] < order[b] else (b, a)
-            if signal not in found.setdefault(key, []):
+            if (signal := weighed(signal)) not in found.setdefault(key, []):
                 found[key].append(signal)
-    return {
+    pairs = {
         key: tuple(
             sorted(_said_once(signals), key=lambda s: (s.strength != "strong", s.kind, s.field, s.value))
         )
         for key, signals in sorted(found.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))
     }
+    return SignalsFound(pairs, tuple(sorted(public, key=lambda v: (-v.holders, v.kind, v.field, v.value))))
 
 
 def _said_once(signals: list[Signal]) -> list[Signal]:

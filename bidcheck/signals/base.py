@@ -1,4 +1,5 @@
-"""What every finder of signals shares: the section it looks at, and values held by few bids."""
+"""What every finder of signals shares: the section it looks at, values held by few bids, and how a
+value's weight falls with the number of bids holding it."""
 
 from __future__ import annotations
 
@@ -6,18 +7,32 @@ import bisect
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from bidcheck.config import Settings
-from bidcheck.model import Place, Signal
+from bidcheck.model import Place, PublicValue, Signal
 from bidcheck.prepare import Ready
 from bidcheck.text import CleanText
 from bidcheck.text.tables import TableRow
 
-__all__ = ["Linked", "SectionInfo", "held_by_few", "longest_first", "place_of", "row_place"]
+__all__ = [
+    "Held",
+    "Linked",
+    "SectionInfo",
+    "held_by_few",
+    "longest_first",
+    "most_holders",
+    "place_of",
+    "public_values",
+    "row_place",
+    "weighed",
+]
 
 _PLACE_CHARS = 120  # the wording of a place: its paragraph, or this much of it around the value
+# A ring of 陪标 is a few bidders: three hold a value as a ring does; a fourth makes it likelier the
+# section's (a contact many quote), so a value held by more bids than this is a supporting sign at most.
+RING_BIDS = 3
 
 
 class Linked(NamedTuple):
@@ -37,21 +52,51 @@ class SectionInfo:
     settings: Settings
 
 
-def held_by_few(
-    values: Sequence[Iterable[str]], excluded: set[str], settings: Settings
-) -> dict[str, list[int]]:
-    """For each value two or more bids hold (``values[i]``: bid ``i``'s), the bids holding it, in order;
-    left out are the ``excluded`` values (the tender's, generic ones) and values held by at least
-    ``signal_common_share`` of the bids when more than two hold them (what most bidders have is the
-    section's, not a pair's: a 3-bid section's two colluders are still a pair). One pass over the
-    values through a dict: never a loop over pairs."""
+class Held(NamedTuple):
+    """The values of a section's bids by how many hold them: ``few``, each value 2 to ``most_holders``
+    bids hold, with those bids in order; ``many``, each value more bids hold, with their count."""
+
+    few: dict[str, list[int]]
+    many: dict[str, int]
+
+
+def most_holders(bids: int, settings: Settings) -> int:
+    """The most bids of a section of ``bids`` that may hold a value for it to tie them: at most
+    ``signal_max_holders`` (rings are a few bidders; a value a third of the section holds is the
+    section's), and fewer than ``signal_common_share`` of the bids when more than two hold it (a 3-bid
+    section's two colluders are still a pair)."""
+    return min(settings.signal_max_holders, max(3, math.ceil(settings.signal_common_share * bids)) - 1)
+
+
+def held_by_few(values: Sequence[Iterable[str]], excluded: set[str], settings: Settings) -> Held:
+    """The values two or more bids hold (``values[i]``: bid ``i``'s), split by ``most_holders`` into
+    those few bids hold and those many hold; left out are the ``excluded`` values (the tender's,
+    generic ones). One pass over the values through a dict: never a loop over pairs."""
     holders: dict[str, list[int]] = {}
     for index, held in enumerate(values):
         for value in set(held):
             if value not in excluded:
                 holders.setdefault(value, []).append(index)
-    most = max(3, math.ceil(settings.signal_common_share * len(values)))
-    return {v: docs for v, docs in sorted(holders.items()) if 2 <= len(docs) < most}
+    most = most_holders(len(values), settings)
+    ordered = sorted(holders.items())
+    return Held(
+        {v: docs for v, docs in ordered if 2 <= len(docs) <= most},
+        {v: len(docs) for v, docs in ordered if len(docs) > most},
+    )
+
+
+def public_values(kind: str, field: str, many: dict[str, int]) -> list[PublicValue]:
+    """The values many bids hold (``Held.many``) as the section's public values of a finder's field."""
+    return [PublicValue(kind, field, value, count) for value, count in many.items()]
+
+
+def weighed(signal: Signal) -> Signal:
+    """A signal as strong as the number of bids holding its value allows: a value more than
+    ``RING_BIDS`` hold is a supporting sign at most, its detail saying how many hold it."""
+    if signal.holders <= RING_BIDS:
+        return signal
+    detail = f"{signal.detail}；此值 {signal.holders} 份投标文件共有，仅作辅助迹象"
+    return replace(signal, strength="supporting", detail=detail)
 
 
 def place_of(clean: CleanText, start: int, end: int) -> Place:

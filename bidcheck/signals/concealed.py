@@ -9,14 +9,13 @@ The readers find the concealment of each file (``Document.concealed``, see ``bid
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
 from bidcheck.ingest import read_document
 from bidcheck.model import Concealed, Place, Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, place_of
+from bidcheck.signals.base import Linked, SectionInfo, most_holders, place_of
 from bidcheck.text import clean_document, normalize
 from bidcheck.words import CONCEALED_KINDS
 
@@ -44,7 +43,7 @@ def _probes(bid: Ready, tender_norms: list[str]) -> list[tuple[Concealed, str]]:
     return out
 
 
-def _signal(owner: Ready, finding: Concealed, there: Place, other_first: bool) -> Signal:
+def _signal(owner: Ready, finding: Concealed, there: Place, other_first: bool, holders: int) -> Signal:
     word = CONCEALED_KINDS.get(finding.kind, finding.kind)
     detail = (
         f"“{owner.doc.name}”第 {finding.page} 页第 {finding.paragraph} 段的{word}"
@@ -52,24 +51,24 @@ def _signal(owner: Ready, finding: Concealed, there: Place, other_first: bool) -
     )
     here = Place(finding.page, finding.paragraph, finding.text)
     a, b = (there, here) if other_first else (here, there)
-    return Signal("concealed", "strong", finding.kind, finding.text, detail, a, b)
+    return Signal("concealed", "strong", finding.kind, finding.text, detail, a, b, holders)
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """Pairs where one bid's concealed or disguised text stands in the other (and in neither the tender
     nor most bids): one strong signal a finding, located on both sides."""
     tender_norms = [t.clean.norm for t in section.tenders]
-    most = max(3, math.ceil(section.settings.signal_common_share * len(bids)))
+    most = most_holders(len(bids), section.settings)
     out: list[Linked] = []
     for i, bid in enumerate(bids):
         for finding, norm in _probes(bid, tender_norms):
             holders = [j for j, other in enumerate(bids) if j != i and norm in other.clean.norm]
-            if not holders or len(holders) + 1 >= most:
+            if not holders or len(holders) + 1 > most:
                 continue
             for j in holders:
                 at = bids[j].clean.norm.find(norm)
                 start, end = bids[j].clean.clean_span(at, at + len(norm))
-                signal = _signal(bid, finding, place_of(bids[j].clean, start, end), j < i)
+                signal = _signal(bid, finding, place_of(bids[j].clean, start, end), j < i, len(holders) + 1)
                 first, second = sorted((i, j))
                 out.append(Linked(bids[first].doc.id, bids[second].doc.id, signal))
     return out

@@ -9,13 +9,12 @@ well-known firm every bid cites) are no sign.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of
+from bidcheck.signals.base import Linked, SectionInfo, longest_first, most_holders, place_of
 from bidcheck.signals.bidders import bidders_of, core_name
 
 __all__ = ["find"]
@@ -53,18 +52,20 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
                 continue
             seen.add(j)
             hits.setdefault(j, []).append((i, match))
-    most = max(3, math.ceil(section.settings.signal_common_share * len(bids)))
+    most = most_holders(len(bids), section.settings)
     return [
-        Linked(bids[i].doc.id, bids[j].doc.id, _signal(bids[i], bids[j], bidders[j], match))
+        Linked(
+            bids[i].doc.id, bids[j].doc.id, _signal(bids[i], bids[j], bidders[j], match, len(named_by) + 1)
+        )
         for j, named_by in sorted(hits.items())
-        if len(named_by) < most  # a name most other bids hold is the section's (a well-known firm)
+        if len(named_by) + 1 <= most  # a name many other bids hold is the section's (a well-known firm)
         for i, match in named_by
     ]
 
 
-def _signal(holder: Ready, named: Ready, bidder: str, match: re.Match[str]) -> Signal:
+def _signal(holder: Ready, named: Ready, bidder: str, match: re.Match[str], holders: int) -> Signal:
     own = named.clean.text.find(bidder)
     where = place_of(named.clean, own, own + len(bidder)) if own >= 0 else None
     here = place_of(holder.clean, match.start(), match.end())
     detail = f"{holder.doc.name} 中出现另一投标人“{bidder}”的名称（“{match.group()}”，第 {here.page} 页）"
-    return Signal("cross_name", "strong", "bidder", bidder, detail, here, where)
+    return Signal("cross_name", "strong", "bidder", bidder, detail, here, where, holders)

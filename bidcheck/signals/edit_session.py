@@ -41,7 +41,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     excluded = set(TEMPLATE_RSIDS).union(*(t.doc.rsids for t in section.tenders))
     held = held_by_few([b.doc.rsids for b in bids], excluded, section.settings)
     shared: dict[tuple[int, int], list[str]] = {}
-    for rsid, docs in held.items():
+    for rsid, docs in held.few.items():
         for pair in itertools.combinations(docs, 2):
             shared.setdefault(pair, []).append(rsid)
     texts = [dict(b.doc.rsid_texts) for b in bids]

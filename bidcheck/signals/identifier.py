@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bidcheck.model import Place, Signal, Strength
+from bidcheck.model import Place, PublicValue, Signal, Strength
 from bidcheck.prepare import Ready, of_document
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of, public_values
 from bidcheck.text import CleanText, staff, tables
 from bidcheck.text.tables import TableRow
 from bidcheck.words import SIGNAL_FIELDS
@@ -215,10 +215,11 @@ def _place(clean: CleanText, start: int, end: int) -> Place:
     return Place(place.page, place.paragraph, cells[:_ROW_CHARS])
 
 
-def _signal(field: str, value: str, here: Place, there: Place) -> Signal:
+def _signal(field: str, value: str, places: tuple[Place, Place], holders: int) -> Signal:
+    here, there = places
     where = f"第 {here.page} 页 / 第 {there.page} 页"
     detail = f"两份文件出现相同的{SIGNAL_FIELDS[field]}“{value}”（{where}）"
-    return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there)
+    return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there, holders)
 
 
 def remembered_identifiers(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
@@ -228,17 +229,19 @@ def remembered_identifiers(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
     return of_document(doc, "identifiers", code, lambda: with_staff_tables(doc))
 
 
-def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
-    """Pairs of bids holding the same identifier of some kind, located on both sides."""
-    out: list[Linked] = []
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
+    """Pairs of bids holding the same identifier of some kind, located on both sides; and the
+    identifiers too many bids hold (a public contact)."""
+    out: list[Linked | PublicValue] = []
     held = [remembered_identifiers(b) for b in bids]
     tenders = [remembered_identifiers(t) for t in section.tenders]
     for field in PATTERNS:
         values = [found[field] for found in held]
         excluded = {v for found in tenders for v in found[field]}
-        for value, docs in held_by_few(values, excluded, section.settings).items():
+        few, many = held_by_few(values, excluded, section.settings)
+        for value, docs in few.items():
             for i, j in itertools.combinations(docs, 2):
-                here = _place(bids[i].clean, *values[i][value])
-                there = _place(bids[j].clean, *values[j][value])
-                out.append(Linked(bids[i].doc.id, bids[j].doc.id, _signal(field, value, here, there)))
+                places = (_place(bids[i].clean, *values[i][value]), _place(bids[j].clean, *values[j][value]))
+                out.append(Linked(bids[i].doc.id, bids[j].doc.id, _signal(field, value, places, len(docs))))
+        out += public_values("identifier", field, many)
     return out

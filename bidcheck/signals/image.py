@@ -2,23 +2,23 @@
 bids — the same pixels (``exact``), or the same picture re-encoded, resized or recompressed
 (``similar``: perceptual hashes at most ``image_hash_distance`` bits apart).
 
-A picture the tender holds (its forms, the agency's logo), or one that at least ``signal_common_share``
-of the bids hold, is no sign. A picture that is mostly paper (a scanned page of text, a drawing on white)
-counts only as the same pixels: at the hash's 9 × 8 such pictures all look alike. Every
-picture's hash is compared with every other's in numpy blocks.
+A picture the tender holds (its forms, the agency's logo) is no sign, nor one that more bids hold than
+``most_holders`` allows (a screenshot of a public site, a standard seal: listed as the section's). A
+picture that is mostly paper (a scanned page of text, a drawing on white) counts only as the same
+pixels: at the hash's 9 × 8 such pictures all look alike. Every picture's hash is compared with every
+other's in numpy blocks.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.model import Picture, Place, Signal
+from bidcheck.model import Picture, Place, PublicValue, Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo
+from bidcheck.signals.base import Linked, SectionInfo, most_holders
 
 __all__ = ["find", "near_pairs"]
 
@@ -51,20 +51,32 @@ def _place(picture: Picture) -> Place:
     return Place(picture.page, 0, f"图片（{picture.width}×{picture.height} 像素）")
 
 
-def _signal(mine: Picture, theirs: Picture) -> Signal:
+def _signal(mine: Picture, theirs: Picture, holders: int) -> Signal:
     exact = mine.digest == theirs.digest
     bits = (mine.phash ^ theirs.phash).bit_count()
     how = "相同的图片" if exact else f"看来相同的图片（重新压缩或缩放过，感知哈希相差 {bits} 位）"
     detail = f"两份文件有{how}：第 {mine.page} 页 / 第 {theirs.page} 页"
     value = mine.digest if exact else f"{mine.digest}/{theirs.digest}"
     return Signal(
-        "image", "strong", "exact" if exact else "similar", value, detail, _place(mine), _place(theirs)
+        "image",
+        "strong",
+        "exact" if exact else "similar",
+        value,
+        detail,
+        _place(mine),
+        _place(theirs),
+        holders,
     )
 
 
-def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+def _public(bid: Ready, picture: Picture, holders: int) -> PublicValue:
+    where = f"{bid.doc.name} 第 {picture.page} 页，{picture.width}×{picture.height} 像素"
+    return PublicValue("image", "picture", f"{picture.digest[:12]}（{where}）", holders)
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
     """Pairs of bids holding the same picture (or a near copy), one strong signal a picture of the
-    first bid, located by page on both sides."""
+    first bid, located by page on both sides; and the pictures too many bids hold."""
     owned = [(n, p) for n, b in enumerate(bids) for p in b.doc.pictures]
     distance = section.settings.image_hash_distance
     hashes = [p.phash for _, p in owned]
@@ -76,17 +88,20 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         plain = (mine.plain or theirs.plain) and mine.digest != theirs.digest  # pages of text look alike
         if owned[i][0] != owned[j][0] and not plain:
             near.setdefault(i, set()).add(j)
-    most = max(3, math.ceil(section.settings.signal_common_share * len(bids)))
+    most = most_holders(len(bids), section.settings)
     best: dict[tuple[int, int], dict[int, int]] = {}  # (bid, bid) -> picture of the first -> its copy
+    many: list[Linked | PublicValue] = []
+    count: dict[int, int] = {}  # picture -> bids holding it
     for i, copies in sorted(near.items()):
-        holders = {owned[i][0]} | {owned[j][0] for j in copies}
-        if i in public or len(holders) >= most:
+        count[i] = len({owned[i][0]} | {owned[j][0] for j in copies})
+        if i in public or count[i] > most:
+            many += [_public(bids[owned[i][0]], owned[i][1], count[i])] if i < min(copies) else []
             continue
         for j in sorted(copies, key=lambda j: (owned[j][1].phash ^ owned[i][1].phash).bit_count()):
             if owned[i][0] < owned[j][0]:
                 best.setdefault((owned[i][0], owned[j][0]), {}).setdefault(i, j)
-    return [
-        Linked(bids[a].doc.id, bids[b].doc.id, _signal(owned[i][1], owned[j][1]))
+    return many + [
+        Linked(bids[a].doc.id, bids[b].doc.id, _signal(owned[i][1], owned[j][1], count[i]))
         for (a, b), matches in sorted(best.items())
         for i, j in sorted(matches.items())
     ]

@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from bidcheck.model import Signal, Strength
+from bidcheck.model import PublicValue, Signal, Strength
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few
+from bidcheck.signals.base import Held, Linked, SectionInfo, held_by_few, public_values
 
 __all__ = ["GENERIC_VALUES", "find", "minute_of"]
 
@@ -98,15 +98,18 @@ def _tool_values(meta: dict[str, str]) -> set[str]:
 
 
 def _linked(
-    bids: Sequence[Ready], held: dict[str, list[int]], field: str, strength: Strength, detail: str
-) -> list[Linked]:
-    return [
+    bids: Sequence[Ready], held: Held, field: str, strength: Strength, detail: str
+) -> list[Linked | PublicValue]:
+    out: list[Linked | PublicValue] = [
         Linked(
-            bids[i].doc.id, bids[j].doc.id, Signal("metadata", strength, field, value, detail.format(value))
+            bids[i].doc.id,
+            bids[j].doc.id,
+            Signal("metadata", strength, field, value, detail.format(value), holders=len(docs)),
         )
-        for value, docs in held.items()
+        for value, docs in held.few.items()
         for i, j in itertools.combinations(docs, 2)
     ]
+    return out + public_values("metadata", field, held.many)
 
 
 def _second_of(meta: dict[str, str], key: str) -> str:
@@ -116,28 +119,29 @@ def _second_of(meta: dict[str, str], key: str) -> str:
 
 
 def _linked_times(
-    bids: Sequence[Ready], held: dict[str, list[int]], time: tuple[str, str, Strength, str]
-) -> list[Linked]:
+    bids: Sequence[Ready], held: Held, time: tuple[str, str, Strength, str]
+) -> list[Linked | PublicValue]:
     """A signal for each pair of bids saved in the same minute, the detail giving both times."""
     key, field, strength, word = time
-    out = []
-    for value, docs in held.items():
+    out: list[Linked | PublicValue] = [*public_values("metadata", field, held.many)]
+    for value, docs in held.few.items():
         for i, j in itertools.combinations(docs, 2):
             seconds = [_second_of(bids[k].doc.metadata, key) for k in (i, j)]
             clock = value[-5:]
             both = f"：{clock}{seconds[0]} 与 {clock}{seconds[1]}" if all(seconds) else ""
             detail = f"两份文件的{word}同为 {value}（同一分钟{both}）"
-            signal = Signal("metadata", strength, field, value, detail)
+            signal = Signal("metadata", strength, field, value, detail, holders=len(docs))
             out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out
 
 
-def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
     """Pairs of bids whose files share a non-generic author, last editor, company or XMP identifier,
-    were created (or saved, or printed) in the same minute, or came from the same unusual programs."""
+    were created (or saved, or printed) in the same minute, or came from the same unusual programs;
+    and such values too many bids hold."""
     metas = [b.doc.metadata for b in bids]
     tender = [t.doc.metadata for t in section.tenders]
-    out: list[Linked] = []
+    out: list[Linked | PublicValue] = []
     for key, field, strength, word in _NAMES:
         excluded = {v for m in tender for v in _name_values(m, key)}
         held = held_by_few([_name_values(m, key) for m in metas], excluded, section.settings)

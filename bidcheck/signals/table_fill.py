@@ -78,7 +78,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     filled = [_filled(b, frame) for b in bids]
     keys = [{f"{signature}\0{value}" for signature, (value, _) in rows.items()} for rows in filled]
     alike: dict[tuple[int, int], list[str]] = {}
-    for key, holders in held_by_few(keys, set(), section.settings).items():
+    for key, holders in held_by_few(keys, set(), section.settings).few.items():
         for pair in itertools.combinations(holders, 2):
             alike.setdefault(pair, []).append(key.split("\0")[0])
     out = []

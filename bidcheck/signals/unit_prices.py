@@ -60,7 +60,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     prices = [unit_prices(b) for b in bids]
     excluded = {p for t in section.tenders for p in unit_prices(t)}
     shared: dict[tuple[int, int], list[str]] = {}
-    for price, docs in held_by_few(prices, excluded, section.settings).items():
+    for price, docs in held_by_few(prices, excluded, section.settings).few.items():
         for pair in itertools.combinations(docs, 2):
             shared.setdefault(pair, []).append(price)
     out = []

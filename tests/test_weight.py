@@ -1,0 +1,127 @@
+"""The weight of evidence at the size and length of real sections: separate copies only two long bids
+hold make the pair ``high`` though they are a small share of either, and a value many bids hold ties
+none of them (it is listed as the section's instead)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from bidcheck.compare.score import Score
+from bidcheck.config import Settings
+from bidcheck.judge import verdict
+from bidcheck.model import CheckResult, PairResult, result_from_dict, result_to_dict
+from bidcheck.pipeline import CheckInputs, check
+from bidcheck.report.xlsx import write_xlsx
+from tests.builders import make_docx, paragraphs
+
+TENDER = paragraphs(700, 8, 5)
+OWN = {name: paragraphs(seed, 400, 5) for seed, name in enumerate("ABCDEF", 31)}
+COPIED = OWN["A"][40:320:40]  # seven separate paragraphs of A, some 140 characters each
+
+
+def _long_section(folder: Path, third: int) -> CheckResult:
+    """Six docx bids of about 56,000 characters, each quoting two tender paragraphs: B holds the seven
+    ``COPIED`` paragraphs of A, one every fifty of its own; C holds the first ``third`` of them too.
+    Signals are off: the random words of the copies make shared odd words, a sign of their own."""
+    folder.mkdir(parents=True)
+    texts = {name: [*TENDER[n : n + 2], *own] for n, (name, own) in enumerate(OWN.items())}
+    for k, para in enumerate(COPIED):
+        texts["B"].insert(30 + 50 * k, para)
+    for k, para in enumerate(COPIED[:third]):
+        texts["C"].insert(100 + 60 * k, para)
+    for name, text in texts.items():
+        make_docx(folder / f"{name}.docx", [text[:200], text[200:]])
+    tender = make_docx(folder.parent / "tender.docx", [TENDER])
+    return check(CheckInputs((folder,), (tender,)), Settings(workers=1, signals_enabled=False))
+
+
+def _pair(result: CheckResult, a: str, b: str) -> PairResult:
+    names = {d.id: d.name[0] for d in result.documents}
+    return next(p for p in result.pairs if {names[p.a], names[p.b]} == {a, b})
+
+
+def test_seven_separate_copies_two_long_bids_alone_hold_make_the_pair_high(tmp_path: Path) -> None:
+    assert min(len(p) for p in COPIED) >= Settings().short_passage_chars
+    result = _long_section(tmp_path / "bids", third=0)
+    pair = _pair(result, "A", "B")
+    assert pair.level == "high"
+    assert pair.similarity < 0.05  # a small share of either bid: the share rule alone keeps it at watch
+    assert "其中 7 段为其他投标文件没有、仅这两家共有的独立段落" in pair.reason
+    assert sum(q.live for q in pair.passages) == 7
+    assert {p.level for p in result.pairs if p is not pair} == {"none"}
+
+
+def test_copies_a_third_bid_holds_too_are_not_the_pairs_alone(tmp_path: Path) -> None:
+    """C holds three of the seven (420 characters: too few for a ring): A and B hold four alone, under
+    ``high_passages``; every pair among the three is watched."""
+    result = _long_section(tmp_path / "bids", third=3)
+    pair = _pair(result, "A", "B")
+    assert pair.level == "watch"
+    assert "其中 4 段为其他投标文件没有、仅这两家共有的独立段落" in pair.reason
+    assert _pair(result, "A", "C").level == _pair(result, "B", "C").level == "watch"
+    assert not result.groups or all(len(g.members) == 3 for g in result.groups)
+
+
+def test_the_count_of_separate_copies_is_a_setting_of_the_verdict() -> None:
+    score = Score(0.02, 0.02, 0.02, 900, 6, 0)
+    assert verdict(score, None, {}, Settings(), apart=6)[0] == "high"
+    assert verdict(score, None, {}, Settings(), apart=5)[0] == "watch"
+    assert verdict(score, None, {}, Settings(high_passages=5), apart=5)[0] == "high"
+
+
+PUBLIC = "13912345678"  # a project contact quoted from public documents
+PRIVATE = "13787654321"  # a contact two bidders share
+
+
+@pytest.fixture(scope="module")
+def ten_bids(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """Ten bids: the public number in the first five (50%, under ``signal_common_share``), the private
+    one in the fifth and sixth, a third number in the last four."""
+    folder = tmp_path_factory.mktemp("public") / "bids"
+    folder.mkdir()
+    for n in range(10):
+        lines = paragraphs(400 + n, 12)
+        lines.insert(3, f"项目经理：{'张王李赵刘陈杨黄周吴'[n]}工，联系电话：1390000{n:04d}。")
+        if n < 5:
+            lines.insert(6, f"本项目建设单位咨询电话：{PUBLIC}（摘自公开的项目信息）。")
+        if n in (4, 5):
+            lines.insert(8, f"投标事宜联系人电话：{PRIVATE}。")
+        if n in (6, 7, 8, 9):
+            lines.insert(9, "材料供应商服务热线：13655556666。")
+        (folder / f"{n:02d}-投标人{n}.txt").write_text("\n".join(lines), encoding="utf-8")
+    return check(CheckInputs((folder,), ()), Settings(workers=1))
+
+
+def test_a_number_many_bids_hold_ties_none_of_them_and_is_listed(ten_bids: CheckResult) -> None:
+    names = {d.id: d.name[:2] for d in ten_bids.documents}
+    raised = {(names[p.a], names[p.b]): p for p in ten_bids.pairs if p.level != "none"}
+    assert set(raised) == {("04", "05"), ("06", "07"), ("06", "08"), ("06", "09"), ("07", "08"), ("07", "09"),
+                           ("08", "09")}  # fmt: skip
+    assert raised[("04", "05")].level == "high"  # two bidders' own contact
+    four = raised[("07", "08")]
+    assert four.level == "watch"  # a number four bids hold: a supporting sign at most
+    assert [(s.value, s.strength, s.holders) for s in four.signals] == [("13655556666", "supporting", 4)]
+    assert not any(s.value == PUBLIC for p in ten_bids.pairs for s in p.signals)
+    assert [(v.field, v.value, v.holders) for v in ten_bids.public_values] == [("phone", PUBLIC, 5)]
+    groups = [sorted(names[m] for m in g.members) for g in ten_bids.groups]
+    assert sorted(groups) == [["04", "05"], ["06", "07", "08", "09"]]  # none chained through the public one
+
+
+def test_the_values_many_hold_are_in_the_json_and_the_reports_summary(
+    ten_bids: CheckResult, tmp_path: Path
+) -> None:
+    data = json.loads(json.dumps(result_to_dict(ten_bids), ensure_ascii=False))
+    assert data["public_values"] == [{"kind": "identifier", "field": "phone", "value": PUBLIC, "holders": 5}]
+    assert result_from_dict(data).public_values == ten_bids.public_values
+    signal = next(s for p in data["pairs"] for s in p["signals"] if s["value"] == PRIVATE)
+    assert signal["holders"] == 2
+    write_xlsx(ten_bids, tmp_path / "report.xlsx")
+    summary = load_workbook(tmp_path / "report.xlsx")["概要"]
+    rows = {row[0].value: row[1].value for row in summary.iter_rows() if row[0].value}
+    assert rows["多家共有的值（不计为迹象）"] == (
+        f"电话号码“{PUBLIC}”出现在 5 份投标文件中，视为公开信息，不计为迹象"
+    )
