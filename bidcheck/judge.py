@@ -205,7 +205,8 @@ def verdict(
     ``watch`` inside a ring is ``high``: panels judge rings, and every member of a ring is as suspect as
     its closest pair. ``names`` gives the bidders' names, in the order the ring's members are named.
     ``earlier`` names the library's sections where the two bidders were already ``high`` together: the
-    reason says so (the level stays the pair's own: an earlier section is told, not counted again).
+    reason says so, and a pair at ``watch`` is ``high`` (two bidders raised together before who share
+    text or signs again are no first coincidence).
     ``signals`` (see ``bidcheck.signals``): a strong one makes the pair ``high`` on its own, a supporting
     one ``watch``; the reason names the signs in the panel's words. ``apart``: the pair's separate
     passages that no other bid shares (``_apart_passages``); ``high_passages`` of them make it ``high``.
@@ -220,6 +221,11 @@ def verdict(
         level = "high"
         reason = f"一级预警：疑似串标组（{members}）共用同一段文字（{ring.letters} 字）；{reason}"
     level, reason = _signal_verdict(level, reason, signals)
+    if earlier and level == "watch":  # a repeat is stronger than a first time
+        return (
+            "high",
+            f"一级预警：两家曾在标段 {'、'.join(earlier)} 同为一级预警，本标段再次出现关联；{reason}",
+        )
     if earlier:
         reason += f"；两家曾在标段 {'、'.join(earlier)} 同为一级预警"
     return level, reason

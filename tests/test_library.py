@@ -138,6 +138,29 @@ def test_history_finds_earlier_sections_paragraph_by_paragraph(series: dict[str,
     assert "S2 同为一级预警" in _pair(fifth, "丙公司", "丁公司")["reason"]
 
 
+def test_a_pair_raised_together_before_is_raised_again_on_less(tmp_path: Path) -> None:
+    """甲 and 乙 shared a whole draft in S1 (一级预警); in S2 they share two paragraphs, which alone is
+    二级观察: the library's earlier section makes it 一级预警, and the reason says why. A library that
+    does not know them leaves the pair at 二级观察."""
+    library = tmp_path / "library.sqlite"
+    draft, again = prose(3000, 24), prose(3001, 8)
+    for n in (1, 2):
+        for b, bidder in enumerate(("甲公司", "乙公司", "丙公司", "戊公司")):
+            body = prose(n * 100 + b, 40)
+            if b < 2:
+                body[3:3] = draft if n == 1 else again
+            write_bid(tmp_path / f"S{n}", f"0{b + 1}-{bidder}", body)
+    first = _pair(check_section(tmp_path, library, "S1")[2], "甲公司", "乙公司")
+    assert first["level"] == "high"
+    second = _pair(check_section(tmp_path, library, "S2")[2], "甲公司", "乙公司")
+    assert second["level"] == "high"
+    assert second["reason"].startswith(
+        "一级预警：两家曾在标段 S1 同为一级预警，本标段再次出现关联；二级观察："
+    )
+    alone = _pair(check_section(tmp_path, tmp_path / "other.sqlite", "S2")[2], "甲公司", "乙公司")
+    assert alone["level"] == "watch" and "S1" not in alone["reason"]
+
+
 def test_history_reads_back_from_the_json(series: dict[str, object]) -> None:
     from bidcheck.model import load_result, result_to_dict
 
