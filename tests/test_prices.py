@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -64,26 +65,65 @@ def test_patterns_among_three_or_more_bids_and_none_among_irregular_ones() -> No
     assert price_patterns(_docs([10_000_000, 10_250_000, 10_600_000])) == ()  # steps 17% apart
 
 
+def _raised(sections: Iterator[list[float]]) -> tuple[int, int]:
+    """Of sections of totals, how many show a strong pattern, and how many a lead only."""
+    strong = lead = 0
+    for totals in sections:
+        found = {p.strength for p in price_patterns(_docs(totals))}
+        strong += "strong" in found
+        lead += found == {"supporting"}
+    return strong, lead
+
+
 def test_chance_progressions_among_twenty_irregular_bids_are_rare() -> None:
     """Twenty totals drawn at random between 30 and 50 million, a thousand sections: patterns of
-    neighbouring totals arise in 6 of them (seed 7; 20 before the chance of the section's size counted)."""
+    neighbouring totals arise in 6 of them (seed 7; 20 before the chance of the section's size counted),
+    and no lead: steps equal to the fen are never seen."""
     rng = random.Random(7)
-    raised = sum(bool(price_patterns(_docs([rng.uniform(3e7, 5e7) for _ in range(20)]))) for _ in range(1000))
-    assert raised <= 10, raised
+    strong, lead = _raised([rng.uniform(3e7, 5e7) for _ in range(20)] for _ in range(1000))
+    assert strong <= 10 and lead == 0, (strong, lead)
+
+
+@pytest.mark.parametrize(("bids", "most", "leads"), [(5, 0, 30), (12, 5, 10), (40, 6, 10), (100, 0, 5)])
+def test_round_totals_seldom_make_a_pattern(bids: int, most: int, leads: int) -> None:
+    """Totals in whole 万 yuan between 4 and 6 million, 1,000 sections of 5, 12, 40 and 100 bids (seed
+    7): 0, 3, 4 and 0 show a pattern, 21, 6, 6 and 2 a lead only. Before the totals' rounding counted,
+    32, 234, 955 and 1,000 showed a pattern: equal steps of whole 万 are what chance gives so many."""
+    rng = random.Random(7)
+    strong, lead = _raised([round(rng.uniform(4e6, 6e6), -4) for _ in range(bids)] for _ in range(1000))
+    assert strong <= most and lead <= leads, (strong, lead)
 
 
 @pytest.mark.parametrize(("bids", "most"), [(30, 12), (100, 12), (200, 5)])
 def test_chance_patterns_stay_rare_in_large_sections_of_close_prices(bids: int, most: int) -> None:
     """Totals within about 1% of one price (bidders pricing near the same estimate), 1,000 sections of
-    30, 100 and 200 bids (seed 7): 8, 7 and 0 show a pattern. Before the section's size counted, 830,
-    1,000 and 1,000 did — three totals within 0.05% or in steps equal within 0.1% are no sign among so
-    many."""
+    30, 100 and 200 bids (seed 7): 8, 7 and 0 show a pattern, none a lead. Before the
+    section's size counted, 830, 1,000 and 1,000 did — three totals within 0.05% or in steps equal within
+    0.1% are no sign among so many."""
     rng = random.Random(7)
-    raised = sum(
-        bool(price_patterns(_docs([round(4e7 * (1 + rng.gauss(0, 0.01)), 2) for _ in range(bids)])))
-        for _ in range(1000)
+    strong, lead = _raised(
+        [round(4e7 * (1 + rng.gauss(0, 0.01)), 2) for _ in range(bids)] for _ in range(1000)
     )
-    assert raised <= most, raised
+    assert strong <= most and lead == 0, (strong, lead)
+
+
+def test_equal_steps_of_round_totals_are_chance_among_many_and_a_lead_among_few() -> None:
+    """Totals in whole 万 yuan step equally far more often than totals priced to the yuan: among forty
+    round totals 4,770,000 / 4,800,000 / 4,830,000 are chance, no pattern, and priced to the yuan in the
+    same steps a pattern. In a five-bid section 10,000,000 / 10,250,000 / 10,500,000 are a lead (a
+    supporting sign, the odds said); a fourth total in the same step makes them proof."""
+    rng = random.Random(4)
+    others = [round(rng.uniform(4.3e6, 5.3e6), -4) for _ in range(37)]
+    others = [t for t in others if not 4_760_000 <= t <= 4_840_000]
+    assert len(others) >= 30
+    assert price_patterns(_docs([*others, 4_770_000, 4_800_000, 4_830_000])) == ()
+    exact = price_patterns(_docs([*others, 4_771_234, 4_801_234, 4_831_234]))
+    assert [(p.kind, p.strength) for p in exact] == [("arithmetic", "strong")]
+    few = price_patterns(_docs([10_000_000, 10_250_000, 10_500_000, 9_312_000, 11_870_000]))
+    assert [(p.kind, p.strength) for p in few] == [("arithmetic", "supporting")]
+    assert few[0].detail.endswith("（5 家各自报价时偶然出现的可能约为 1/17）")
+    four = price_patterns(_docs([10_000_000, 10_250_000, 10_500_000, 10_750_000, 9_312_000, 11_870_000]))
+    assert [(p.kind, p.strength, len(p.members)) for p in four] == [("arithmetic", "strong", 4)]
 
 
 def test_a_progression_chance_makes_among_thirty_bids_is_no_pattern_but_an_exact_one_is() -> None:
@@ -100,6 +140,12 @@ def test_a_progression_chance_makes_among_thirty_bids_is_no_pattern_but_an_exact
     assert [p.kind for p in price_patterns(_docs([*others, *close]))] == ["close"]
 
 
+DETAIL = (
+    "3 家投标总价成等差数列：10,012,345.00 元、10,262,345.00 元、10,512,345.00 元"
+    "（4 家各自报价时偶然出现的可能约为 1/250,000）"
+)
+
+
 def _bid(path: Path, name: str, seed: int, letter: str) -> Path:
     document = new_docx()
     document.add_paragraph(f"投标人：{name}有限公司（盖单位章）")
@@ -112,13 +158,13 @@ def _bid(path: Path, name: str, seed: int, letter: str) -> Path:
 
 @pytest.fixture(scope="module")
 def section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
-    """Three bids priced in equal steps of 250,000 yuan among two irregular ones; one letter whose
-    capitals and figures disagree; one without a price."""
+    """Three bids priced to the yuan in equal steps of 250,000 yuan among two irregular ones; one letter
+    whose capitals and figures disagree; one without a price."""
     root = tmp_path_factory.mktemp("prices")
     letters = {
-        "恒信市政": "愿意以人民币（大写）壹仟万元整（¥10,000,000.00）的投标总报价，工期365日历天。",
-        "华东建设": "投标总报价（大写）：壹仟零贰拾伍万元整（小写：¥10,250,000.00元）。",
-        "中联路桥": "投标总报价（大写）：壹仟零伍拾万元整（小写：¥10,500,000.00元）。",
+        "恒信市政": "愿意以人民币（大写）壹仟零壹万贰仟叁佰肆拾伍元整（¥10,012,345.00）的投标总报价。",
+        "华东建设": "投标总报价（大写）：壹仟零贰拾陆万贰仟叁佰肆拾伍元整（小写：¥10,262,345.00元）。",
+        "中联路桥": "投标总报价（大写）：壹仟零伍拾壹万贰仟叁佰肆拾伍元整（小写：¥10,512,345.00元）。",
         "宏远建工": "投标总报价（大写）：玖佰叁拾壹万贰仟元整（小写：¥9,312,000.00元）。",
         "东方路桥": "投标总报价（大写）：壹仟壹佰捌拾万元整（小写：¥11,870,000.00元）。",
         "百川园林": "我方将按招标文件要求报价。",
@@ -133,7 +179,7 @@ def section(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
 def test_bids_in_equal_steps_are_a_strong_pattern_and_unread_prices_are_said(section: CheckResult) -> None:
     (pattern,) = section.price_patterns
     assert (pattern.kind, pattern.members) == ("arithmetic", ("d1", "d2", "d3"))
-    assert pattern.detail == "3 家投标总价成等差数列：10,000,000.00 元、10,250,000.00 元、10,500,000.00 元"
+    assert pattern.detail == DETAIL
     pairs = {(p.a, p.b): p for p in section.pairs}
     for key in (("d1", "d2"), ("d1", "d3"), ("d2", "d3")):
         (signal,) = pairs[key].signals
@@ -146,14 +192,14 @@ def test_bids_in_equal_steps_are_a_strong_pattern_and_unread_prices_are_said(sec
     assert "投标报价呈规律性（等差报价）" in pairs[("d1", "d2")].reason
     assert not any(p.signals for key, p in pairs.items() if not set(key) <= {"d1", "d2", "d3"})
     documents = {d.id: d for d in section.documents}
-    assert documents["d1"].price == Price(10_000_000.0, 1, 2)
+    assert documents["d1"].price == Price(10_012_345.0, 1, 2)
     assert documents["d5"].price is None and "不一致" in (documents["d5"].price_error or "")
     assert documents["d6"].price is None and (documents["d6"].price_error or "").startswith("未找到")
 
 
 def test_prices_and_patterns_are_in_the_json_and_the_file_list(section: CheckResult, tmp_path: Path) -> None:
     data = json.loads(result_json(section))
-    assert data["documents"][0]["price"] == {"total": 10_000_000.0, "page": 1, "paragraph": 2}
+    assert data["documents"][0]["price"] == {"total": 10_012_345.0, "page": 1, "paragraph": 2}
     assert data["price_patterns"][0]["members"] == ["d1", "d2", "d3"]
     again = result_from_dict(data)
     assert again.price_patterns == section.price_patterns and again.documents[4].price_error
@@ -161,7 +207,7 @@ def test_prices_and_patterns_are_in_the_json_and_the_file_list(section: CheckRes
     book = load_workbook(tmp_path / "report.xlsx")
     rows = list(book["文件清单"].iter_rows(values_only=True))
     total, where = rows[0].index("投标总价（元）"), rows[0].index("总价出处或未读出的原因")
-    assert (rows[1][total], rows[1][where]) == (10_000_000.0, "第 1 页第 2 段")
+    assert (rows[1][total], rows[1][where]) == (10_012_345.0, "第 1 页第 2 段")
     assert book["文件清单"].cell(row=2, column=total + 1).number_format == "#,##0.00"
     assert rows[5][total] == "价格未能读出" and str(rows[5][where]).startswith("第 1 页投标总价大写")
     assert rows[6][total] == "价格未能读出" and str(rows[6][where]).startswith("未找到投标总价")
@@ -175,11 +221,10 @@ def test_the_workbook_lists_each_price_pattern_with_its_members(section: CheckRe
     sheet = load_workbook(tmp_path / "report.xlsx")["报价规律"]
     rows = list(sheet.iter_rows(values_only=True))
     assert rows[0] == ("规律", "类型", "强度", "说明", "文件", "投标总价（元）", "总价出处")
-    detail = "3 家投标总价成等差数列：10,000,000.00 元、10,250,000.00 元、10,500,000.00 元"
     assert rows[1:] == [
-        (1, "等差数列", "强", detail, "01.docx", 10_000_000.0, "第 1 页第 2 段"),
-        (1, "等差数列", "强", detail, "02.docx", 10_250_000.0, "第 1 页第 2 段"),
-        (1, "等差数列", "强", detail, "03.docx", 10_500_000.0, "第 1 页第 2 段"),
+        (1, "等差数列", "强", DETAIL, "01.docx", 10_012_345.0, "第 1 页第 2 段"),
+        (1, "等差数列", "强", DETAIL, "02.docx", 10_262_345.0, "第 1 页第 2 段"),
+        (1, "等差数列", "强", DETAIL, "03.docx", 10_512_345.0, "第 1 页第 2 段"),
     ]
     assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:G4"
 

@@ -8,7 +8,12 @@ no part. A progression is of neighbouring totals (sorted, no other bid's total b
 so that chance seldom makes one. The more totals a section has, the likelier chance makes one, so a
 pattern must also be one that chance would make in fewer than ``_CHANCE`` of sections of its size: two
 neighbouring gaps between random totals are equal within a share ``d`` of the larger with a chance of
-about ``d / 2`` (a section of ``n`` totals tries ``n - 2`` of them), and three totals fall within a span
+about ``d / 2``, where ``d`` is at least the totals' rounding over the step (three totals in whole
+万 yuan step equally far more often than three priced to the yuan: 4,770,000 / 4,800,000 / 4,830,000
+among forty round totals is chance); a run of ``k`` totals takes ``k - 2`` such coincidences, and a
+section of ``n`` totals tries ``n - 2`` runs. A progression chance would make in up to ``_LEAD`` of
+sections, its steps exactly equal (round totals), is a supporting sign (a lead); the detail says the
+odds. Three totals fall within a span
 ``s`` with a chance of about ``(s / m)² / 2``, ``m`` the mean gap (the median of the other gaps / ln 2,
 as for random totals), or as often as the section's other gaps are that small, if more often. Among
 twenty totals drawn at random 0.6% of sections show a pattern; among 30 to 200 totals within about 1% of
@@ -22,8 +27,9 @@ import itertools
 import math
 import statistics
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from bidcheck.model import Document, PricePattern, Signal
+from bidcheck.model import Document, PricePattern, Signal, Strength
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo
 
@@ -32,38 +38,64 @@ __all__ = ["find", "price_patterns"]
 _STEP = 0.001  # equal steps: the two steps differ by at most this share of the step
 _CLOSE = 0.0005  # close totals: the largest at most this share above the smallest
 _MIN_STEP = 0.0005  # steps smaller than this share of the totals are closeness, not a progression
-_CHANCE = 0.002  # a pattern chance would make in more than this share of sections of its size is none
+_CHANCE = 0.002  # a pattern chance would make in more than this share of sections of its size is no proof
+_LEAD = 0.1  # ... and in more than this share no lead either (exact steps of round totals)
 
 
 def _yuan(value: float) -> str:
     return f"{value:,.2f} 元"
 
 
-def _steps_equal(low: float, middle: float, high: float, kind: str, tries: int) -> bool:
-    """Whether three totals step equally (``arithmetic``) or by one ratio (``ratio``), the two steps
-    within ``_STEP`` of each other, and by more than a hair (``_MIN_STEP``), more equally than chance
-    makes any of ``tries`` neighbouring triples in ``_CHANCE`` of sections."""
+def _rounding(values: Sequence[float]) -> float:
+    """The coarsest power of ten, in yuan (from the fen to a million), that every one of ``values`` is a
+    whole multiple of: how finely the totals were priced."""
+    fen = [round(v * 100) for v in values]
+    unit = 1
+    while unit < 10**8 and all(f % (unit * 10) == 0 for f in fen):
+        unit *= 10
+    return unit / 100
+
+
+class _Step(NamedTuple):
+    chance: float  # how likely chance makes three neighbouring totals step so equally
+    exact: bool  # the steps are equal to the totals' rounding: only the rounding makes chance likely
+
+
+def _step_chance(low: float, middle: float, high: float, kind: str) -> _Step | None:
+    """How likely chance makes three neighbouring totals step this equally (``arithmetic``) or by this
+    one ratio (``ratio``): half the steps' difference over the larger, or the totals' rounding over it
+    if more; ``None`` where the steps differ by more than ``_STEP`` or are a hair (``_MIN_STEP``)."""
+    rounding = _rounding((low, middle, high)) / max(middle - low, high - middle, 1.0)
     if kind == "ratio":
         low, middle, high = math.log(low), math.log(middle), math.log(high)
     first, second = middle - low, high - middle
     big = max(first, second)
     if min(first, second) <= 0 or big < _MIN_STEP * abs(high):
-        return False
+        return None
     unequal = abs(first - second) / big
-    return unequal <= _STEP and tries * unequal / 2 <= _CHANCE
+    return None if unequal > _STEP else _Step(max(unequal, rounding) / 2, unequal <= rounding)
 
 
-def _chains(values: list[float], kind: str) -> list[tuple[int, ...]]:
-    """Runs of three or more neighbouring totals (no other bid's total between them) in equal steps."""
-    chains: list[list[int]] = []
+def _chains(values: list[float], kind: str) -> list[tuple[tuple[int, ...], float]]:
+    """Runs of three or more neighbouring totals (no other bid's total between them) in equal steps,
+    each with the chance that a section of as many random totals holds such a run (see the module):
+    those under ``_CHANCE``, and those under ``_LEAD`` whose steps are exactly equal (round totals)."""
+    chains: list[tuple[list[int], _Step]] = []
     for n in range(len(values) - 2):
-        if not _steps_equal(values[n], values[n + 1], values[n + 2], kind, len(values) - 2):
+        step = _step_chance(values[n], values[n + 1], values[n + 2], kind)
+        if step is None:
             continue
-        if chains and chains[-1][-2:] == [n, n + 1]:
-            chains[-1].append(n + 2)
+        if chains and chains[-1][0][-2:] == [n, n + 1]:
+            run, before = chains[-1]
+            chains[-1] = ([*run, n + 2], _Step(before.chance * step.chance, before.exact and step.exact))
         else:
-            chains.append([n, n + 1, n + 2])
-    return [tuple(c) for c in chains]
+            chains.append(([n, n + 1, n + 2], step))
+    tries = len(values) - 2
+    return [
+        (tuple(run), tries * step.chance)
+        for run, step in chains
+        if tries * step.chance <= (_LEAD if step.exact else _CHANCE)
+    ]
 
 
 def _close(totals: list[tuple[float, str]]) -> list[tuple[int, ...]]:
@@ -94,16 +126,25 @@ def _closer_than_chance(values: list[float], start: int, end: int) -> bool:
     return tries * chance <= _CHANCE
 
 
+def _odds(chance: float, totals: int) -> str:
+    """The chance of a pattern among as many totals priced apart, as the panel reads it."""
+    if chance < 1e-6:
+        return f"{totals} 家各自报价时偶然出现的可能不到百万分之一"
+    figure = float(f"{1 / chance:.2g}")
+    return f"{totals} 家各自报价时偶然出现的可能约为 1/{figure:,.0f}"
+
+
 def price_patterns(bids: Sequence[Document]) -> tuple[PricePattern, ...]:
     """The section's price patterns among the bids whose total price was read."""
     totals = sorted((d.price.total, d.id) for d in bids if d.price is not None)
     out = []
     for kind, word in (("arithmetic", "等差"), ("ratio", "等比")):
-        for chain in _chains([t for t, _ in totals], kind):
+        for chain, chance in _chains([t for t, _ in totals], kind):
             members = [totals[n] for n in chain]
             figures = "、".join(_yuan(t) for t, _ in members)
-            detail = f"{len(members)} 家投标总价成{word}数列：{figures}"
-            out.append(PricePattern(kind, tuple(d for _, d in members), detail))
+            detail = f"{len(members)} 家投标总价成{word}数列：{figures}（{_odds(chance, len(totals))}）"
+            strength: Strength = "strong" if chance <= _CHANCE else "supporting"
+            out.append(PricePattern(kind, tuple(d for _, d in members), detail, strength))
     for run in _close(totals):
         members = [totals[n] for n in run]
         detail = f"{len(members)} 家投标总价相差不到 {_CLOSE:.2%}：" + "、".join(_yuan(t) for t, _ in members)
@@ -112,7 +153,7 @@ def price_patterns(bids: Sequence[Document]) -> tuple[PricePattern, ...]:
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
-    """A strong signal for every two members of a price pattern (in the bids' order)."""
+    """A signal for every two members of a price pattern (in the bids' order), as strong as it."""
     order = {b.doc.id: n for n, b in enumerate(bids)}
     by_id = {b.doc.id: b.doc for b in bids}
     out = []
@@ -120,5 +161,6 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         for a, b in itertools.combinations(sorted(pattern.members, key=order.__getitem__), 2):
             prices = (by_id[a].price, by_id[b].price)
             value = " / ".join(_yuan(p.total) for p in prices if p is not None)
-            out.append(Linked(a, b, Signal("price", "strong", pattern.kind, value, pattern.detail)))
+            signal = Signal("price", pattern.strength, pattern.kind, value, pattern.detail)
+            out.append(Linked(a, b, signal))
     return out
