@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 
 from bidcheck.cli import ExitStatus, main
-from installer.sample_check import expected_levels
+from installer.sample_check import EXPECTED, expected_levels
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,27 @@ def test_every_pair_gets_its_expected_level(demo: dict[str, object]) -> None:
     assert set(got) == set(expected)
     wrong = {tuple(sorted(k)): (got[k], v) for k, v in expected.items() if got[k] not in v}
     assert wrong == {}
+
+
+def test_the_shared_typos_are_the_planted_ones_and_true_typos(demo: dict[str, object]) -> None:
+    """The sample's one planted typo (沉降观侧, 01's, copied into 02) is reported, and nothing else:
+    03 and 04 share 已摊铺未压实 (laid, not yet compacted), which is right."""
+    result = demo["result"]
+    assert isinstance(result, dict)
+    names = {d["id"]: d["name"] for d in result["documents"]}
+    found = [
+        {"a": names[p["a"]], "b": names[p["b"]], "error": s["value"], "right": _right_form(s["detail"])}
+        for p in result["pairs"]
+        for s in p["signals"]
+        if s["kind"] == "shared_error"
+    ]
+    assert found == json.loads(EXPECTED.read_text(encoding="utf-8"))["shared_errors"]
+
+
+def _right_form(detail: str) -> str:
+    match = re.search(r"应为“(.+?)”", detail)
+    assert match, detail
+    return match.group(1)
 
 
 def test_pairs_sharing_only_tender_text_show_it_flagged(demo: dict[str, object]) -> None:

@@ -7,9 +7,9 @@ as 部份 or 做为, are left out: two writers make them apart), each bid search
 of them all. And any word out of the dictionary (``bidcheck.fingerprint.oddwords``: where the cut text
 falls into single characters) that two bids alone hold, that no other bid's text and not the tender's
 holds, that stands between the same characters on one side in both (copied with its sentence), and
-that is one character off a dictionary word at least half the section's texts and both bids use (its
-writer knows the word), the two characters sounding alike (砂桨 beside 砂浆, 验受 beside 验收: the slip
-of an input method, not a phrase jieba happens to cut apart nor a term of the trade the dictionary
+that is one character off a dictionary word at least half the section's other texts use, the two
+characters sounding alike by the meant character's first reading (砂桨 beside 砂浆, 验受 beside 验收: the
+slip of an input method, not a phrase jieba happens to cut apart nor a term of the trade the dictionary
 lacks). A slip is rare: two bids sharing more than ``_MAX_SLIPS`` such words share a text of odd words
 copied whole (its passages weigh it), and none of them is reported. Two or more errors shared by the
 same two bids are strong, one supporting.
@@ -88,14 +88,14 @@ def _odd(bid: Ready) -> dict[str, tuple[int, int]]:
     return {w: bid.clean.clean_span(at, at + len(w)) for w, at in bid.fingerprint.odd_words}
 
 
-def right_form(word: str, texts: Sequence[str], writers: Sequence[str] = ()) -> str | None:
+def right_form(word: str, texts: Sequence[str]) -> str | None:
     """The dictionary word one character off ``word``, the two characters sounding alike, that at least
-    half of ``texts`` (comparable texts, three at least) use — the section's own spelling of it — and
-    each of ``writers`` (the texts holding the slip: their writer knows the word) uses too; else
-    ``None``."""
+    half of ``texts`` (comparable texts, three at least: those of the section not holding the slip) use
+    — the section's own spelling of it; else ``None``. The two bids holding the slip need not spell it
+    right anywhere: a writer who always types 沉降观侧, and the bidder who copied the text, never do."""
     needed = max(3, (len(texts) + 1) // 2)
     for right in _sound_alike_words(word):
-        if _used_by(right, writers, len(writers)) and _used_by(right, texts, needed):
+        if _used_by(right, texts, needed):
             return right
     return None
 
@@ -182,12 +182,14 @@ def _tone_marks() -> dict[int, str]:
 
 @functools.cache
 def _sound_table() -> dict[str, str]:
-    """For each reading, the characters of the basic CJK block that have it."""
+    """For each reading, the characters of the basic CJK block whose first reading it is: the reading a
+    writer types for the character meant. A rare reading does not count (机 read wèi is no slip for 未:
+    已摊铺未压实 is right)."""
     table: dict[str, list[str]] = {}
     for code, readings in _reading_table().items():
-        if 0x4E00 <= code <= 0x9FFF:
-            for reading in frozenset(_toneless(readings).split(",")) - {""}:
-                table.setdefault(reading, []).append(chr(code))
+        first = _toneless(readings).split(",")[0]
+        if 0x4E00 <= code <= 0x9FFF and first:
+            table.setdefault(first, []).append(chr(code))
     return {reading: "".join(chars) for reading, chars in table.items()}
 
 
@@ -235,8 +237,9 @@ def _generic(
     for word, (first, second) in held.items():
         if not _one_side_alike(contexts[first][word], contexts[second][word]):
             continue
-        right = right_form(word, texts, [texts[first], texts[second]])
-        if right and not any(word in t for n, t in enumerate(texts) if n not in (first, second)):
+        others = [t for n, t in enumerate(texts) if n not in (first, second)]
+        right = right_form(word, others)
+        if right and not any(word in t for t in others):
             out[word] = ([first, second], right)
     return out
 
