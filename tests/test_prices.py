@@ -298,3 +298,43 @@ def test_the_same_non_round_unit_prices_in_five_rows_are_a_strong_signal(tmp_pat
     assert not any(
         s.field == "unit_price" for key, p in pairs.items() if key != ("d1", "d2") for s in p.signals
     )
+
+
+def _two_row_bill(path: Path, seed: int, prices: list[str]) -> Path:
+    """A bid whose bill heads its money columns with two rows (金额（元） over 综合单价 | 合价, the other
+    headers merged down both), as bills of quantities are laid out."""
+    document = new_docx()
+    document.add_paragraph(f"投标人：投标人{seed}有限公司（盖单位章）")
+    for text in paragraphs(seed, 3):
+        document.add_paragraph(text)
+    heads = ("序号", "项目编码", "项目名称", "项目特征", "计量单位", "工程量")
+    table = document.add_table(rows=2, cols=8)
+    for column, head in enumerate(heads):
+        table.cell(0, column).merge(table.cell(1, column)).text = head
+    table.cell(0, 6).merge(table.cell(0, 7)).text = "金额（元）"
+    table.cell(1, 6).text, table.cell(1, 7).text = "综合单价", "合价"
+    for n, price in enumerate(prices, 1):
+        quantity = 10 * n + seed % 7
+        values = (str(n), f"0401010010{n:02d}", f"清单项目{n}", "详见图纸", "m3", str(quantity), price)
+        for cell, value in zip(
+            table.add_row().cells, (*values, f"{float(price) * quantity:.2f}"), strict=True
+        ):
+            cell.text = value
+    document.save(str(path))
+    return path
+
+
+def test_unit_prices_under_a_header_of_two_rows_are_read_by_column(tmp_path: Path) -> None:
+    """9 of 10 unit prices alike in two bills whose 综合单价 heads the seventh column from a second
+    header row (the row holds two cells: read by place in the row, it pointed at 序号)."""
+    rng = random.Random(5)
+    shared = [f"{rng.uniform(20, 2000):.2f}" for _ in range(10)]
+    own = [[f"{rng.uniform(20, 2000):.2f}" for _ in range(10)] for _ in range(3)]
+    bids = [
+        _two_row_bill(tmp_path / "01.docx", 601, shared),
+        _two_row_bill(tmp_path / "02.docx", 602, [*shared[:3], "99.99", *shared[4:]]),
+        *(_two_row_bill(tmp_path / f"0{n}.docx", 600 + n, own[n - 3]) for n in (3, 4, 5)),
+    ]
+    result = check(CheckInputs(tuple(bids)), Settings(workers=1))
+    raised = {(p.a, p.b): [(s.field, s.value) for s in p.signals] for p in result.pairs if p.signals}
+    assert raised == {("d1", "d2"): [("unit_price", "9 项")]}

@@ -2,9 +2,10 @@
 
 Bidders price each item of a bill of quantities themselves; two who priced apart seldom arrive at the
 same unit price to the fen in row after row (a round price, 100 or 35.00, says less: anyone may choose
-it). A table's unit-price column is the one whose header names 单价; its rows below are read until
-another header. Prices the tender holds, or most bids hold, are no sign (``held_by_few``); a pair whose
-tender tables are filled in alike (``table_fill``) says so once, there.
+it). A table's unit-price column is the one whose header names 单价 (in a header of two rows, such as
+金额 over 综合单价 | 合价, the column of the lower row); its rows below are read until another header.
+Prices the tender holds, or most bids hold, are no sign (``held_by_few``); a pair whose tender tables
+are filled in alike (``table_fill``) says so once, there.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place
-from bidcheck.text.tables import TableRow, table_rows
+from bidcheck.text.tables import TableRow, cells_by_column, table_rows
 
 __all__ = ["MIN_ROWS", "find", "unit_prices"]
 
@@ -42,13 +43,14 @@ def unit_prices(bid: Ready) -> dict[str, TableRow]:
     """A bid's non-round unit prices, each with the first table row holding it."""
     found: dict[str, TableRow] = {}
     column: int | None = None
-    for row in table_rows(bid.doc.compared_blocks()):
-        texts = [cell.text for cell in row.cells]
-        heads = [n for n, text in enumerate(texts) if _HEADER.search(text) and _price(text) is None]
+    blocks = bid.doc.compared_blocks()
+    for row in table_rows(blocks):
+        cells = cells_by_column(row, blocks)  # by the table's columns: a header of two rows lines up
+        heads = [n for n, text in sorted(cells.items()) if _HEADER.search(text) and _price(text) is None]
         if heads:
             column = heads[0]
             continue
-        price = _price(texts[column]) if column is not None and column < len(texts) else None
+        price = _price(cells.get(column, "")) if column is not None else None
         if price and not _round(price):
             found.setdefault(price, row)
     return found
