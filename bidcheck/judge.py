@@ -170,11 +170,17 @@ def _own_reason(level: Level, score: Score, apart: int = 0) -> str:
     rewritten = (
         f"，其中语义改写 {score.rewritten} 段（{score.rewritten_chars} 字）" if score.rewritten else ""
     )
-    only = f"，其中 {apart} 段为其他投标文件没有、仅这两家共有的独立段落" if apart > 1 else ""
     return (
-        f"{word}：{score.passages} 段共同文字（{score.chars} 字）{only}，"
+        f"{word}：{score.passages} 段共同文字（{score.chars} 字{_apart_note(apart, score.passages)}），"
         f"占较多一方正文的 {score.similarity:.0%}{rewritten}{flagged_note}"
     )
+
+
+def _apart_note(apart: int, passages: int) -> str:
+    """How many of a pair's passages no other bid holds, where more than one."""
+    if apart < 2:
+        return ""
+    return "，其他投标文件均没有" if apart >= passages else f"，其中 {apart} 段其他投标文件没有"
 
 
 def _signal_verdict(level: Level, reason: str, signals: Sequence[Signal]) -> tuple[Level, str]:

@@ -50,7 +50,7 @@ def test_seven_separate_copies_two_long_bids_alone_hold_make_the_pair_high(tmp_p
     pair = _pair(result, "A", "B")
     assert pair.level == "high"
     assert pair.similarity < 0.05  # a small share of either bid: the share rule alone keeps it at watch
-    assert "其中 7 段为其他投标文件没有、仅这两家共有的独立段落" in pair.reason
+    assert pair.reason.startswith("一级预警：7 段共同文字（") and "字，其他投标文件均没有）" in pair.reason
     assert sum(q.live for q in pair.passages) == 7
     assert {p.level for p in result.pairs if p is not pair} == {"none"}
 
@@ -61,7 +61,7 @@ def test_copies_a_third_bid_holds_too_are_not_the_pairs_alone(tmp_path: Path) ->
     result = _long_section(tmp_path / "bids", third=3)
     pair = _pair(result, "A", "B")
     assert pair.level == "watch"
-    assert "其中 4 段为其他投标文件没有、仅这两家共有的独立段落" in pair.reason
+    assert "字，其中 4 段其他投标文件没有）" in pair.reason
     assert _pair(result, "A", "C").level == _pair(result, "B", "C").level == "watch"
     assert not result.groups or all(len(g.members) == 3 for g in result.groups)
 
