@@ -38,6 +38,7 @@ class _Flagged:
     common: bool = False
     public: bool = False
     cosine: float | None = None  # a rewritten passage (``bidcheck.semantic``): its sentences' mean cosine
+    clause: bool = False  # common text that reads as a model document's (``evidence.clauses``)
 
     @property
     def similarity(self) -> float:
@@ -45,9 +46,12 @@ class _Flagged:
         return self.raw.similarity if self.cosine is None else self.cosine
 
 
-def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings) -> _Flagged:
+def _flag(
+    q: RawPassage, i: int, j: int, masks: SharedMasks, clauses: Sequence[Mask], settings: Settings
+) -> _Flagged:
     """A passage of masked text is template text when mostly so on either side, else public text
-    when mostly text the library learned is public, else common text."""
+    when mostly text the library learned is public, else common text (said to be clause-like when
+    mostly so on either side: ``clauses``, each bid's clause-like text)."""
     share = max(mask_share(q.a, masks.template[i]), mask_share(q.b, masks.template[j]))
     if share >= settings.template_share:
         return _Flagged(q, True)
@@ -55,7 +59,8 @@ def _flag(q: RawPassage, i: int, j: int, masks: SharedMasks, settings: Settings)
         learned = max(mask_share(q.a, masks.learned[i]), mask_share(q.b, masks.learned[j]))
         if learned >= settings.template_share:
             return _Flagged(q, False, public=True)
-    return _Flagged(q, False, True)
+    clause = max(mask_share(q.a, clauses[i]), mask_share(q.b, clauses[j])) >= settings.template_share
+    return _Flagged(q, False, True, clause=clause)
 
 
 def _pair_passages(
@@ -64,6 +69,7 @@ def _pair_passages(
     found: PairFound,
     masks: SharedMasks,
     off: Sequence[Mask],
+    clauses: Sequence[Mask],
     settings: Settings,
     rewritten: Sequence[SemanticPassage] = (),
 ) -> list[_Flagged]:
@@ -78,7 +84,7 @@ def _pair_passages(
         masked += [q for q in cut if mask_share(q.a, masks.unaligned(i)) < settings.template_share]
     kept = without_overlaps(live, [], settings)
     flagged = without_overlaps(masked, kept, settings)
-    out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, settings) for q in flagged]
+    out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, clauses, settings) for q in flagged]
     taken = kept + flagged
     out += [
         _Flagged(r.raw, False, cosine=r.cosine)
@@ -320,6 +326,7 @@ def _listed_passages(
                 f.common,
                 f.public,
                 f.cosine is not None,
+                f.clause,
             )
             for f, (x, y) in zip(pair, numbers, strict=True)
         ]
@@ -365,7 +372,7 @@ def _ring_pairs(
     """The pairs inside a ring when common text counts like any other (see ``common_after_rings``)."""
     empty = PairFound([], [])
     off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
-    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, off, settings) for i, j in keys]
+    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, off, clauses, settings) for i, j in keys]
     pairs = [pair for pair, _ in _judged(keys, flagged, bids, masks, settings)]
     rings = find_rings(pairs, settings.ring_min_chars)
     ids = [b.doc.id for b in bids]
@@ -386,9 +393,11 @@ class Judging:
     signals: PairSignals | None = None
     rewritten: Rewritten | None = None
 
-    def pair_inputs(self, off: list[Mask]) -> PairInputs:
-        """What each pair's judgement reads, with ``off`` each bid's text out of evidence."""
-        return PairInputs(self.bids, _read_masks(self.masks, off), self.found, self.settings, self.extra)
+    def pair_inputs(self, off: list[Mask], clauses: list[Mask]) -> PairInputs:
+        """What each pair's judgement reads, with ``off`` each bid's text out of evidence and
+        ``clauses`` its clause-like text."""
+        reads = _read_masks(self.masks, off, clauses)
+        return PairInputs(self.bids, reads, self.found, self.settings, self.extra)
 
     def extra(self, pair: tuple[int, int]) -> tuple[Sequence[SemanticPassage], Sequence[Signal]]:
         """A pair of bid indexes' rewritten passages and signals."""
@@ -420,6 +429,7 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
                 found.get((i, j), empty),
                 masks,
                 ring_off if (i, j) in ring else off,
+                clauses,
                 settings,
                 rewritten.get((i, j), ()),
             )
@@ -429,7 +439,7 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
 
     if masks.after_rings:  # a ring's pairs are judged with its common text: the rings are worked out anew
         return judge(keys)
-    return judged_or_kept(keys, inputs.pair_inputs(off), judge)
+    return judged_or_kept(keys, inputs.pair_inputs(off, clauses), judge)
 
 
 def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
@@ -438,8 +448,9 @@ def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
     check, a bid added, judges only the pairs whose evidence changed. Nothing without a memo."""
     if not memo_running() or inputs.masks.after_rings:
         return
-    off = _out_of_evidence(inputs.masks, _clause_masks(inputs.bids, inputs.found))
-    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(off))
+    clauses = _clause_masks(inputs.bids, inputs.found)
+    off = _out_of_evidence(inputs.masks, clauses)
+    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(off, clauses))
 
 
 def ranked(
@@ -464,13 +475,14 @@ def _all_pairs(bids: Sequence[Ready]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
 
 
-def _read_masks(masks: SharedMasks, off: list[Mask]) -> MaskReads:
+def _read_masks(masks: SharedMasks, off: list[Mask], clauses: list[Mask]) -> MaskReads:
     """The masks of each bid that a pair's judgement reads: the tender's and the library's public text
-    all through (``_flag``, ``score_pair``); the text left out of evidence on both sides and the text
-    verification left out on the A side, inside the pair's aligned passages (``_pair_passages``)."""
+    all through (``_flag``, ``score_pair``); the text left out of evidence and the clause-like text on
+    both sides, and the text verification left out on the A side, inside the pair's aligned passages
+    (``_pair_passages``, ``_flag``)."""
     learned = masks.learned
     return MaskReads(
         [[masks.template[n], None if learned is None else learned[n]] for n in range(len(off))],
-        [[off[n], masks.unaligned(n)] for n in range(len(off))],
-        [[off[n]] for n in range(len(off))],
+        [[off[n], clauses[n], masks.unaligned(n)] for n in range(len(off))],
+        [[off[n], clauses[n]] for n in range(len(off))],
     )

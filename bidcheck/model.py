@@ -181,6 +181,9 @@ class Passage:
     common: bool = False
     public: bool = False  # text the library has learned is public (see ``bidcheck.library``)
     semantic: bool = False  # reworded all through (``bidcheck.semantic``): ``similarity`` is a cosine
+    clause: bool = (
+        False  # common text in the register of model documents and contracts (``evidence.clauses``)
+    )
 
     @property
     def live(self) -> bool:
@@ -408,6 +411,7 @@ def passage_figures_to_dict(passage: Passage) -> dict[str, Any]:
         "common": passage.common,
         "public": passage.public,
         "semantic": passage.semantic,
+        "clause": passage.clause,
     }
 
 
@@ -520,6 +524,7 @@ def _pair_from_dict(data: dict[str, Any]) -> PairResult:
             bool(p["common"]),
             bool(p.get("public", False)),
             bool(p.get("semantic", False)),
+            bool(p.get("clause", False)),
         )
         for p in data["passages"]
     )

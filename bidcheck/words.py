@@ -41,14 +41,16 @@ SEMANTIC_MARK = "7B3FC4"  # its matched sentences, strongly
 
 
 def passage_kind(passage: Passage) -> str:
-    """What a passage is, in words: evidence, tender/template text, common text, or text the library
-    has learned is public."""
+    """What a passage is, in words: evidence, tender/template text, common text (text in the register of
+    model documents and contracts said so), or text the library has learned is public."""
     if passage.template:
         return "招标文件/模板"
     if passage.public:
         return "公共文字（资料库）"
     if passage.semantic:
         return "语义改写"
+    if passage.clause:
+        return "范本/合同条款语体"
     return "多家共有" if passage.common else "证据"
 
 

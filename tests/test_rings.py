@@ -159,6 +159,22 @@ def test_model_clauses_read_as_clauses_and_a_construction_plan_does_not() -> Non
     assert clause_like_spans(text) == [(start, start + len(MODEL[2]))]
 
 
+def test_only_the_clause_of_a_run_without_sentence_ends_reads_as_one() -> None:
+    """A contract sentence run on into a numbered list of plan items (no sentence end between them: a
+    list, table cells, OCR text) was masked whole, the list with it; now the clause alone is, and so
+    is a long run's clause between commas, not the plan clauses after it."""
+    rng = random.Random(8)
+    items = [sentence(rng).rstrip("。") for _ in range(2)]
+    listed = (
+        MODEL[2].rstrip("。") + "：" + "；".join(f"{n}．{item}" for n, item in enumerate(items, 1)) + "。"
+    )
+    assert clause_density(listed) >= CLAUSE_DENSITY  # read as one sentence, the whole run is clause-like
+    assert clause_like_spans(listed) == [(0, len(MODEL[2]))]
+    run = MODEL[2].rstrip("。") + "，" + "，".join(items) + "。"
+    (span,) = clause_like_spans(run)
+    assert span[0] == 0 and span[1] <= len(MODEL[2]) + 2 and len(run) - span[1] > 40
+
+
 def _bid(folder: Path, index: int, extra: list[Chapter]) -> None:
     rng = random.Random(100 + index)
     plan = Chapter("第三章 施工组织设计", tuple(paragraph(rng) for _ in range(26)))

@@ -5,18 +5,21 @@ none of them (it is listed as the section's instead)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 
+from bench.model_text import MODEL_CLAUSES
+from bidcheck import words
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.judge import verdict
 from bidcheck.model import CheckResult, PairResult, result_from_dict, result_to_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.xlsx import write_xlsx
-from tests.builders import make_docx, paragraphs
+from tests.builders import make_docx, paragraphs, sentence
 
 TENDER = paragraphs(700, 8, 5)
 OWN = {name: paragraphs(seed, 400, 5) for seed, name in enumerate("ABCDEF", 31)}
@@ -125,3 +128,34 @@ def test_the_values_many_hold_are_in_the_json_and_the_reports_summary(
     assert rows["多家共有的值（不计为迹象）"] == (
         f"电话号码“{PUBLIC}”出现在 5 份投标文件中，视为公开信息，不计为迹象"
     )
+
+
+def test_own_text_run_on_from_a_contract_sentence_is_evidence_and_the_clause_is_named(tmp_path: Path) -> None:
+    """A and B share two lists of A's own plan items, each run on from a model contract sentence without
+    a sentence end (as lists, table cells and OCR text run): the items are evidence (before, the run
+    was masked whole: one list or both gone, the pair none), the contract sentences (every bid quotes
+    them) are listed as 范本/合同条款语体, not as 多家共有."""
+    rng = random.Random(12)
+    lists = [
+        clause.rstrip("。")
+        + "："
+        + "；".join(f"{n}．{sentence(rng).rstrip('。')}" for n in (1, 2, 3, 4))
+        + "。"
+        for clause in (MODEL_CLAUSES[2], MODEL_CLAUSES[12])
+    ]
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    for n, name in enumerate("ABCDEF"):
+        texts = [*paragraphs(800 + n, 30), MODEL_CLAUSES[2], MODEL_CLAUSES[12]]
+        if name in "AB":
+            texts[10:10], texts[20:20] = [lists[0]], [lists[1]]
+        (folder / f"{name}.txt").write_text("\n".join(texts), encoding="utf-8")
+    result = check(CheckInputs((folder,), ()), Settings(workers=1))
+    pair = _pair(result, "A", "B")
+    live = [q for q in pair.passages if q.live]
+    assert pair.level == "watch" and len(live) == 2
+    for q, listed in zip(live, lists, strict=True):
+        assert q.a.text in listed and len(q.a.text) >= 60 and "：" not in q.a.text  # items, not the clause
+    named = {words.passage_kind(q) for q in pair.passages if not q.live}
+    assert "范本/合同条款语体" in named
+    assert {p.level for p in result.pairs if p is not pair} == {"none"}

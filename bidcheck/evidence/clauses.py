@@ -10,6 +10,7 @@ words are ``dicts/clause_words.txt``.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from pathlib import Path
 
@@ -27,6 +28,12 @@ CLAUSE_WORDS = Path(__file__).resolve().parents[2] / "dicts" / "clause_words.txt
 CLAUSE_DENSITY = 0.15
 _ENDS = ("。", "！", "？", "!", "?", "\n")
 _SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]?")
+# A "sentence" longer than this is a run of several without their ends: judged clause by clause, where
+# the clauses of other wording making ``_RELEASE`` characters together are not masked with the rest.
+_LONG = 100
+_RELEASE = 40
+_LIST_NUMBER = re.compile(r"(?<!\d)\d{1,2}[．.、](?!\d)|[（(]\d{1,2}[）)]|[①-⑳]")  # 1． （2） ③
+_CLAUSE_END = re.compile(r"[，,；;：:]")  # where a clause of a long run ends
 
 
 @functools.cache
@@ -59,8 +66,63 @@ def clause_density(text: str) -> float:
 
 
 def clause_like_spans(text: str, density: float = CLAUSE_DENSITY) -> list[tuple[int, int]]:
-    """The spans of the sentences of ``text`` that read as standard clauses (offsets into ``text``)."""
-    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text) if clause_density(m.group()) >= density]
+    """The spans of the sentences of ``text`` that read as standard clauses (offsets into ``text``); of a
+    run longer than ``_LONG`` without a sentence end, only its clause-like part (``_clause_like_part``)."""
+    spans: list[tuple[int, int]] = []
+    for start, end in _sentences(text):
+        sentence = text[start:end]
+        if clause_density(sentence) < density:
+            continue
+        if len(sentence) <= _LONG:
+            spans.append((start, end))
+        else:
+            spans += [(start + s, start + e) for s, e in _clause_like_part(sentence, density)]
+    return spans
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """The spans of the sentences of ``text``: up to a sentence end, or to a list number within (a
+    numbered list run on without its stops: 负责，1．夜间照明… is two)."""
+    out = []
+    for m in _SENTENCE.finditer(text):
+        cuts = [
+            m.start(),
+            *(m.start() + n.start() for n in _LIST_NUMBER.finditer(m.group()) if n.start()),
+            m.end(),
+        ]
+        out += list(itertools.pairwise(cuts))
+    return out
+
+
+def _clause_like_part(run: str, density: float) -> list[tuple[int, int]]:
+    """The clause-like part of a long run of text without a sentence end (a numbered list, table cells,
+    OCR text): its clauses (between commas, semicolons, colons and list numbers) that read as standard
+    clauses, with the other clauses between them unless those make ``_RELEASE`` characters together —
+    a plan paragraph run on from a contract sentence is the bidder's own text, not the clause's."""
+    bounds = [0, *sorted({m.end() for m in _CLAUSE_END.finditer(run)} - {0, len(run)}), len(run)]
+    clauses = list(itertools.pairwise(bounds))
+    dense = [clause_density(run[s:e]) >= density for s, e in clauses]
+    spans: list[tuple[int, int]] = []
+    light: list[tuple[int, int]] = []
+    for (start, end), is_dense in zip(clauses, dense, strict=True):
+        if not is_dense:
+            light.append((start, end))
+            continue
+        if light and sum(e - s for s, e in light) < _RELEASE and spans:
+            spans.append((light[0][0], light[-1][1]))  # a few light words inside the clause
+        light = []
+        spans.append((start, end))
+    return _merged(spans)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out and out[-1][1] >= start:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def clause_mask(clean: CleanText, within: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
