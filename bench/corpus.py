@@ -499,6 +499,14 @@ CASES: dict[str, Callable[[list[Bid], random.Random], list[_Pair]]] = {
 }
 
 
+def _quote_halves(bids: list[Bid], texts: dict[str, list[str]], rng: random.Random) -> None:
+    """Each of the tender's rules and scoring paragraphs (150-250 characters) quoted by its own half of
+    the bidders, at random: what bids hold of a tender nobody gave the check."""
+    for text in texts["rules"] + texts["scoring"]:
+        for bid in rng.sample(bids, max(2, len(bids) // 2)):
+            _insert_block(bid, [Para(text, "tender")], rng)
+
+
 def _truth(bids: list[Bid], pairs: list[_Pair], public: list[str], seed: int) -> dict[str, object]:
     def para(p: Para) -> dict[str, object]:
         return {"text": p.text, "kind": p.kind, "page": p.page}
@@ -579,6 +587,7 @@ def generate_section(
     alternate: bool = False,
     case: str = "planted",
     tables: bool = False,
+    halves: bool = False,
 ) -> Section:
     """Write a labelled section of ``bids`` bids into ``folder``; return where everything is.
 
@@ -594,6 +603,8 @@ def generate_section(
     ``scattered`` (ten separate paragraphs one bidder copied from another).
     With ``tables`` the tender carries a bill of quantities, an 开标一览表 and a 偏离表 that every bid
     fills in (``bench.tables``), and one pair otherwise unrelated prices its bill with the same unit prices.
+    With ``halves`` each of the tender's eight rules and scoring paragraphs is quoted by its own half of
+    the bidders (``_quote_halves``).
     """
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
@@ -602,6 +613,8 @@ def generate_section(
     ]
     pairs = CASES[case](plans, rng)
     public = _public(plans, rng) if case == "planted" else []
+    if halves:
+        _quote_halves(plans, texts, random.Random(seed * 13 + 5))
     tender = _tender_document(texts)
     if tables:
         pairs += _fill_tables(tender, plans, pairs, seed)

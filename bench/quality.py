@@ -259,6 +259,11 @@ def main() -> None:
         "--tables", action="store_true", help="the tender and every bid carry a bill and response tables"
     )
     parser.add_argument(
+        "--halves",
+        action="store_true",
+        help="each of eight tender paragraphs quoted by its own half of the bids",
+    )
+    parser.add_argument(
         "--own",
         type=int,
         nargs=2,
@@ -274,7 +279,9 @@ def main() -> None:
             for seed in args.seeds:
                 folder = root / f"section-{bids}-{seed}"
                 own = (args.own[0], args.own[1])
-                section = generate_section(folder, bids, seed, own, case=args.case, tables=args.tables)
+                section = generate_section(
+                    folder, bids, seed, own, case=args.case, tables=args.tables, halves=args.halves
+                )
                 for mode, tally in tallies.items():
                     result, seconds = _run(folder, args.workers, args.settings, mode)
                     tally.seconds += seconds
