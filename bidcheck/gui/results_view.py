@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck.model import CheckResult, PairResult
+from bidcheck.words import public_value_line
 
 from .i18n import tr
 from .style import heat, level_name, paint_badge
@@ -284,8 +285,12 @@ class MatrixView(QTableWidget):
             self.pair_selected.emit(index)
 
 
+_PUBLIC_SHOWN = 3  # values many bids hold, named in the summary (the report's 概要 lists them all)
+
+
 def summary_text(result: CheckResult) -> str:
-    """Counts by level, unreadable files and suspected rings, in a few lines."""
+    """Counts by level, unreadable files, suspected rings, and the values too many bids hold to be a
+    sign, in a few lines."""
     counts = {level: sum(1 for p in result.pairs if p.level == level) for level in ("high", "watch", "none")}
     text = tr("{bids} 份投标文件，{pairs} 对：一级预警 {high}，二级观察 {watch}，无 {none}").format(
         bids=len(result.bids), pairs=len(result.pairs), **counts
@@ -298,6 +303,11 @@ def summary_text(result: CheckResult) -> str:
         text += "\n" + tr("疑似串标组：{members}").format(members="、".join(names[m] for m in group.members))
     if result.semantic_note:  # what the check says stays Chinese
         text += "\n" + result.semantic_note
+    for value in result.public_values[:_PUBLIC_SHOWN]:
+        text += "\n" + public_value_line(value)
+    if len(result.public_values) > _PUBLIC_SHOWN:
+        more = len(result.public_values) - _PUBLIC_SHOWN
+        text += "\n" + tr("另有 {n} 个多家共有的值，见报告概要").format(n=more)
     return text
 
 

@@ -34,6 +34,7 @@ ENGLISH: dict[str, str] = {
     ),
     "；{n} 个文件无法读取": "; {n} files could not be read",
     "疑似串标组：{members}": "Suspected ring: {members}",
+    "另有 {n} 个多家共有的值，见报告概要": "{n} more values many bids hold: see the report's summary",
     "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高": (
         "No tender document given: text several bidders share may come from the tender, so results run high"
     ),

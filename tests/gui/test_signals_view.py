@@ -16,6 +16,8 @@ from bidcheck.words import signal_line
 from tests.builders import make_docx, paragraphs
 from tests.gui.conftest import checked_window, new_window, settle, wait_until
 
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
 
 @pytest.fixture(scope="module")
 def shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
@@ -147,3 +149,26 @@ def test_the_thumbnails_come_back_with_a_saved_result(
     finally:
         reopened.close()
         reopened.deleteLater()
+
+
+@pytest.fixture(scope="module")
+def public_shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """Six bids of their own wording; five quote one project contact from public documents."""
+    root = tmp_path_factory.mktemp("public")
+    paths = []
+    for n in range(1, 7):
+        own = paragraphs(360 + n, 8)
+        if n < 6:
+            own[3] = "本项目建设单位咨询电话：13912345678（摘自公开的项目信息）。"
+        paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [own]))
+    yield from checked_window(root / "bidcheck.ini", paths)
+
+
+def test_a_number_five_bids_quote_raises_no_pair_and_the_summary_says_why(public_shown: MainWindow) -> None:
+    result = public_shown.result
+    assert result is not None
+    assert {p.level for p in result.pairs} == {"none"} and not any(p.signals for p in result.pairs)
+    summary = public_shown.summary.text()
+    assert "电话号码“13912345678”出现在 5 份投标文件中，视为公开信息，不计为迹象" in summary
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert public_shown.grab().save(str(SHOTS / "public-values.png"))
