@@ -33,7 +33,7 @@ DIST = Path(__file__).resolve().parents[1] / "dist" / "bidcheck"
 SUFFIX = ".exe" if sys.platform == "win32" else ""
 WINDOWS_CACHE = Path("AppData", "Local", "bidcheck", "cache")
 CACHE = WINDOWS_CACHE if sys.platform == "win32" else Path(".cache", "bidcheck")  # under the home folder
-# the folder's size on Linux (README, "Install on Windows / Linux"): 665 MB with SciPy and OpenVINO,
+# the folder's size on Linux (docs/install.md): 665 MB with SciPy and OpenVINO,
 # 480 MB with OpenCV
 MAX_MB = 400
 

@@ -14,7 +14,7 @@ Runtime: the same ONNX models run on OpenVINO when it is installed (a dependency
 OpenVINO's CPU plugin detects text about three times as fast; on a CPU with bfloat16 matrix units (AMX)
 it also computes in bfloat16 by itself and recognises lines twice as fast. There the page is squeezed to
 0.6 of its width, not half: at half width bfloat16 read 0.21% of the characters wrong against 0.19% on
-onnxruntime, at 0.6 it reads 0.15% wrong, for 3% more time (``bench/ocr.py``; README, "Scans").
+onnxruntime, at 0.6 it reads 0.15% wrong, for 3% more time (``bench/ocr.py``; docs/usage.md, "Scans").
 """
 
 from __future__ import annotations

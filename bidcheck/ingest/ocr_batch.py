@@ -30,7 +30,7 @@ __all__ = ["PAGES_AT_ONCE", "keep_freed_memory", "ocr_message", "recognize_pages
 
 # Pages a worker holds at once, each in a thread: one page is rendered, its lines found and cut out while
 # another's lines are recognised, and the recogniser's streams take the batches of both in turn, so that
-# no core waits on a page's serial steps (``bench/ocr.py``; README, "Scans").
+# no core waits on a page's serial steps (``bench/ocr.py``; docs/usage.md, "Scans").
 PAGES_AT_ONCE = 2
 # glibc's mallopt parameters: memory freed is kept for the process's next allocations, never handed back
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
@@ -76,7 +76,7 @@ def keep_freed_memory() -> bool:
     memory the system hands out anew is slow to touch on a virtual machine (100 MB of new memory took
     0.5-1.2 CPU s the first time in a fresh process on the measuring machine, 0.02 s again). An OCR
     worker reads page after page of much the same size, so it keeps what it freed: a page then took
-    25,500-27,400 new pages of memory from the system instead of 31,200-36,800 (README, "Benchmarks").
+    25,500-27,400 new pages of memory from the system instead of 31,200-36,800 (docs/benchmarks.md).
     """
     if not sys.platform.startswith("linux"):
         return False

@@ -5,7 +5,7 @@ The cost follows the text: the sentences to encode (all of a section's prose sen
 shortlist's picks in a section of more than ``semantic_max_sentences``), the shortlist's comparison of
 every pair of bids, and the model's load. Before the files are read their text is guessed from what
 costs nothing to look at: a .docx's document part's size in its zip directory, a PDF's page count.
-The rates are CPU seconds measured on the 2-core development machine (README, "Rewritten passages");
+The rates are CPU seconds measured on the 2-core development machine (docs/semantic.md);
 a PC that nothing else keeps busy spends about that in wall time.
 """
 
