@@ -17,7 +17,7 @@ from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.judged import Judged, MaskReads, PairInputs, judged_or_kept, keep_judged_pairs
-from bidcheck.model import Level, PairResult, Passage, Signal
+from bidcheck.model import Level, PairResult, Passage, Side, Signal
 from bidcheck.prepare import Ready, memo_running
 from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
@@ -245,17 +245,23 @@ def verdict(
 
 def _with_rings(
     judged: list[tuple[PairResult, Score]],
-    names: Mapping[str, str],
+    bids: Sequence[Ready],
     settings: Settings,
     earlier: Mapping[tuple[str, str], Sequence[str]],
+    held: Sequence[Mask] | None,
 ) -> list[PairResult]:
     """The pairs with the verdict that knows the section's rings (see ``find_rings``) and the library's
-    earlier sections."""
+    earlier sections; outside a ring, text ``held`` (by bid: what ``MANY_HOLDERS`` bids or more hold)
+    is no pair's evidence, but the section's."""
+    names = {b.doc.id: b.doc.name for b in bids}
     rings = find_rings([p for p, _ in judged], settings.ring_min_chars)
     apart = _apart_passages(judged, settings.short_passage_chars)
+    many = _held_by_many([p for p, _ in judged], bids, held) if held is not None else {}
     out = []
     for pair, score in judged:
         ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
+        if ring is None and (pair.a, pair.b) in many:
+            pair, score = _without(pair, score, many[(pair.a, pair.b)])
         told = earlier.get((pair.a, pair.b), ())
         level, reason = verdict(
             score, ring, names, settings, told, pair.signals, apart.get((pair.a, pair.b), 0)
@@ -266,6 +272,55 @@ def _with_rings(
             else replace(pair, level=level, reason=reason)
         )
     return out
+
+
+def _held_by_many(
+    pairs: Sequence[PairResult], bids: Sequence[Ready], many: Sequence[Mask]
+) -> dict[tuple[str, str], list[int]]:
+    """By pair of document ids: which of its listed passages are live copied text that, on either side
+    and for the most part, ``MANY_HOLDERS`` bids or more hold word for word (``many``, by bid)."""
+    index = {b.doc.id: n for n, b in enumerate(bids)}
+    out: dict[tuple[str, str], list[int]] = {}
+    for pair in pairs:
+        i, j = index[pair.a], index[pair.b]
+        found = [
+            n
+            for n, q in enumerate(pair.passages)
+            if q.live
+            and not q.semantic
+            and (_mostly_in(many[i], bids[i], q.a) or _mostly_in(many[j], bids[j], q.b))
+        ]
+        if found:
+            out[(pair.a, pair.b)] = found
+    return out
+
+
+def _mostly_in(mask: Mask, bid: Ready, side: Side) -> bool:
+    """Whether most of a passage's side (clean-text offsets) lies in ``mask`` (comparable text)."""
+    bounds = np.asarray((side.start, side.end), dtype=bid.clean.norm_map.dtype)
+    lo, hi = (int(x) for x in np.searchsorted(bid.clean.norm_map, bounds))
+    return hi > lo and int(mask[lo:hi].sum()) * 2 >= hi - lo
+
+
+def _without(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairResult, Score]:
+    """A pair with its ``flagged`` passages (indexes) listed as common text and not counted: its score
+    less their share of its live characters."""
+    passages = list(pair.passages)
+    live = sum(q.chars for q in passages if q.live)
+    left = 1 - sum(passages[n].chars for n in flagged) / live if live else 0.0
+    for n in flagged:
+        passages[n] = replace(passages[n], common=True)
+    fewer = replace(
+        score,
+        similarity=score.similarity * left,
+        coverage_a=score.coverage_a * left,
+        coverage_b=score.coverage_b * left,
+        chars=round(score.chars * left),
+        passages=score.passages - len(flagged),
+        flagged=score.flagged + len(flagged),
+    )
+    figures = {f: round(getattr(fewer, f), 4) for f in ("similarity", "coverage_a", "coverage_b")}
+    return replace(pair, passages=tuple(passages), **figures), fewer
 
 
 def _apart_passages(judged: Sequence[Judged], least: int) -> dict[tuple[str, str], int]:
@@ -458,11 +513,13 @@ def ranked(
     bids: Sequence[Ready],
     settings: Settings,
     earlier: Mapping[tuple[str, str], Sequence[str]] | None = None,
+    held: Sequence[Mask] | None = None,
 ) -> list[PairResult]:
     """The pairs with the verdict that knows the section's rings (see ``verdict``) and ``earlier``, by
-    pair of document ids the library's sections where the two bidders were already ``high``; ranked by
-    level and similarity."""
-    pairs = _with_rings(list(judged), {b.doc.id: b.doc.name for b in bids}, settings, earlier or {})
+    pair of document ids the library's sections where the two bidders were already ``high``, and
+    ``held`` (``SharedMasks.many``): text many bids hold counts only inside a ring; ranked by level and
+    similarity."""
+    pairs = _with_rings(list(judged), bids, settings, earlier or {}, held)
     return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))
 
 

@@ -724,7 +724,7 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     judged = _remembered(run, "judge", lambda: judged_pairs(inputs), keep=not failed)
     if remembered and not failed:  # the app's next check, a bid added, judges only what changed
         keep_judged(judged, inputs)  # (nothing without a memo; a pair failed now is judged again then)
-    run.pairs = ranked(judged, run.bids, run.settings, _earlier(run))
+    run.pairs = ranked(judged, run.bids, run.settings, _earlier(run), masks.many)
     run.groups = find_groups(run.pairs)
 
 

@@ -4,6 +4,7 @@ none of them (it is listed as the section's instead)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -159,3 +160,37 @@ def test_own_text_run_on_from_a_contract_sentence_is_evidence_and_the_clause_is_
     named = {words.passage_kind(q) for q in pair.passages if not q.live}
     assert "范本/合同条款语体" in named
     assert {p.level for p in result.pairs if p is not pair} == {"none"}
+
+
+def _quoting_section(folder: Path) -> CheckResult:
+    """Ten bids, no tender given: each of eight paragraphs of the tender quoted by its own half of the
+    bidders, in the second half of their bids; B copied two paragraphs of A (text no one else has); G,
+    H, I and J wrote the first half of theirs from one draft of six paragraphs (a draft that runs on
+    into quoted clauses is taken for them: see ``evidence.company``)."""
+    rng = random.Random(31)
+    quoted = paragraphs(900, 8, 6)
+    draft = paragraphs(950, 6, 5)
+    texts = {name: paragraphs(960 + n, 30, 5) for n, name in enumerate("ABCDEFGHIJ")}
+    for paragraph in quoted:
+        for name in rng.sample(sorted(texts), 5):
+            texts[name].insert(rng.randint(16, len(texts[name])), paragraph)  # the second half
+    texts["B"][5:5] = [texts["A"][2], texts["A"][12]]
+    for name in "GHIJ":
+        texts[name][8:8] = draft
+    folder.mkdir()
+    for name, text in texts.items():
+        (folder / f"{name}.txt").write_text("\n".join(text), encoding="utf-8")
+    return check(CheckInputs((folder,), ()), Settings(workers=1, signals_enabled=False))
+
+
+def test_tender_paragraphs_half_the_bids_quote_tie_no_pair_and_a_ring_stays_one(tmp_path: Path) -> None:
+    """Text four or more bids hold is a ring's draft or the section's: the quoted paragraphs, each held
+    by five bids in changing company, raise no pair (before, pairs sharing one were 二级观察 and three
+    sharing three a ring); the copied pair is 二级观察, the ring's six pairs 一级预警."""
+    result = _quoting_section(tmp_path / "bids")
+    names = {d.id: d.name[0] for d in result.documents}
+    raised = {"".join(sorted(names[p.a] + names[p.b])): p.level for p in result.pairs if p.level != "none"}
+    ring = {"".join(x) for x in itertools.combinations("GHIJ", 2)}
+    assert raised == {"AB": "watch", **dict.fromkeys(ring, "high")}
+    quoting = _pair(result, "C", "D")
+    assert all(not q.live for q in quoting.passages)

@@ -65,15 +65,23 @@ def _own_letters(sides: list[Side]) -> npt.NDArray[np.int64]:
 
 def _shared_in(sides: list[tuple[Side, str]]) -> Counter[Triple]:
     """In one bid: for each two partners, the bid's own letters that lie in evidence passages with
-    both at once (a stretch of the bid copied by, or from, both)."""
+    both at once (a stretch of the bid copied by, or from, both), of one draft: those whose partners
+    are the partners of the two's largest such stretch, or some of them. A ring's draft is held by the
+    ring throughout (some members' disguises align less of it); clauses of a tender nobody gave, each
+    quoted by its own half of the bidders, are held by changing company, and two bidders who both
+    quote three of them share no draft."""
     own = _own_letters([s for s, _ in sides])
     cuts = sorted({x for s, _ in sides for x in (s.start, s.end)})
-    shared: Counter[Triple] = Counter()
+    held: Counter[frozenset[str]] = Counter()  # the bid's letters by the partners holding them
     for lo, hi in itertools.pairwise(cuts):
-        partners = sorted({other for s, other in sides if s.start <= lo and hi <= s.end})
-        letters = int(own[hi] - own[lo])
-        for x, y in itertools.combinations(partners, 2):
-            shared[frozenset((x, y))] += letters
+        partners = frozenset(other for s, other in sides if s.start <= lo and hi <= s.end)
+        if len(partners) >= 2:
+            held[partners] += int(own[hi] - own[lo])
+    shared: Counter[Triple] = Counter()
+    for two in {frozenset(x) for partners in held for x in itertools.combinations(sorted(partners), 2)}:
+        company = [(partners, letters) for partners, letters in held.items() if two <= partners]
+        draft = max(company, key=lambda c: (c[1], sorted(c[0])))[0]
+        shared[two] = sum(letters for partners, letters in company if partners <= draft)
     return shared
 
 

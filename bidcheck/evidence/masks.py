@@ -32,12 +32,15 @@ from bidcheck.evidence.frequent import frequent_masks
 from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
 from bidcheck.prepare import Ready, of_document
 
-__all__ = ["SharedMasks", "common_after_rings", "shared_masks"]
+__all__ = ["MANY_HOLDERS", "SharedMasks", "common_after_rings", "shared_masks"]
 
 Mask = npt.NDArray[np.bool_]
 _BLANK = re.compile(r"[_＿]{2,}|[ \u3000]{2,}|（\s*）|\(\s*\)")
 _FORM_PIECE_CHARS = 4
 _STOCK_MIN_BIDS = 20
+# Text this many bids hold is a ring's draft or the section's, not a pair's: a ring is judged as a ring,
+# and outside one such text is quoted in changing company (the clauses of a tender nobody gave)
+MANY_HOLDERS = 4
 _STOCK_SHARE = 0.5
 _CODE = tuple(Path(__file__).parent / name for name in ("masks.py", "flags.py", "tables.py"))
 
@@ -52,6 +55,7 @@ class SharedMasks:
     after_rings: bool = False  # common text is judged after rings are known (see ``common_after_rings``)
     public: list[Mask] | None = None  # a tender nobody gave, quoted in changing company (``company``)
     learned: list[Mask] | None = None  # text the library has learned is public (``bidcheck.library``)
+    many: list[Mask] | None = None  # text ``MANY_HOLDERS`` bids or more hold word for word (``judge``)
 
     @functools.cached_property
     def _fixed(self) -> list[Mask]:
@@ -186,6 +190,21 @@ def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     return frequent_masks(bids, f"common|{k}|{span}", grams, needed, mask)
 
 
+def _many_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
+    """Stretches of ``template_min_chars`` that ``MANY_HOLDERS`` bids or more hold word for word: a
+    ring's draft or the section's text, never one pair's (see ``judge``)."""
+    k, span = settings.seed_chars, settings.template_min_chars
+
+    @functools.cache
+    def grams(n: int) -> npt.NDArray[np.uint64]:
+        return long_gram_hashes(bids[n].fingerprint.kgrams, k, span)
+
+    def mask(n: int, starts: npt.NDArray[np.intp]) -> Mask:
+        return spans_mask(_at(starts, len(grams(n))), span, len(bids[n].clean.norm))
+
+    return frequent_masks(bids, f"many|{k}|{span}|{MANY_HOLDERS}", grams, MANY_HOLDERS, mask)
+
+
 def _stock(bids: Sequence[Ready]) -> list[Mask]:
     """For each bid, which of its k-grams at least half the bids hold (and at least ``_STOCK_MIN_BIDS``).
 
@@ -231,4 +250,5 @@ def shared_masks(
         common_after_rings(len(bids), settings),
         public,
         learned,
+        _many_masks(bids, settings),
     )
