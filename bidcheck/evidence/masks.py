@@ -177,22 +177,18 @@ def _common_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     """Stretches of ``template_min_chars`` that at least ``common_min_bids`` and ``common_share`` of all
     bids hold word for word: public text nobody supplied as a template. Stock phrases of the trade
     are shorter, or not the same stretch in every bid."""
-    needed = bids_for_common(len(bids), settings)
-    k, span = settings.seed_chars, settings.template_min_chars
-
-    @functools.cache
-    def grams(n: int) -> npt.NDArray[np.uint64]:
-        return long_gram_hashes(bids[n].fingerprint.kgrams, k, span)
-
-    def mask(n: int, starts: npt.NDArray[np.intp]) -> Mask:
-        return spans_mask(_at(starts, len(grams(n))), span, len(bids[n].clean.norm))
-
-    return frequent_masks(bids, f"common|{k}|{span}", grams, needed, mask)
+    return _held_word_for_word(bids, settings, bids_for_common(len(bids), settings), "common")
 
 
 def _many_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     """Stretches of ``template_min_chars`` that ``MANY_HOLDERS`` bids or more hold word for word: a
     ring's draft or the section's text, never one pair's (see ``judge``)."""
+    return _held_word_for_word(bids, settings, MANY_HOLDERS, f"many {MANY_HOLDERS}")
+
+
+def _held_word_for_word(bids: Sequence[Ready], settings: Settings, needed: int, kind: str) -> list[Mask]:
+    """For each bid, its stretches of ``template_min_chars`` that at least ``needed`` bids hold word for
+    word (counted as ``kind``, see ``frequent_masks``)."""
     k, span = settings.seed_chars, settings.template_min_chars
 
     @functools.cache
@@ -202,7 +198,7 @@ def _many_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
     def mask(n: int, starts: npt.NDArray[np.intp]) -> Mask:
         return spans_mask(_at(starts, len(grams(n))), span, len(bids[n].clean.norm))
 
-    return frequent_masks(bids, f"many|{k}|{span}|{MANY_HOLDERS}", grams, MANY_HOLDERS, mask)
+    return frequent_masks(bids, f"{kind}|{k}|{span}", grams, needed, mask)
 
 
 def _stock(bids: Sequence[Ready]) -> list[Mask]:
