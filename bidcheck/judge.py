@@ -255,7 +255,8 @@ def _with_rings(
     is no pair's evidence, but the section's."""
     names = {b.doc.id: b.doc.name for b in bids}
     rings = find_rings([p for p, _ in judged], settings.ring_min_chars)
-    apart = _apart_passages(judged, settings.short_passage_chars)
+    by_id = {b.doc.id: mask for b, mask in zip(bids, held, strict=True)} if held is not None else {}
+    apart = _apart_passages(judged, settings.short_passage_chars, by_id)
     many = _held_by_many([p for p, _ in judged], bids, held) if held is not None else {}
     out = []
     for pair, score in judged:
@@ -299,7 +300,13 @@ def _mostly_in(mask: Mask, bid: Ready, side: Side) -> bool:
     """Whether most of a passage's side (clean-text offsets) lies in ``mask`` (comparable text)."""
     bounds = np.asarray((side.start, side.end), dtype=bid.clean.norm_map.dtype)
     lo, hi = (int(x) for x in np.searchsorted(bid.clean.norm_map, bounds))
-    return hi > lo and int(mask[lo:hi].sum()) * 2 >= hi - lo
+    return _mostly(mask, (lo, hi))
+
+
+def _mostly(mask: Mask | None, span: Span) -> bool:
+    """Whether most of a span of comparable text lies in ``mask`` (none where there is no mask)."""
+    lo, hi = span
+    return mask is not None and hi > lo and int(mask[lo:hi].sum()) * 2 >= hi - lo
 
 
 def _without(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairResult, Score]:
@@ -323,10 +330,13 @@ def _without(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairRe
     return replace(pair, passages=tuple(passages), **figures), fewer
 
 
-def _apart_passages(judged: Sequence[Judged], least: int) -> dict[tuple[str, str], int]:
+def _apart_passages(
+    judged: Sequence[Judged], least: int, many: Mapping[str, Mask]
+) -> dict[tuple[str, str], int]:
     """By pair of document ids: its live copied passages of ``least`` characters or more whose text,
-    on both sides and for the most part, no third bid shares as a live passage with either: copies
-    only these two hold. A ring's draft is held by three or more and is judged as a ring."""
+    on both sides and for the most part, no third bid shares as a live passage with either, nor do
+    many bids hold word for word (``many``, by document id): copies only these two hold. A ring's
+    draft is held by three or more and is judged as a ring."""
     spans: dict[str, list[Span]] = {}
     for pair, score in judged:
         for a, b in score.copied:
@@ -338,7 +348,7 @@ def _apart_passages(judged: Sequence[Judged], least: int) -> dict[tuple[str, str
         count = sum(
             _alone(partners[pair.a], a) and _alone(partners[pair.b], b)
             for a, b in score.copied
-            if a[1] - a[0] >= least
+            if a[1] - a[0] >= least and not (_mostly(many.get(pair.a), a) or _mostly(many.get(pair.b), b))
         )
         if count:
             out[(pair.a, pair.b)] = count
