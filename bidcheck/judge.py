@@ -14,10 +14,11 @@ from bidcheck.compare.score import Score, score_pair
 from bidcheck.config import Settings
 from bidcheck.evidence import Ring, find_rings, mask_share
 from bidcheck.evidence.clauses import clause_mask
+from bidcheck.evidence.holders import apart_passages, held_by_many, without_passages
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.judged import Judged, MaskReads, PairInputs, judged_or_kept, keep_judged_pairs
-from bidcheck.model import Level, PairResult, Passage, Side, Signal
+from bidcheck.model import Level, PairResult, Passage, Signal
 from bidcheck.prepare import Ready, memo_running
 from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
@@ -155,7 +156,7 @@ def _pair_result(
 
 def _own_level(score: Score, settings: Settings, apart: int = 0) -> Level:
     """``high`` / ``watch`` / ``none`` from the live share, the live characters, and ``apart``, the
-    separate passages only these two bids hold (see ``_apart_passages``): in a bid of 300 pages ten
+    separate passages only these two bids hold (see ``apart_passages``): in a bid of 300 pages ten
     copied paragraphs are a small share, yet ten copies no other bidder has are no accident."""
     if score.similarity >= settings.high_similarity or score.chars >= settings.high_chars:
         return "high"
@@ -221,7 +222,7 @@ def verdict(
     text or signs again are no first coincidence).
     ``signals`` (see ``bidcheck.signals``): a strong one makes the pair ``high`` on its own, a supporting
     one ``watch``; the reason names the signs in the panel's words. ``apart``: the pair's separate
-    passages that no other bid shares (``_apart_passages``); ``high_passages`` of them make it ``high``.
+    passages that no other bid shares (``apart_passages``); ``high_passages`` of them make it ``high``.
     """
     level = _own_level(score, settings, apart)
     reason = _own_reason(level, score, apart)
@@ -256,13 +257,13 @@ def _with_rings(
     names = {b.doc.id: b.doc.name for b in bids}
     rings = find_rings([p for p, _ in judged], settings.ring_min_chars)
     by_id = {b.doc.id: mask for b, mask in zip(bids, held, strict=True)} if held is not None else {}
-    apart = _apart_passages(judged, settings.short_passage_chars, by_id)
-    many = _held_by_many([p for p, _ in judged], bids, held) if held is not None else {}
+    apart = apart_passages(judged, settings.short_passage_chars, by_id)
+    many = held_by_many([p for p, _ in judged], bids, held) if held is not None else {}
     out = []
     for pair, score in judged:
         ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)
         if ring is None and (pair.a, pair.b) in many:
-            pair, score = _without(pair, score, many[(pair.a, pair.b)])
+            pair, score = without_passages(pair, score, many[(pair.a, pair.b)])
         told = earlier.get((pair.a, pair.b), ())
         level, reason = verdict(
             score, ring, names, settings, told, pair.signals, apart.get((pair.a, pair.b), 0)
@@ -273,101 +274,6 @@ def _with_rings(
             else replace(pair, level=level, reason=reason)
         )
     return out
-
-
-def _held_by_many(
-    pairs: Sequence[PairResult], bids: Sequence[Ready], many: Sequence[Mask]
-) -> dict[tuple[str, str], list[int]]:
-    """By pair of document ids: which of its listed passages are live copied text that, on either side
-    and for the most part, ``MANY_HOLDERS`` bids or more hold word for word (``many``, by bid)."""
-    index = {b.doc.id: n for n, b in enumerate(bids)}
-    out: dict[tuple[str, str], list[int]] = {}
-    for pair in pairs:
-        i, j = index[pair.a], index[pair.b]
-        found = [
-            n
-            for n, q in enumerate(pair.passages)
-            if q.live
-            and not q.semantic
-            and (_mostly_in(many[i], bids[i], q.a) or _mostly_in(many[j], bids[j], q.b))
-        ]
-        if found:
-            out[(pair.a, pair.b)] = found
-    return out
-
-
-def _mostly_in(mask: Mask, bid: Ready, side: Side) -> bool:
-    """Whether most of a passage's side (clean-text offsets) lies in ``mask`` (comparable text)."""
-    bounds = np.asarray((side.start, side.end), dtype=bid.clean.norm_map.dtype)
-    lo, hi = (int(x) for x in np.searchsorted(bid.clean.norm_map, bounds))
-    return _mostly(mask, (lo, hi))
-
-
-def _mostly(mask: Mask | None, span: Span) -> bool:
-    """Whether most of a span of comparable text lies in ``mask`` (none where there is no mask)."""
-    lo, hi = span
-    return mask is not None and hi > lo and int(mask[lo:hi].sum()) * 2 >= hi - lo
-
-
-def _without(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairResult, Score]:
-    """A pair with its ``flagged`` passages (indexes) listed as common text and not counted: its score
-    less their share of its live characters."""
-    passages = list(pair.passages)
-    live = sum(q.chars for q in passages if q.live)
-    left = 1 - sum(passages[n].chars for n in flagged) / live if live else 0.0
-    for n in flagged:
-        passages[n] = replace(passages[n], common=True)
-    fewer = replace(
-        score,
-        similarity=score.similarity * left,
-        coverage_a=score.coverage_a * left,
-        coverage_b=score.coverage_b * left,
-        chars=round(score.chars * left),
-        passages=score.passages - len(flagged),
-        flagged=score.flagged + len(flagged),
-    )
-    figures = {f: round(getattr(fewer, f), 4) for f in ("similarity", "coverage_a", "coverage_b")}
-    return replace(pair, passages=tuple(passages), **figures), fewer
-
-
-def _apart_passages(
-    judged: Sequence[Judged], least: int, many: Mapping[str, Mask]
-) -> dict[tuple[str, str], int]:
-    """By pair of document ids: its live copied passages of ``least`` characters or more whose text,
-    on both sides and for the most part, no third bid shares as a live passage with either, nor do
-    many bids hold word for word (``many``, by document id): copies only these two hold. A ring's
-    draft is held by three or more and is judged as a ring."""
-    spans: dict[str, list[Span]] = {}
-    for pair, score in judged:
-        for a, b in score.copied:
-            spans.setdefault(pair.a, []).append(a)
-            spans.setdefault(pair.b, []).append(b)
-    partners = {doc: _partner_counts(held) for doc, held in spans.items()}
-    out: dict[tuple[str, str], int] = {}
-    for pair, score in judged:
-        count = sum(
-            _alone(partners[pair.a], a) and _alone(partners[pair.b], b)
-            for a, b in score.copied
-            if a[1] - a[0] >= least and not (_mostly(many.get(pair.a), a) or _mostly(many.get(pair.b), b))
-        )
-        if count:
-            out[(pair.a, pair.b)] = count
-    return out
-
-
-def _partner_counts(spans: list[Span]) -> npt.NDArray[np.int32]:
-    """For each character of a bid, how many of its live passages (one a partner) cover it."""
-    counts = np.zeros(max(end for _, end in spans) + 1, dtype=np.int32)
-    starts, ends = zip(*spans, strict=True)
-    np.add.at(counts, np.array(starts), 1)
-    np.add.at(counts, np.array(ends), -1)
-    return np.cumsum(counts, dtype=np.int32)
-
-
-def _alone(counts: npt.NDArray[np.int32], span: Span) -> bool:
-    """Whether most of a passage's characters are covered by that one partner's passage alone."""
-    start, end = span
-    return end > start and int((counts[start:end] == 1).sum()) * 2 >= end - start
 
 
 def _listed_passages(
