@@ -96,6 +96,7 @@ ENGLISH: dict[str, str] = {
     "多家共有": "Common",
     "公共文字（资料库）": "Public (library)",
     "语义改写": "Rewritten",
+    "范本/合同条款语体": "Model-clause wording",
     # menus and toolbar
     "新建检查": "New check",
     "打开检查…": "Open check…",
@@ -174,6 +175,7 @@ ENGLISH: dict[str, str] = {
     "一级预警共同字数": "High alert: shared chars",
     "二级观察相似度": "Watch: similarity",
     "二级观察共同字数": "Watch: shared chars",
+    "一级预警：仅两家共有的独立段落数": "High alert: separate passages only the two hold",
     "串标组共用文字的最少字数": "Ring: least own text all members share (chars)",
     "仅凭家数即判为多家共有的家数": "Bids that make text common by their number alone",
     "并行进程数（0 为自动）": "Worker processes (0: automatic)",
@@ -197,6 +199,7 @@ ENGLISH: dict[str, str] = {
     "串标迹象": "Signs of collusion",
     "查找串标迹象（文档属性、互见名称、相同联系方式等）": "Look for signs (properties, names, contacts)",
     "多数投标文件都有的值不算迹象（占比）": "No sign: a value this share of the bids hold",
+    "一个值最多几家共有仍算迹象（更多家共有视为公开信息）": "Most bids holding a sign's value (more: public)",
     "共有编辑会话标识达此数为强迹象": "Shared editing sessions (rsids) for a strong sign",
     "两张图片的感知哈希相差不超过此位数即视为同一图片": "Bits two pictures' hashes may differ by",
     "必须在 0 到 24 之间": "must be between 0 and 24",
