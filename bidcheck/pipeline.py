@@ -416,7 +416,7 @@ def _code() -> str:
 
 # raise it when what a stage remembers changes shape: an installed build without sources keys its stages
 # by its version alone (2: the verdicts are remembered before the rings, with their scores; 3: the signals
-# with the values many bids hold)
+# with the values many bids hold, the masks with the text many bids hold, the scores with their spans)
 _STAGES_FORMAT = "stages 3"
 
 
