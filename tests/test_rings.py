@@ -131,6 +131,21 @@ def test_a_ring_of_five_is_named_whole_in_every_pair() -> None:
     assert all(p.level == "high" and "甲、乙、丙、丁、戊" in p.reason for p in raised)
 
 
+def test_three_who_quote_the_same_clauses_each_in_other_company_are_no_ring() -> None:
+    """d1, d2 and d3 share 600 letters at once, but 300 of them d4 holds too and the other 300 d5: two
+    clauses each quoted by its own four bidders (a tender nobody gave), not one draft. Held by the same
+    four throughout, 600 letters are a ring."""
+    first, second = ((0, 300), (0, 300)), ((400, 700), (400, 700))
+    quoted = {"d4": [first], "d5": [second]}
+    pairs = [_pair(a, b, "watch", [first, second]) for a, b in (("d1", "d2"), ("d1", "d3"), ("d2", "d3"))]
+    pairs += [_pair(a, other, "watch", spans) for other, spans in quoted.items() for a in ("d1", "d2", "d3")]
+    assert find_rings(pairs, 500) == []
+    one = [
+        _pair(a, b, "watch", [first, second]) for a, b in itertools.combinations(["d1", "d2", "d3", "d4"], 2)
+    ]
+    assert [r.members for r in find_rings(one, 500)] == [frozenset({"d1", "d2", "d3", "d4"})]
+
+
 def test_two_bidders_copying_different_parts_of_a_third_are_no_ring() -> None:
     pairs = [
         _pair("d1", "d2", "watch", [((100, 800), (50, 750))]),
