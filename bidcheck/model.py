@@ -223,14 +223,16 @@ class Signal:
 
 @dataclass(frozen=True)
 class PublicValue:
-    """A value a sign's finder found in too many bids to tie any two of them (``signal_max_holders``):
-    the section's, such as a project contact every third bidder quotes. Listed in the summary, never
-    counted."""
+    """A value a sign's finder found in too many bids to tie any two of them (``signal_max_holders``), or
+    in the bids of as many bidders of other sections as make text public (``elsewhere``): the
+    section's, or the world's, such as a project contact every third bidder quotes. Listed in the
+    summary, never counted."""
 
     kind: str
     field: str
     value: str
     holders: int
+    elsewhere: int = 0  # bidders of the library's other sections holding it, when that made it public
 
 
 @dataclass(frozen=True)
@@ -601,7 +603,13 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
         ),
         str(data.get("semantic_note", "")),
         tuple(
-            PublicValue(str(v["kind"]), str(v["field"]), str(v["value"]), int(v["holders"]))
+            PublicValue(
+                str(v["kind"]),
+                str(v["field"]),
+                str(v["value"]),
+                int(v["holders"]),
+                int(v.get("elsewhere", 0)),
+            )
             for v in data.get("public_values", ())
         ),
     )

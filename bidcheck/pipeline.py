@@ -672,7 +672,7 @@ _SIGNALS_AHEAD_MIN_BIDS = 20
 
 def _section_info(run: _Run) -> SectionInfo:
     tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
-    return SectionInfo(tenders, run.settings)
+    return SectionInfo(tenders, run.settings, run.consulted.seen if run.consulted is not None else {})
 
 
 def _signals_ahead(run: _Run) -> Ahead[SignalsFound] | None:

@@ -140,6 +140,9 @@ PRICE_UNREAD = "价格未能读出"
 def public_value_line(value: PublicValue) -> str:
     """A value too many bids hold to be a sign, as the summary tells it."""
     field = SIGNAL_FIELDS.get(value.field, value.field)
+    if value.elsewhere:
+        where = f"资料库中其他标段的 {value.elsewhere} 个投标人也有"
+        return f"{field}“{value.value}”出现在 {value.holders} 份投标文件中，{where}，视为公开信息，不计为迹象"
     return f"{field}“{value.value}”出现在 {value.holders} 份投标文件中，视为公开信息，不计为迹象"
 
 

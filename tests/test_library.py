@@ -161,6 +161,29 @@ def test_a_pair_raised_together_before_is_raised_again_on_less(tmp_path: Path) -
     assert alone["level"] == "watch" and "S1" not in alone["reason"]
 
 
+def test_a_number_bidders_of_many_sections_quote_is_public_and_ties_no_pair(tmp_path: Path) -> None:
+    """A hotline two bidders of each of three earlier sections quote (six bidders): in a fourth section
+    the two bidders quoting it share no sign, and the summary says why; a library that never saw it
+    leaves them a strong sign. The library keeps the values hashed, never the numbers."""
+    library, hotline = tmp_path / "library.sqlite", "13900001111"
+    for n in range(1, 5):
+        for b in range(4):
+            body = prose(n * 100 + b, 16)
+            if b < 2:
+                body.insert(2, f"质量投诉服务热线：{hotline}，工作日受理。")
+            write_bid(tmp_path / f"S{n}", f"0{b + 1}-{'甲乙丙丁'[b]}{n}公司", body)
+        _, stdout, result = check_section(tmp_path, library, f"S{n}")
+    first_two = _pair(result, "甲4公司", "乙4公司")
+    assert not any(s["value"] == hotline for s in first_two["signals"]) and first_two["level"] == "none"
+    assert result["public_values"] == [
+        {"kind": "identifier", "field": "phone", "value": hotline, "holders": 2, "elsewhere": 6}
+    ]
+    assert "资料库中其他标段的 6 个投标人也有" in stdout
+    alone = _pair(check_section(tmp_path, tmp_path / "new.sqlite", "S4")[2], "甲4公司", "乙4公司")
+    assert [(s["value"], s["strength"]) for s in alone["signals"]] == [(hotline, "strong")]
+    assert hotline.encode() not in library.read_bytes()
+
+
 def test_history_reads_back_from_the_json(series: dict[str, object]) -> None:
     from bidcheck.model import load_result, result_to_dict
 

@@ -258,7 +258,8 @@ def test_rows_of_a_library_before_shapes_are_made_again(tmp_path: Path) -> None:
     db.execute("PRAGMA user_version = 2")
     db.close()
     library = open_library(path)
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM sign_values").fetchone() == (0,)
     folder = _write_section(tmp_path / "S1", _section_texts(1, prose(1, 8), prose(2, 8)))
     _check_and_store(library, folder, "S1")
     sqlite3.connect(path).execute("UPDATE files SET shape = ''").connection.commit()  # as migrated rows

@@ -119,7 +119,9 @@ def test_the_values_many_hold_are_in_the_json_and_the_reports_summary(
     ten_bids: CheckResult, tmp_path: Path
 ) -> None:
     data = json.loads(json.dumps(result_to_dict(ten_bids), ensure_ascii=False))
-    assert data["public_values"] == [{"kind": "identifier", "field": "phone", "value": PUBLIC, "holders": 5}]
+    assert data["public_values"] == [
+        {"kind": "identifier", "field": "phone", "value": PUBLIC, "holders": 5, "elsewhere": 0}
+    ]
     assert result_from_dict(data).public_values == ten_bids.public_values
     signal = next(s for p in data["pairs"] for s in p["signals"] if s["value"] == PRIVATE)
     assert signal["holders"] == 2

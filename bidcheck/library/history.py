@@ -22,6 +22,7 @@ from bidcheck.library.prints import WINDOW, BidPrint, K, bidder_name, ready_prin
 from bidcheck.library.store import StoredFile
 from bidcheck.model import Block, Document, HistoryMatch, HistoryPassage
 from bidcheck.prepare import Ready
+from bidcheck.signals.identifier import identifier_keys
 from bidcheck.text import build_clean_text
 
 __all__ = [
@@ -61,6 +62,8 @@ class LibraryReader(Protocol):
 
     def template_texts(self) -> list[tuple[str, str]]: ...
 
+    def value_holders(self, values: Sequence[int], besides: str) -> dict[int, tuple[int, int]]: ...
+
 
 @dataclass(frozen=True)
 class Consulted:
@@ -74,6 +77,7 @@ class Consulted:
     templates: list[Ready] = field(default_factory=list)
     sections: int = 0
     documents: int = 0
+    seen: dict[int, tuple[int, int]] = field(default_factory=dict)  # sign values: bidders, sections elsewhere
 
 
 def _is_public(
@@ -151,8 +155,9 @@ def consult(
     known: Prefetched | None = None,
 ) -> Consulted:
     """Look every bid's winnowed k-grams up in the library: which are public, and where the others
-    were found in earlier sections' bids (``section`` itself, when re-checked, is left out). ``known``:
-    hashes some of the bids hold, looked up ahead (``prefetch``)."""
+    were found in earlier sections' bids (``section`` itself, when re-checked, is left out); and how
+    many bidders of other sections hold the values of the bids' signs. ``known``: hashes some of the
+    bids hold, looked up ahead (``prefetch``)."""
     prints = [ready_print(b) for b in bids]
     postings = _postings(library, _wanted(prints), section, known)
     stored = library.owners(sorted({f for places in postings.values() for f, _ in places}))
@@ -162,6 +167,7 @@ def consult(
     hits = [_hits(p, elsewhere) for p in prints]
     bidders = [bidder_name(b.doc.name) for b in bids]
     sections, documents = library.counts(besides=section)
+    values = sorted({v for b in bids for v in identifier_keys(b)}) if settings.signals_enabled else []
     return Consulted(
         prints,
         [_learned_mask(b.clean.norm, public) for b in bids],
@@ -171,6 +177,7 @@ def consult(
         template_documents(library, settings),
         sections,
         documents,
+        library.value_holders(values, section),
     )
 
 

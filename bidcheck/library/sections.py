@@ -16,6 +16,7 @@ from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name,
 from bidcheck.library.store import FileKey, Library, PendingBid, StoredBid
 from bidcheck.model import CheckResult, Document
 from bidcheck.prepare import cached_ready, prepare_document, prepared_shape
+from bidcheck.signals.identifier import identifier_keys
 from bidcheck.text import build_clean_text
 
 __all__ = ["add_templates", "pending_bid", "store_result", "stored_bid", "stored_shape"]
@@ -84,8 +85,9 @@ def stored_bid(doc: Document, settings: Settings, digest: str | None = None, sha
     text = clean.norm if settings.library_keep_texts else None
     metadata = dict(doc.metadata)
     name, role = doc.name, doc.role
+    values = identifier_keys(ready) if ready is not None else ()  # a bid read apart: its values not kept
     return StoredBid(
-        name, digest, bidder_name(name), role, doc.chars, simhash, metadata, bid, text, bands, shape
+        name, digest, bidder_name(name), role, doc.chars, simhash, metadata, bid, text, bands, shape, values
     )
 
 

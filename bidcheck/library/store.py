@@ -91,8 +91,19 @@ _MIGRATIONS = (
     -- again keeps the rows of its files that have not changed (store_section)
     ALTER TABLE files ADD COLUMN shape TEXT NOT NULL DEFAULT '';
     """,
+    """
+    -- the signs' values a bid holds (phones, e-mails, ID numbers...), hashed by signals.base.value_key
+    -- (the values themselves are never kept): a value many bidders of other sections hold is public
+    CREATE TABLE sign_values (
+        hash INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        PRIMARY KEY (hash, file_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX sign_values_file ON sign_values(file_id);
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
+_VALUES_ASKED = 500  # hashed values asked at once (SQLite's bound parameters)
 BUSY_TIMEOUT_S = 10.0
 
 
@@ -124,6 +135,7 @@ class StoredBid:
     text: str | None = None
     bands: npt.NDArray[np.uint32] | None = None  # window MinHash band keys (prints.window_band_keys)
     shape: str = ""  # the settings and code its fingerprints were made with ("": not known)
+    values: tuple[int, ...] = ()  # its signs' values, hashed (``signals.base.value_key``)
 
     def key(self) -> FileKey:
         """What tells this file unchanged when its section is stored again."""
@@ -456,6 +468,25 @@ class Library:
                 names.append(section)
         return out
 
+    def value_holders(self, values: Sequence[int], besides: str) -> dict[int, tuple[int, int]]:
+        """For each of the hashed sign values that bids of other sections (than ``besides``) hold: how
+        many bidders and how many sections."""
+        out: dict[int, tuple[int, int]] = {}
+        with self._reading() as db:
+            for start in range(0, len(values), _VALUES_ASKED):
+                chunk = list(values[start : start + _VALUES_ASKED])
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    "SELECT v.hash, COUNT(DISTINCT f.bidder), COUNT(DISTINCT f.section_id) "
+                    "FROM sign_values v JOIN files f ON f.id = v.file_id "
+                    "JOIN sections s ON s.id = f.section_id "
+                    f"WHERE v.hash IN ({marks}) AND s.name != ? AND s.kind = 'section' "
+                    "AND f.role = 'bid' GROUP BY v.hash",
+                    [*chunk, besides],
+                ).fetchall()
+                out.update({int(h): (int(b), int(n)) for h, b, n in rows})
+        return out
+
     def template_texts(self) -> list[tuple[str, str]]:
         """The model documents kept in the library: (name, blocks as JSON)."""
         with self._reading() as db:
@@ -604,6 +635,8 @@ class Library:
         ).lastrowid
         rows = zip(p.hashes.tolist(), [file_id] * len(p.hashes), p.positions.tolist(), strict=True)
         db.executemany("INSERT OR IGNORE INTO kgrams (hash, file_id, pos) VALUES (?, ?, ?)", rows)
+        values = [(value, file_id) for value in sorted(set(bid.values))]
+        db.executemany("INSERT OR IGNORE INTO sign_values (hash, file_id) VALUES (?, ?)", values)
         return int(file_id or 0)
 
     def regroup(self, hamming: int = HAMMING) -> None:
@@ -638,6 +671,7 @@ class Library:
             hashes, grp = db.execute("SELECT hashes, grp FROM files WHERE id = ?", (file_id,)).fetchone()
             rows = [(h, file_id) for h in np.frombuffer(hashes, dtype=np.int64).tolist()]
             db.executemany("DELETE FROM kgrams WHERE hash = ? AND file_id = ?", rows)
+            db.execute("DELETE FROM sign_values WHERE file_id = ?", (file_id,))
             db.execute("DELETE FROM files WHERE id = ?", (file_id,))
             if grp is not None:
                 touched.add(int(grp))
@@ -703,6 +737,10 @@ class Library:
         db.execute(
             "INSERT OR IGNORE INTO kgrams (hash, file_id, pos) "
             "SELECT k.hash, m.new, k.pos FROM other.kgrams k JOIN file_map m ON m.old = k.file_id"
+        )
+        db.execute(
+            "INSERT OR IGNORE INTO sign_values (hash, file_id) "
+            "SELECT v.hash, m.new FROM other.sign_values v JOIN file_map m ON m.old = v.file_id"
         )
         assign_groups(db, [new for (new,) in db.execute("SELECT new FROM file_map ORDER BY new")])
         return names

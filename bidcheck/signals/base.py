@@ -4,10 +4,11 @@ value's weight falls with the number of bids holding it."""
 from __future__ import annotations
 
 import bisect
+import hashlib
 import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from bidcheck.config import Settings
@@ -26,6 +27,7 @@ __all__ = [
     "place_of",
     "public_values",
     "row_place",
+    "value_key",
     "weighed",
 ]
 
@@ -46,10 +48,29 @@ class Linked(NamedTuple):
 @dataclass(frozen=True)
 class SectionInfo:
     """What a finder knows of the section beyond its bids: the tender and template documents (what
-    every bidder was handed is no sign of anything), and the settings."""
+    every bidder was handed is no sign of anything), the settings, and ``seen``: by ``value_key``, how
+    many bidders and sections of the library's other sections hold a value."""
 
     tenders: Sequence[Ready]
     settings: Settings
+    seen: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+
+    def seen_by_many(self, field_name: str, value: str) -> int:
+        """The bidders of other sections holding a value, when as many and in as many sections as make
+        text public (``public_min_bidders``, ``public_min_sections``); else 0."""
+        bidders, sections = self.seen.get(value_key(field_name, value), (0, 0))
+        settings = self.settings
+        return (
+            bidders
+            if bidders >= settings.public_min_bidders and sections >= settings.public_min_sections
+            else 0
+        )
+
+
+def value_key(field_name: str, value: str) -> int:
+    """A sign's value as the library keeps it: 64 bits of its hash, signed (the value is never kept)."""
+    text = f"{field_name}\0{value}".encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
 
 
 class Held(NamedTuple):
@@ -85,9 +106,9 @@ def held_by_few(values: Sequence[Iterable[str]], excluded: set[str], settings: S
     )
 
 
-def public_values(kind: str, field: str, many: dict[str, int]) -> list[PublicValue]:
+def public_values(kind: str, field_name: str, many: dict[str, int]) -> list[PublicValue]:
     """The values many bids hold (``Held.many``) as the section's public values of a finder's field."""
-    return [PublicValue(kind, field, value, count) for value, count in many.items()]
+    return [PublicValue(kind, field_name, value, count) for value, count in many.items()]
 
 
 def weighed(signal: Signal) -> Signal:

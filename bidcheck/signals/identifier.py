@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bidcheck.model import Place, PublicValue, Signal, Strength
 from bidcheck.prepare import Ready, of_document
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of, public_values
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of, public_values, value_key
 from bidcheck.text import CleanText, staff, tables
 from bidcheck.text.tables import TableRow
 from bidcheck.words import SIGNAL_FIELDS
@@ -31,6 +31,7 @@ __all__ = [
     "credit_code_ok",
     "find",
     "id_number_ok",
+    "identifier_keys",
     "identifiers",
     "remembered_identifiers",
     "with_staff_tables",
@@ -222,6 +223,12 @@ def _signal(field: str, value: str, places: tuple[Place, Place], holders: int) -
     return Signal("identifier", PATTERNS[field][2], field, value, detail, here, there, holders)
 
 
+def identifier_keys(doc: Ready) -> tuple[int, ...]:
+    """A document's identifiers as the library keeps them (``value_key``: hashed, never the values)."""
+    found = remembered_identifiers(doc)
+    return tuple(sorted({value_key(field, value) for field, values in found.items() for value in values}))
+
+
 def remembered_identifiers(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
     """A document's ``identifiers``, remembered with its cache entry (a bid added to a checked section
     is the only one searched; a check's reading processes search each file they read)."""
@@ -240,6 +247,9 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
         excluded = {v for found in tenders for v in found[field]}
         few, many = held_by_few(values, excluded, section.settings)
         for value, docs in few.items():
+            if elsewhere := section.seen_by_many(field, value):  # a hotline the library has seen everywhere
+                out.append(PublicValue("identifier", field, value, len(docs), elsewhere))
+                continue
             for i, j in itertools.combinations(docs, 2):
                 places = (_place(bids[i].clean, *values[i][value]), _place(bids[j].clean, *values[j][value]))
                 out.append(Linked(bids[i].doc.id, bids[j].doc.id, _signal(field, value, places, len(docs))))
