@@ -95,8 +95,11 @@ def make_pdf(
     numbers: bool = True,
     author: str = "",
     password: str | None = None,
+    created: str | None = None,
 ) -> Path:
-    """A text PDF: paragraphs wrapped at 38 characters, an optional header and page numbers."""
+    """A text PDF: paragraphs wrapped at 38 characters, an optional header and page numbers; ``created``
+    (a PDF date, ``D:20250520140307``) its creation and modification time instead of ReportLab's fixed
+    default."""
     font = pdf_font()
     encrypt = None
     if password:
@@ -105,6 +108,8 @@ def make_pdf(
         encrypt = StandardEncryption(password, canPrint=1)
     canvas = Canvas(str(path), pagesize=A4, invariant=1, encrypt=encrypt)
     canvas.setAuthor(author)
+    if created:
+        canvas.setDateFormatter(lambda *_: created)
     for number, page in enumerate(pages, start=1):
         canvas.setFont(font, 11)
         if header:

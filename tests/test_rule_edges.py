@@ -15,7 +15,7 @@ from bidcheck.judge import verdict
 from bidcheck.model import CheckResult, Signal
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.signals.unit_prices import MIN_ROWS
-from tests.builders import paragraphs
+from tests.builders import make_pdf, paragraphs
 from tests.test_rings import NAMES, SCORES, _pair, raise_rings
 
 _NAMES = ("恒信市政", "华东建设", "中联路桥", "宏远建工", "东方路桥")
@@ -143,3 +143,15 @@ def test_a_strong_signal_alone_makes_high_and_a_supporting_one_alone_watch() -> 
     assert verdict(quiet, None, {}, Settings(), signals=(strong,))[0] == "high"
     supporting = Signal("identifier", "supporting", "person", "吴海波", "…")
     assert verdict(quiet, None, {}, Settings(), signals=(supporting,))[0] == "watch"
+
+
+def test_two_pdfs_made_in_the_same_minute_by_two_bidders_are_no_sign(tmp_path: Path) -> None:
+    """A PDF's creation time is when it was exported or scanned (one scanner makes a pile of files in a
+    minute): two bidders' PDFs made within 14:03 share no sign, where two Word files would."""
+    pdfs = [
+        make_pdf(tmp_path / f"0{n}.pdf", [paragraphs(720 + n, 4)], created=f"D:2025052014{minute}+08'00'")
+        for n, minute in ((1, "0307"), (2, "0341"), (3, "2210"), (4, "4155"), (5, "5902"))
+    ]
+    result = check(CheckInputs(tuple(pdfs)), Settings(workers=1))
+    assert {d.metadata.get("created", "")[:14] for d in result.documents[:2]} == {"D:202505201403"}
+    assert _signals(result, "metadata") == {}

@@ -115,8 +115,19 @@ def test_cancel_stops_the_workers_at_once() -> None:
     assert time.monotonic() - started < 10
 
 
-def test_the_default_cap_is_a_share_of_the_memory() -> None:
-    assert default_memory_mb(1) >= default_memory_mb(4) >= 2048 or default_memory_mb(4) == 0
+def test_the_default_cap_is_a_share_of_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PC of 24,000 MB (the system's page count faked): two workers take a third each, one a half, a
+    share left for the rest; never below 2 GB; no cap where the size cannot be told."""
+    pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 24_000 * 256}
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(os, "sysconf", lambda name: pages[name])
+    assert [default_memory_mb(n) for n in (1, 2, 5, 23)] == [12_000, 8_000, 4_000, 2_048]
+    monkeypatch.setattr(os, "sysconf", _unknown)
+    assert default_memory_mb(2) == 0
+
+
+def _unknown(name: str) -> int:
+    raise ValueError(f"sysconf: {name} cannot be told")
 
 
 forked_only = pytest.mark.skipif(not can_fork(), reason="processes are forked on Linux only")
