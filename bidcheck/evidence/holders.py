@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.compare.score import Score
+from bidcheck.evidence.flags import mask_share
 from bidcheck.model import PairResult, Side
 from bidcheck.prepare import Ready
 
@@ -51,8 +52,7 @@ def _mostly_in(mask: Mask, bid: Ready, side: Side) -> bool:
 
 def _mostly(mask: Mask | None, span: Span) -> bool:
     """Whether most of a span of comparable text lies in ``mask`` (none where there is no mask)."""
-    lo, hi = span
-    return mask is not None and hi > lo and int(mask[lo:hi].sum()) * 2 >= hi - lo
+    return mask is not None and mask_share(span, mask) >= 0.5
 
 
 def without_passages(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairResult, Score]:
@@ -88,11 +88,11 @@ def apart_passages(
         for a, b in score.copied:
             spans.setdefault(pair.a, []).append(a)
             spans.setdefault(pair.b, []).append(b)
-    partners = {doc: _partner_counts(held) for doc, held in spans.items()}
+    alone = {doc: _partner_counts(held) == 1 for doc, held in spans.items()}  # one partner's passage
     out: dict[tuple[str, str], int] = {}
     for pair, score in judged:
         count = sum(
-            _alone(partners[pair.a], a) and _alone(partners[pair.b], b)
+            _mostly(alone[pair.a], a) and _mostly(alone[pair.b], b)
             for a, b in score.copied
             if a[1] - a[0] >= least and not (_mostly(many.get(pair.a), a) or _mostly(many.get(pair.b), b))
         )
@@ -108,9 +108,3 @@ def _partner_counts(spans: list[Span]) -> npt.NDArray[np.int32]:
     np.add.at(counts, np.array(starts), 1)
     np.add.at(counts, np.array(ends), -1)
     return np.cumsum(counts, dtype=np.int32)
-
-
-def _alone(counts: npt.NDArray[np.int32], span: Span) -> bool:
-    """Whether most of a passage's characters are covered by that one partner's passage alone."""
-    start, end = span
-    return end > start and int((counts[start:end] == 1).sum()) * 2 >= end - start
