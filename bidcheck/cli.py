@@ -64,7 +64,14 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     chk = commands.add_parser("check", help="检查一个标段的投标文件")
     chk.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="投标文件或文件夹")
-    chk.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE", help="招标文件")
+    chk.add_argument(
+        "--tender",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="招标文件（可多次给出：招标文件、招标控制价 XML）",
+    )
     chk.add_argument("--template", action="append", type=Path, default=[], metavar="FILE", help="模板文件")
     _output_options(chk)
     cli_library.check_options(chk)
@@ -270,14 +277,12 @@ def _run_check(
 
 
 def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
-    from bidcheck.ingest import collect_bids
     from bidcheck.pipeline import CheckInputs
 
     for path in [*args.tender, *args.template]:
         if not path.is_file():
             raise _UsageError(f"找不到文件：{path}")
-    bids = collect_bids(args.paths, [*args.tender, *args.template])  # a tender in the folder is the tender
-    inputs = CheckInputs(tuple(bids), tuple(args.tender), tuple(args.template))
+    inputs = CheckInputs(tuple(args.paths), tuple(args.tender), tuple(args.template))  # folders: see _jobs
     section = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
     return _run_check(inputs, _settings(args), args, section, stdout, stderr)
 

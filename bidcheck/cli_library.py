@@ -238,14 +238,13 @@ def _stats(library: Library, _args: argparse.Namespace, _s: Settings, out: TextI
 
 
 def _add(library: Library, args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
-    from bidcheck.ingest import collect_bids
     from bidcheck.library import store_result
     from bidcheck.pipeline import CheckInputs, check
 
     missing = _missing([*args.paths, *args.tender], out)
     if missing:
         return missing
-    inputs = CheckInputs(tuple(collect_bids(args.paths, args.tender)), tuple(args.tender))
+    inputs = CheckInputs(tuple(args.paths), tuple(args.tender))
     result = check(inputs, settings, no_progress, threading.Event(), library, args.section)
     store_result(library, args.section, result, settings)
     for doc in result.documents:

@@ -65,6 +65,7 @@ SETTING_LABELS = {
     "signals_enabled": "查找串标迹象（文档属性、互见名称、相同联系方式等）",
     "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
     "signal_max_holders": "一个值最多几家共有仍算迹象（更多家共有视为公开信息）",
+    "machine_whitelist": "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
     "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
     "semantic_enabled": "查找语义改写（改写过的段落，较慢）",
@@ -142,6 +143,7 @@ class Settings:
     signals_enabled: bool = True
     signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
     signal_max_holders: int = 4  # a value more bids hold is the section's (rings are a few bidders)
+    machine_whitelist: str = ""  # the agency's public PCs and dongles: serials and MACs never a sign
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
     image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
     # rewritten passages (bidcheck.semantic)

@@ -21,7 +21,9 @@ __all__ = [
     "HistoryPassage",
     "Level",
     "LibraryInfo",
+    "Mark",
     "PairResult",
+    "Part",
     "Passage",
     "Picture",
     "Place",
@@ -124,6 +126,39 @@ class PricePattern:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """An identity of the machine, the program account or the file that saved a file, as the file
+    records it (see ``bidcheck.ingest.identity`` and ``bidcheck.ingest.pricing_xml``).
+
+    ``field``: ``dongle`` (a pricing program's dongle serial), ``cpu_mac_disk`` (a PC's CPU, network card
+    and disk serials together), ``wps_hdid`` and ``wps_user`` (the WPS hardware id and account),
+    ``wps_icv``/``wps_build`` (WPS's installation ids, supporting at most), ``doc_id`` (Word's
+    ``w15:docId``), ``pdf_id`` (a PDF's permanent ``/ID``). ``file`` names the file of a bidder's folder
+    that carries it, ``time`` the record's time where it has one, ``record`` the record as a panel reads
+    it (every field of it, for the two records side by side)."""
+
+    field: str
+    value: str
+    file: str = ""
+    time: str = ""
+    record: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One file of a bidder's folder, read into the bidder's document: its name, format, the pages it
+    took (``first_page`` to ``first_page + pages - 1`` of the document), its properties, and why it
+    could not be read, if it could not."""
+
+    name: str
+    format: str
+    first_page: int = 1
+    pages: int = 0
+    metadata: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+
+
+@dataclass(frozen=True)
 class Document:
     """A file of the section as read: its blocks, metadata and whether it could be read."""
 
@@ -146,6 +181,9 @@ class Document:
     pictures: tuple[Picture, ...] = ()  # in the result JSON only those a signal names, with thumbnails
     price: Price | None = None  # a bid's total price, when it could be read
     price_error: str | None = None  # why a bid's total price could not be read
+    marks: tuple[Mark, ...] = ()  # machine, account and file identities (``Mark``)
+    parts: tuple[Part, ...] = ()  # a bidder's folder: its files, in the order read (see ``Part``)
+    notes: tuple[str, ...] = ()  # what a reader could not take from a file that was read all the same
 
     @property
     def ok(self) -> bool:
@@ -155,6 +193,21 @@ class Document:
     def compared_blocks(self) -> list[Block]:
         """The blocks whose text is compared (body, tables, text boxes)."""
         return [b for b in self.blocks if b.kind in COMPARED_KINDS]
+
+    def file_metadata(self) -> list[tuple[str, dict[str, str]]]:
+        """The format and properties of each file the document was read from: its parts' (a bidder's
+        folder), or its own."""
+        if self.parts:
+            return [(p.format, p.metadata) for p in self.parts if p.error is None]
+        return [(self.format, self.metadata)]
+
+    def page_of_file(self, page: int) -> tuple[str, int]:
+        """A page of the document as the file it stands in and that file's page (``("", page)``
+        outside a bidder's folder)."""
+        for part in reversed(self.parts):
+            if part.error is None and part.pages and part.first_page <= page:
+                return part.name, page - part.first_page + 1
+        return "", page
 
 
 @dataclass(frozen=True)
@@ -352,6 +405,9 @@ def document_to_dict(doc: Document, shown: Collection[str] = ()) -> dict[str, An
         "price": asdict(doc.price) if doc.price else None,
         "price_error": doc.price_error,
         "pictures": [_picture_to_dict(p) for p in _unique_pictures(doc.pictures, shown)],
+        "marks": [asdict(m) for m in doc.marks],
+        "parts": [asdict(p) for p in doc.parts],
+        "notes": list(doc.notes),
     }
 
 
@@ -565,6 +621,9 @@ def _document_from_dict(data: dict[str, Any]) -> Document:
         price=Price(**data["price"]) if data.get("price") else None,
         price_error=data.get("price_error"),
         pictures=tuple(_picture_from_dict(p) for p in data.get("pictures", ())),
+        marks=tuple(Mark(**m) for m in data.get("marks", ())),
+        parts=tuple(Part(**{**p, "metadata": dict(p.get("metadata") or {})}) for p in data.get("parts", ())),
+        notes=tuple(str(n) for n in data.get("notes", ())),
     )
 
 

@@ -29,8 +29,9 @@ from bidcheck.fingerprint.simhash import load_idf_table
 from bidcheck.fingerprint.tokens import load_tokenizer
 from bidcheck.fingerprint.wordkeys import load_word_keys
 from bidcheck.gcpause import collector_paused, collector_spares_later
-from bidcheck.ingest import collect_paths
+from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths, collect_sources
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
+from bidcheck.ingest.folder import source_size
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.model import (
@@ -95,11 +96,13 @@ def _import_later_stages() -> None:
 
 @dataclass(frozen=True)
 class CheckInputs:
-    """The files of one tender section: bids (files or folders), tender documents and templates."""
+    """The files of one tender section: bids (files, or section folders: their files one bid each, their
+    sub-folders one bidder each), tender documents, templates, and bidders' folders given one by one."""
 
     bids: Sequence[Path]
     tenders: Sequence[Path] = field(default_factory=tuple)
     templates: Sequence[Path] = field(default_factory=tuple)
+    bidders: Sequence[Path] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)
@@ -109,20 +112,27 @@ class _Job:
     role: Role
 
 
+def _key(path: Path) -> Path:
+    return path.resolve() if path.exists() else path.absolute()
+
+
 def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
-    """One job per distinct file; a file given twice becomes an error document the second time."""
+    """One job per distinct bid (a file, or a bidder's folder); a file given twice becomes an error
+    document the second time. A file of a section's folder named as its tender or a template is that."""
     jobs: list[_Job] = []
     duplicates: list[Document] = []
     seen: dict[Path, str] = {}
+    named = {_key(p) for p in collect_paths([*inputs.tenders, *inputs.templates])}
+    bids = [p for p in collect_sources(inputs.bids) if _key(p) not in named] + list(inputs.bidders)
     groups: tuple[tuple[Sequence[Path], Role], ...] = (
-        (inputs.bids, "bid"),
-        (inputs.tenders, "tender"),
-        (inputs.templates, "template"),
+        (bids, "bid"),
+        (collect_paths(inputs.tenders), "tender"),
+        (collect_paths(inputs.templates), "template"),
     )
     for paths, role in groups:
-        for path in collect_paths(paths):
+        for path in paths:
             doc_id = f"d{len(jobs) + len(duplicates) + 1}"
-            key = path.resolve() if path.exists() else path.absolute()
+            key = _key(path)
             if key in seen:
                 first = next(j.path.name for j in jobs if j.doc_id == seen[key])
                 duplicates.append(
@@ -214,13 +224,7 @@ def _largest_first(jobs: list[_Job]) -> list[_Job]:
     """The files in the order to read them: the largest first, so that the last files handed out are
     small ones and no worker is left reading a large file alone at the end."""
 
-    def size(job: _Job) -> int:
-        try:
-            return job.path.stat().st_size
-        except OSError:
-            return 0
-
-    return sorted(jobs, key=size, reverse=True)
+    return sorted(jobs, key=lambda job: source_size(job.path, SUPPORTED_SUFFIXES), reverse=True)
 
 
 def _prepare_jobs(

@@ -17,8 +17,9 @@ from bidcheck import __version__
 from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
 from bidcheck.config import SETTINGS_VERSION, Settings
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
-from bidcheck.ingest import read_document
+from bidcheck.ingest import SUPPORTED_SUFFIXES, read_document
 from bidcheck.ingest.errors import OUT_OF_MEMORY
+from bidcheck.ingest.folder import bidder_files
 from bidcheck.ingest.limits import ReadLimits
 from bidcheck.ingest.registry import document_name, error_document
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
@@ -75,12 +76,16 @@ class Prepared:
 
 
 def _too_large(path: Path, settings: Settings) -> str | None:
-    try:
-        size_mb = path.stat().st_size / (1 << 20)
-    except OSError:
-        return None  # the reader reports why the file cannot be read
-    if size_mb > settings.max_file_mb:
-        return f"文件过大（{size_mb:.0f} MB，上限 {settings.max_file_mb} MB）"
+    """Why a file (or a file of a bidder's folder) is too large to read, or ``None``."""
+    files = bidder_files(path, SUPPORTED_SUFFIXES) if path.is_dir() else [path]
+    for file in files:
+        try:
+            size_mb = file.stat().st_size / (1 << 20)
+        except OSError:
+            continue  # the reader reports why the file cannot be read
+        if size_mb > settings.max_file_mb:
+            name = f"{file.name} " if file != path else ""
+            return f"文件{name}过大（{size_mb:.0f} MB，上限 {settings.max_file_mb} MB）"
     return None
 
 
@@ -137,7 +142,7 @@ def prepare_document(
         )
 
 
-CACHE_VERSION = 7  # raise it when reading, cleaning or fingerprinting changes what they produce
+CACHE_VERSION = 8  # raise it when reading, cleaning or fingerprinting changes what they produce
 _CACHE_KIND = "documents"
 _PREPARE_SETTINGS = (
     "window_chars",
@@ -166,10 +171,24 @@ def _code_digest() -> str:
     return code_digest(sources)
 
 
+def _source_digest(path: Path) -> str:
+    """A hash of a file's bytes, or of the names and bytes of a bidder's folder's files.
+
+    Raises:
+        OSError: A file cannot be read.
+    """
+    if not path.is_dir():
+        return file_digest(path)
+    files = bidder_files(path, SUPPORTED_SUFFIXES)
+    named = "|".join(f"{f.relative_to(path).as_posix()}={file_digest(f)}" for f in files)
+    return "folder:" + hashlib.blake2b(named.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
 def _cache_key(path: Path, settings: Settings) -> str | None:
-    """The file's bytes, the settings that shape its fingerprints, and the versions: one cache entry."""
+    """The file's bytes (a folder's files'), the settings that shape its fingerprints, and the versions:
+    one cache entry."""
     try:
-        digest = file_digest(path)
+        digest = _source_digest(path)
     except OSError:
         return None
     return "d" + hashlib.blake2b(f"{prepared_shape(settings)}|{digest}".encode(), digest_size=20).hexdigest()
@@ -330,7 +349,8 @@ def load_prepared(path: Path, doc_id: str, role: Role, settings: Settings) -> Pr
     """What ``prepare_cached`` would find in the cache for a regular file, or ``None``. Safe to call in
     the checking process itself: it only hashes the file's bytes (a pipe or device is never opened)."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
+        mode = path.stat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             return None
     except OSError:
         return None

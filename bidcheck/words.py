@@ -68,6 +68,8 @@ SIGN_PHRASES: dict[str, str] = {
     "metadata.author": "不同投标人的文件由同一人编辑（{fields}相同）",
     "metadata.last_modified_by": "不同投标人的文件由同一人编辑（{fields}相同）",
     "metadata": "不同投标人的文件属性相同（{fields}）",
+    "machine": "不同投标人的文件出自同一电脑、加密锁或账号（{fields}相同，条例第四十条（一））",
+    "machine.pdf_id": "不同投标人的文件出自同一 PDF 文件（{fields}相同）",
     "edit_session": "不同投标人的文件出自同一编辑过程（共有招标文件没有的编辑会话标识）",
     "cross_name": "一家的投标文件中出现另一投标人的名称（混装）",
     "identifier": "不同投标人的文件中出现相同的{fields}",
@@ -90,6 +92,7 @@ CONCEALED_KINDS: dict[str, str] = {
     "deleted": "修订中删除的文字",
 }
 SIGNAL_KINDS: dict[str, str] = {
+    "machine": "同一机器",
     "metadata": "文档属性",
     "edit_session": "编辑会话",
     "cross_name": "互见名称",
@@ -110,6 +113,13 @@ SIGNAL_FIELDS: dict[str, str] = {
     "modified": "保存时间",
     "last_printed": "打印时间",
     "producer": "生成程序",
+    "dongle": "加密锁序列号",
+    "cpu_mac_disk": "CPU、网卡、硬盘序列号",
+    "wps_hdid": "WPS 硬件标识",
+    "wps_user": "WPS 账号",
+    "wps_icv": "WPS 安装标识",
+    "doc_id": "Word 文档标识",
+    "pdf_id": "PDF 文件标识",
     "bidder": "投标人名称",
     "phone": "电话号码",
     "email": "电子邮箱",
@@ -162,6 +172,8 @@ def sign_phrases(signals: list[Signal] | tuple[Signal, ...]) -> list[str]:
 def _where(place: Place | None) -> str:
     if place is None:
         return "文件属性"
+    if not place.page:  # a file's record (the machine a pricing file was saved on): the record itself
+        return place.text
     return f"第 {place.page} 页" + (f"第 {place.paragraph} 段" if place.paragraph else "")  # a picture: page
 
 

@@ -47,6 +47,9 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     no_text = make_docx(tmp_path / "blank.docx", [["   "]])
     doc_file = tmp_path / "old.doc"
     doc_file.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600)
+    folder = tmp_path / "空文件夹"  # a bidder's folder holding no file to read
+    (folder / "说明").mkdir(parents=True)
+    (folder / "readme.bin").write_bytes(b"\x00")
     return {
         "encrypted": (make_pdf(tmp_path / "locked.pdf", [paragraphs(4, 1)], password="secret"), "加密"),
         "corrupt": (_corrupt_docx(tmp_path), "损坏"),
@@ -55,7 +58,7 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "unsupported": (binary, "无法识别"),
         "old word": (doc_file, ".doc"),
         "missing": (tmp_path / "nowhere.pdf", "不存在"),
-        "folder": (tmp_path, "文件夹"),
+        "folder": (folder, "文件夹中没有可读取的文件"),
     }
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeyEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableWidget, QTableWidgetItem
 
-from bidcheck.ingest import collect_paths
+from bidcheck.ingest import collect_sources
 from bidcheck.model import Document, Role
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import PRICE_UNREAD, concealed_lines, price_place
@@ -68,12 +68,13 @@ class FilesTable(QTableWidget):
         self._refresh()
 
     def add_paths(self, paths: Iterable[Path], role: Role | None = None) -> int:
-        """Add files and every supported file inside folders; returns how many were new or took the
+        """Add files, and the files and bidders' folders of a section's folder (``collect_sources``);
+        returns how many were new or took the
         ``role`` given: a file already listed takes the role it is added again with (the tender of a
         folder of bids, named as the tender)."""
         known = {f.path.resolve(): row for row, f in enumerate(self._files)}
         added = 0
-        for path in collect_paths([Path(p) for p in paths]):
+        for path in collect_sources([Path(p) for p in paths]):
             row = known.get(path.resolve())
             if row is not None:
                 if role is not None and self._files[row].role != role:
@@ -136,8 +137,9 @@ class FilesTable(QTableWidget):
             self.files_changed.emit()
 
     def _fill_row(self, row: int, item: SectionFile, doc: Document | None) -> None:
-        name = QTableWidgetItem(replace_unsafe(item.path.name))  # as the check's documents name it
-        name.setToolTip(replace_unsafe(str(item.path)))
+        folder = item.path.is_dir()  # a bidder's folder: its files are one bid
+        name = QTableWidgetItem(replace_unsafe(item.path.name) + ("/" if folder else ""))
+        name.setToolTip("\n".join([replace_unsafe(str(item.path)), *_parts_lines(doc)]))
         self.setItem(row, 0, name)
         self.setCellWidget(row, 1, self._role_box(row, item.role))
         if doc is not None and not doc.ok:  # the error in plain words gets the room of the empty numbers
@@ -255,3 +257,16 @@ def _status_item(doc: Document | None) -> QTableWidgetItem:
         item = QTableWidgetItem(tr("已读取"))
     item.setToolTip(item.text())
     return item
+
+
+def _parts_lines(doc: Document | None) -> list[str]:
+    """A bidder's folder's files as read: each with its pages, or why it could not be read; and notes."""
+    if doc is None:
+        return []
+    lines = [
+        f"{p.name}：{tr('页')} {p.first_page}–{p.first_page + p.pages - 1}"
+        if p.error is None
+        else f"{p.name}：{p.error}"
+        for p in doc.parts
+    ]
+    return lines + list(doc.notes)

@@ -98,6 +98,7 @@ GROUPS = (
             "signals_enabled",
             "signal_common_share",
             "signal_max_holders",
+            "machine_whitelist",
             "edit_session_min_rsids",
             "image_hash_distance",
         ),

@@ -49,6 +49,7 @@ ENGLISH: dict[str, str] = {
     "文件": "File",
     "角色": "Role",
     "页数": "Pages",
+    "页": "Pages",
     "字数": "Chars",
     "OCR 页": "OCR pages",
     "投标总价": "Total price",
@@ -200,6 +201,9 @@ ENGLISH: dict[str, str] = {
     "查找串标迹象（文档属性、互见名称、相同联系方式等）": "Look for signs (properties, names, contacts)",
     "多数投标文件都有的值不算迹象（占比）": "No sign: a value this share of the bids hold",
     "一个值最多几家共有仍算迹象（更多家共有视为公开信息）": "Most bids holding a sign's value (more: public)",
+    "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）": (
+        "Public PCs and dongles never a sign (serials, MACs; comma-separated)"
+    ),
     "共有编辑会话标识达此数为强迹象": "Shared editing sessions (rsids) for a strong sign",
     "两张图片的感知哈希相差不超过此位数即视为同一图片": "Bits two pictures' hashes may differ by",
     "必须在 0 到 24 之间": "must be between 0 and 24",

@@ -225,9 +225,10 @@ class MainWindow(QMainWindow):
         """The section's files as the pipeline's inputs."""
         files = self.files.files()
         return CheckInputs(
-            tuple(f.path for f in files if f.role == "bid"),
+            tuple(f.path for f in files if f.role == "bid" and not f.path.is_dir()),
             tuple(f.path for f in files if f.role == "tender"),
             tuple(f.path for f in files if f.role == "template"),
+            tuple(f.path for f in files if f.role == "bid" and f.path.is_dir()),
         )
 
     # -- running --------------------------------------------------------------------------------------

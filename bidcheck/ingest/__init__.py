@@ -14,11 +14,19 @@ if TYPE_CHECKING:
         SUPPORTED_SUFFIXES,
         collect_bids,
         collect_paths,
+        collect_sources,
         read_document,
         sniff_format,
     )
 
-__all__ = ["SUPPORTED_SUFFIXES", "collect_bids", "collect_paths", "read_document", "sniff_format"]
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "collect_bids",
+    "collect_paths",
+    "collect_sources",
+    "read_document",
+    "sniff_format",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -16,6 +16,7 @@ from lxml import etree
 from bidcheck.ingest.docx_look import RunLooks
 from bidcheck.ingest.docx_marks import comment_texts, has_marks, paragraph_marks, revision_people
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.identity import office_marks
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.ingest.pictures import package_pictures
 from bidcheck.model import Block, BlockKind, Concealed, Document, Picture
@@ -130,6 +131,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         rsid_texts=tuple(sorted(walk.rsid_texts.items())),
         concealed=tuple(walk.concealed),
         pictures=_pictures(path, limits, walk.pictures),
+        marks=office_marks(parts, name),
     )
 
 

@@ -17,6 +17,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.identity import pdf_marks
 from bidcheck.ingest.layout import Line, page_blocks
 from bidcheck.ingest.limits import ReadLimits, TextBudget
 from bidcheck.ingest.pictures import MAX_PICTURES, pdf_page_pictures
@@ -99,6 +100,7 @@ def read_pdf(
         pages_without_text=tuple(empty_pages),
         concealed=tuple(concealed),
         pictures=tuple(pictures + (scanner.pictures if scanner is not None else [])),
+        marks=pdf_marks(path, name, meta.get("created", "")),
     )
 
 

@@ -9,20 +9,44 @@ from pathlib import Path
 
 from bidcheck.ingest.docx import read_docx
 from bidcheck.ingest.errors import OUT_OF_MEMORY, ReadError
+from bidcheck.ingest.folder import read_folder, section_sources
 from bidcheck.ingest.image import read_image
 from bidcheck.ingest.limits import ReadLimits, open_package
 from bidcheck.ingest.ofd import read_ofd
 from bidcheck.ingest.office import read_office
 from bidcheck.ingest.pdf import read_pdf
 from bidcheck.ingest.plain import read_plain
+from bidcheck.ingest.pricing_xml import looks_like_pricing_xml, read_pricing_xml
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions
 from bidcheck.model import Document
 from bidcheck.text.chars import replace_unsafe
 
-__all__ = ["SUPPORTED_SUFFIXES", "collect_paths", "document_name", "read_document", "sniff_format"]
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "collect_paths",
+    "collect_sources",
+    "document_name",
+    "read_document",
+    "sniff_format",
+]
 
 SUPPORTED_SUFFIXES = frozenset(
-    {".docx", ".pdf", ".txt", ".md", ".doc", ".wps", ".rtf", ".ofd", ".png", ".jpg", ".jpeg", ".tif", ".tiff"}
+    {
+        ".docx",
+        ".pdf",
+        ".txt",
+        ".md",
+        ".doc",
+        ".wps",
+        ".rtf",
+        ".ofd",
+        ".xml",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".tif",
+        ".tiff",
+    }
 )
 Reader = Callable[[Path, str, str, OcrOptions, ReadLimits], Document]
 _READERS: dict[str, Reader] = {
@@ -35,6 +59,7 @@ _READERS: dict[str, Reader] = {
         path, doc_id, name, _office_format(path), limits
     ),
     "rtf": lambda path, doc_id, name, _ocr, limits: read_office(path, doc_id, name, "rtf", limits),
+    "xml": lambda path, doc_id, name, _ocr, limits: read_pricing_xml(path, doc_id, name, limits),
 }
 _UNSUPPORTED = {
     "zip": "压缩包或未知的 Office 文件，无法识别其中的文档",
@@ -65,6 +90,8 @@ def sniff_format(path: Path, head: bytes, limits: ReadLimits | None = None) -> s
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return kind
+    if path.suffix.lower() == ".xml" and looks_like_pricing_xml(head):
+        return "xml"  # a pricing program's bill (a page of XML in a .txt stays text)
     return "txt" if _looks_like_text(head) else "binary"
 
 
@@ -113,6 +140,9 @@ def read_document(
     """
     name = document_name(path)
     try:
+        if path.is_dir():
+            doc = read_folder(path, doc_id, SUPPORTED_SUFFIXES, lambda f, i: read_document(f, i, ocr, limits))
+            return doc if any(b.text.strip() for b in doc.compared_blocks()) else _without_text(doc)
         head = _read_head(path)
         limits = limits or ReadLimits()
         kind = sniff_format(path, head, limits)
@@ -226,6 +256,12 @@ def collect_paths(paths: Iterable[Path]) -> list[Path]:
         else:
             out.append(path)
     return out
+
+
+def collect_sources(paths: Iterable[Path]) -> list[Path]:
+    """The bids of a section: files given, a folder's files, and its sub-folders, one bidder each (see
+    ``bidcheck.ingest.folder``)."""
+    return section_sources(paths, SUPPORTED_SUFFIXES)
 
 
 def collect_bids(paths: Iterable[Path], named: Iterable[Path]) -> list[Path]:

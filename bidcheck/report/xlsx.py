@@ -349,6 +349,8 @@ def _sign_summary(pair: PairResult) -> str:
 def _place(place: Place | None) -> tuple[str, str]:
     if place is None:
         return "文件属性", ""
+    if not place.page:  # a record of the file (a pricing file's machine): both records side by side
+        return "文件记录", place.text
     paragraph = f" 第 {place.paragraph} 段" if place.paragraph else ""  # a picture stands on a page
     return f"第 {place.page} 页{paragraph}", place.text
 

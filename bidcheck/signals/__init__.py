@@ -21,6 +21,7 @@ from bidcheck.signals import (
     edit_session,
     identifier,
     image,
+    machine,
     metadata,
     prices,
     shared_error,
@@ -35,6 +36,7 @@ __all__ = ["Linked", "SectionInfo", "SignalsFound", "find_signals", "price_patte
 
 Finder = Callable[[Sequence[Ready], SectionInfo], Sequence[Linked | PublicValue]]
 _FINDERS: dict[str, Finder] = {
+    "machine": machine.find,
     "metadata": metadata.find,
     "cross_name": cross_name.find,
     "identifier": identifier.find,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from bidcheck.model import PublicValue, Signal, Strength
@@ -89,6 +89,14 @@ def _time_values(meta: dict[str, str], key: str) -> set[str]:
     return {minute} if minute else set()
 
 
+Values = Callable[[dict[str, str], str], set[str]]
+
+
+def _of_files(metas: list[dict[str, str]], values: Values, key: str) -> set[str]:
+    """The values of one property in a bid's files (one file, or a bidder's folder's)."""
+    return {v for meta in metas for v in values(meta, key)}
+
+
 def _tool_values(meta: dict[str, str]) -> set[str]:
     """An unusual Creator + Producer pairing (neither a common program)."""
     tools = [" ".join(meta.get(k, "").split()) for k in ("application", "producer")]
@@ -139,19 +147,19 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
     """Pairs of bids whose files share a non-generic author, last editor, company or XMP identifier,
     were created (or saved, or printed) in the same minute, or came from the same unusual programs;
     and such values too many bids hold."""
-    metas = [b.doc.metadata for b in bids]
-    tender = [t.doc.metadata for t in section.tenders]
+    metas = [[m for _, m in b.doc.file_metadata()] for b in bids]  # a bidder's folder: each file's
+    tender = [m for t in section.tenders for _, m in t.doc.file_metadata()]
     out: list[Linked | PublicValue] = []
     for key, field, strength, word in _NAMES:
         excluded = {v for m in tender for v in _name_values(m, key)}
-        held = held_by_few([_name_values(m, key) for m in metas], excluded, section.settings)
+        held = held_by_few([_of_files(ms, _name_values, key) for ms in metas], excluded, section.settings)
         out += _linked(bids, held, field, strength, f"两份文件的{word}均为“{{}}”")
-    timed = [b.doc.metadata if b.doc.format in _TIMED_FORMATS else {} for b in bids]
+    timed = [[m for f, m in b.doc.file_metadata() if f in _TIMED_FORMATS] for b in bids]
     for key, field, strength, word in _TIMES:
         excluded = {v for m in tender for v in _time_values(m, key)}
-        held = held_by_few([_time_values(m, key) for m in timed], excluded, section.settings)
+        held = held_by_few([_of_files(ms, _time_values, key) for ms in timed], excluded, section.settings)
         out += _linked_times(bids, held, (key, field, strength, word))
     excluded = {v for m in tender for v in _tool_values(m)}
-    held = held_by_few([_tool_values(m) for m in metas], excluded, section.settings)
+    held = held_by_few([{v for m in ms for v in _tool_values(m)} for ms in metas], excluded, section.settings)
     out += _linked(bids, held, "producer", "supporting", "两份文件由同一组不常见的程序生成：{}")
     return out

@@ -1,0 +1,152 @@
+"""A bidder's folder: the files one bidder handed in (商务标, 技术标, the priced bill, a 报价 sheet), read
+together into one document that is compared with the other bidders' as one bid.
+
+A section folder's own files are one bid each; each of its sub-folders holding a supported file is one
+bidder (``section_sources``). A bidder's files are read one by one and joined in the order of their
+names: their pages follow each other (``Part`` says which pages each file took), their identities,
+pictures and concealed text are kept, and a file that cannot be read leaves a note while the others
+are compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.scan import OcrNeeded, OcrTask
+from bidcheck.model import Block, Document, Part
+
+__all__ = ["FOLDER_FORMAT", "bidder_files", "read_folder", "section_sources", "source_size"]
+
+FOLDER_FORMAT = "folder"
+_SKIPPED = ("~$", ".")  # Office's lock files, hidden files and folders
+
+
+def _listed(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if not p.name.startswith(_SKIPPED))
+    except OSError:
+        return []
+
+
+def bidder_files(folder: Path, suffixes: frozenset[str]) -> list[Path]:
+    """The files of a bidder's folder with one of ``suffixes``, sub-folders included, by their path."""
+    found: list[Path] = []
+    for path in _listed(folder):
+        if path.is_dir() and not path.is_symlink():
+            found += bidder_files(path, suffixes)
+        elif path.is_file() and path.suffix.lower() in suffixes:
+            found.append(path)
+    return found
+
+
+def section_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> list[Path]:
+    """The bids of a section as given: a file is one bid; a folder's files are one bid each and its
+    sub-folders (with a supported file) one bidder each. A folder holding nothing but one sub-folder
+    (a section unpacked into a folder of its own) is that sub-folder."""
+    out: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            out.append(path)
+            continue
+        entries = _listed(path)
+        files = [p for p in entries if p.is_file() and p.suffix.lower() in suffixes]
+        folders = [p for p in entries if p.is_dir() and not p.is_symlink() and bidder_files(p, suffixes)]
+        if not files and len(folders) == 1:
+            out += section_sources(folders, suffixes)
+            continue
+        out += sorted(files + folders)
+    return out
+
+
+def source_size(path: Path, suffixes: frozenset[str]) -> int:
+    """The bytes of a bid: its file's, or the files' of a bidder's folder (0 when it cannot be seen)."""
+    try:
+        if path.is_dir():
+            return sum(p.stat().st_size for p in bidder_files(path, suffixes))
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+ReadOne = Callable[[Path, str], Document]
+
+
+def read_folder(folder: Path, doc_id: str, suffixes: frozenset[str], read_one: ReadOne) -> Document:
+    """Every file of a bidder's folder read (``read_one(path, part_id)``) and joined into one document.
+
+    Raises:
+        OcrNeeded: Some files' scanned pages wait for the OCR stage (the tasks of them all).
+        ReadError: The folder has no supported file, or none of its files could be read.
+    """
+    files = bidder_files(folder, suffixes)
+    if not files:
+        raise ReadError("文件夹中没有可读取的文件")
+    docs: list[Document] = []
+    waiting: list[OcrTask] = []
+    for n, path in enumerate(files, 1):
+        try:
+            docs.append(read_one(path, f"{doc_id}.{n}"))
+        except OcrNeeded as needed:
+            waiting += needed.tasks
+    if waiting:
+        raise OcrNeeded(tuple(waiting))
+    if not any(d.ok for d in docs):
+        raise ReadError("文件夹中的文件都无法读取：" + "；".join(f"{d.name}（{d.error}）" for d in docs))
+    return joined(folder, doc_id, [_named_in(d, folder) for d in docs])
+
+
+def _named_in(doc: Document, folder: Path) -> Document:
+    """A file of a folder named by its path inside the folder (``技术标/施工组织设计.docx``)."""
+    try:
+        name = Path(doc.path).relative_to(folder).as_posix()
+    except ValueError:
+        return doc
+    return replace(doc, name=name, marks=tuple(replace(m, file=name) for m in doc.marks))
+
+
+def joined(folder: Path, doc_id: str, docs: Sequence[Document]) -> Document:
+    """The documents of a bidder's files as one: pages, rows and blocks one after the other."""
+    blocks: list[Block] = []
+    parts: list[Part] = []
+    joined_doc = Document(id=doc_id, path=str(folder), name=folder.name, format=FOLDER_FORMAT)
+    for doc in docs:
+        if not doc.ok:
+            parts.append(Part(doc.name, doc.format, error=doc.error))
+            continue
+        page = sum(p.pages for p in parts)
+        parts.append(Part(doc.name, doc.format, page + 1, max(doc.pages, 1), dict(doc.metadata)))
+        joined_doc = _with_file(joined_doc, doc, page, len(blocks))
+        rows = max((b.row for b in blocks), default=0)
+        blocks += [replace(b, page=b.page + page, row=b.row + rows if b.row else 0) for b in doc.blocks]
+    largest = max((d for d in docs if d.ok), key=lambda d: len(d.blocks))
+    notes = [f"{p.name}：{p.error}" for p in parts if p.error] + list(joined_doc.notes)
+    return replace(
+        joined_doc,
+        pages=sum(p.pages for p in parts),
+        blocks=tuple(blocks),
+        metadata=dict(largest.metadata),
+        parts=tuple(parts),
+        notes=tuple(notes),
+    )
+
+
+def _with_file(into: Document, doc: Document, page: int, first_block: int) -> Document:
+    """What a file adds to its bidder's document besides its blocks, moved by the pages before it."""
+    return replace(
+        into,
+        ocr_pages=into.ocr_pages + doc.ocr_pages,
+        pages_without_text=into.pages_without_text + tuple(p + page for p in doc.pages_without_text),
+        rsids=tuple(sorted({*into.rsids, *doc.rsids})),
+        rsid_texts=into.rsid_texts + doc.rsid_texts,
+        concealed=into.concealed
+        + tuple(
+            replace(c, page=c.page + page, block=c.block + first_block if c.block >= 0 else -1)
+            for c in doc.concealed
+        ),
+        pictures=into.pictures + tuple(replace(p, page=p.page + page) for p in doc.pictures),
+        marks=into.marks + doc.marks,
+        notes=into.notes + tuple(f"{doc.name}：{n}" for n in doc.notes),
+    )

@@ -1,0 +1,120 @@
+"""The same computer, dongle, program account or file behind two bidders' files: the proof provincial
+rules name for 条例第四十条（一）"不同投标人的投标文件由同一单位或者个人编制".
+
+福建住建厅's rule: a priced bill's XML whose pricing program's dongle serial (加密锁序列号) is the same as
+another bidder's, or whose recorded computer has the same network card MAC (where recorded), CPU serial
+and disk serial; 大庆高新 and others name the file's machine code and creation id. These come from the
+files' records (``Document.marks``: ``bidcheck.ingest.pricing_xml`` and ``bidcheck.ingest.identity``).
+
+Every bidder imports the tenderer's 招标控制价 file, whose records (the tenderer's own dongle and PC)
+then stand in every bid: values the tender's files carry, records dated before the tender's last one,
+and the agency's public PCs and dongles (``machine_whitelist``) are never a sign. A value many bids
+hold is the section's (``held_by_few``). A PDF handed to two bidders unchanged (the same permanent id
+and the same save) is a supporting sign; one edited from the same file (the same permanent id, saved
+again) is strong.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+
+from bidcheck.model import Mark, Place, PublicValue, Signal, Strength
+from bidcheck.prepare import Ready
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, public_values
+
+__all__ = ["MACHINE_FIELDS", "find", "whitelisted"]
+
+# field -> (strength, what the panel reads it as)
+MACHINE_FIELDS: dict[str, tuple[Strength, str]] = {
+    "dongle": ("strong", "计价软件加密锁序列号"),
+    "cpu_mac_disk": ("strong", "计算机硬件信息（CPU、网卡、硬盘序列号）"),
+    "wps_hdid": ("strong", "WPS 硬件标识（hdid）"),
+    "wps_user": ("strong", "WPS 账号（userId）"),
+    "doc_id": ("strong", "Word 文档标识（docId）"),
+    "pdf_id": ("strong", "PDF 文件标识（/ID）"),
+    "wps_icv": ("supporting", "WPS 安装标识（ICV）"),
+}
+_RULE = "（依《招标投标法实施条例》第四十条（一），视为不同投标人的投标文件由同一单位或者个人编制）"
+_TIME = re.compile(r"(\d{4})\D(\d{1,2})\D(\d{1,2})(?:\D+(\d{1,2})\D(\d{1,2})(?:\D(\d{1,2}))?)?")
+
+
+def _moment(text: str) -> tuple[int, ...] | None:
+    """A record's time as numbers to compare (``2024-5-1 9:05`` and ``2024/05/01 09:05:00`` alike)."""
+    found = _TIME.search(text)
+    return tuple(int(v or 0) for v in found.groups()) if found else None
+
+
+def _plain(value: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]", "", value).upper()
+
+
+def whitelisted(mark: Mark, listed: str) -> bool:
+    """Whether a mark names a PC or dongle of ``listed`` (serials and MACs, separated by commas, spaces
+    or new lines; compared without separators or case)."""
+    wanted = {_plain(v) for v in re.split(r"[,，;；\s]+", listed) if _plain(v)}
+    if not wanted:
+        return False
+    pieces = re.split(r"\s*/\s*|\s+", mark.value)
+    return _plain(mark.value) in wanted or any(_plain(p) in wanted for p in pieces if _plain(p))
+
+
+def _tender_marks(section: SectionInfo) -> tuple[set[tuple[str, str]], tuple[int, ...] | None]:
+    """The values the tender's files carry, and the time of the tender's last dated record."""
+    marks = [m for t in section.tenders for m in t.doc.marks]
+    times = [t for m in marks if (t := _moment(m.time)) is not None]
+    return {(m.field, m.value) for m in marks}, max(times, default=None)
+
+
+def _own_marks(marks: Iterable[Mark], section: SectionInfo) -> list[Mark]:
+    """A bid's marks less the tender's values, the records made before the tender's, and the listed."""
+    tender, last = _tender_marks(section)
+    own = []
+    for mark in marks:
+        moment = _moment(mark.time)
+        if (mark.field, mark.value) in tender or (last and moment and moment <= last):
+            continue
+        if not whitelisted(mark, section.settings.machine_whitelist):
+            own.append(mark)
+    return own
+
+
+def _record_place(mark: Mark) -> Place:
+    """Where a mark stands, for the records side by side: no page (a fact of the file), its record."""
+    return Place(0, 0, f"{mark.file}：{mark.record or mark.value}")
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
+    """Pairs of bids whose files carry the same dongle, computer, WPS hardware id or account, Word
+    document id or PDF id, none of them the tender's; and such values too many bids hold."""
+    own = [_own_marks(b.doc.marks, section) for b in bids]
+    versions = [{m.value for m in marks if m.field == "pdf_version"} for marks in own]
+    out: list[Linked | PublicValue] = []
+    for field, (strength, word) in MACHINE_FIELDS.items():
+        by_value = [{m.value: m for m in marks if m.field == field} for marks in own]
+        held = held_by_few([set(values) for values in by_value], set(), section.settings)
+        out += public_values("machine", field, held.many)
+        for value, docs in held.few.items():
+            for i, j in itertools.combinations(docs, 2):
+                a, b = by_value[i][value], by_value[j][value]
+                same_file = field == "pdf_id" and bool(versions[i] & versions[j])
+                weight: Strength = "supporting" if same_file else strength
+                signal = _signal(field, value, (a, b), weight, word, len(docs))
+                out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
+    return out
+
+
+def _signal(
+    field: str, value: str, marks: tuple[Mark, Mark], strength: Strength, word: str, holders: int
+) -> Signal:
+    a, b = marks
+    if field == "pdf_id" and strength == "supporting":
+        detail = (
+            f"两家的文件中有同一个未经修改的 PDF 文件（{word} {value}，保存记录也相同）："
+            "可能同出一源，须核实来源"
+        )
+    else:
+        rule = _RULE if strength == "strong" else ""
+        detail = f"两家的文件记录了同一{word}：{value}{rule}"
+    return Signal("machine", strength, field, value, detail, _record_place(a), _record_place(b), holders)

@@ -1,0 +1,181 @@
+"""Bidders as folders, and the machine proof the provincial rules name: a section whose bidders each
+handed in a folder (商务标, 技术标, the priced bill's XML), checked with the tender and its 招标控制价 XML."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bidcheck.config import Settings
+from bidcheck.ingest import read_document
+from bidcheck.model import CheckResult, PairResult
+from bidcheck.pipeline import CheckInputs, check
+from tests.builders import make_docx, make_pdf, paragraphs, set_pdf_id, with_office_identity
+from tests.pricing_builders import bill_items, make_pricing_xml
+
+TENDER_RECORD = {"time": "2025-03-01 09:00:00", "dongle": "TENDER-0001", "cpu": "BFEBFBFF000906EA",
+                 "mac": "00-11-22-33-44-55", "disk": "WD-TENDER", "software": "某某计价 V9"}  # fmt: skip
+BIDDERS = ("华东建设", "恒信市政", "中联路桥", "宏远建工")
+OWN_RECORDS = {
+    "华东建设": {"time": "2025-03-20 10:12:00", "dongle": "8801-2345", "cpu": "CPU-A", "disk": "DISK-A"},
+    "恒信市政": {"time": "2025-03-21 16:40:00", "dongle": "8801-2345", "cpu": "CPU-B", "disk": "DISK-B"},
+    "中联路桥": {"time": "2025-03-19 08:05:00", "dongle": "7702-0001", "cpu": "CPU-C",
+                 "mac": "AA-BB-CC-00-11-22", "disk": "DISK-C"},
+    "宏远建工": {"time": "2025-03-22 11:30:00", "dongle": "6603-0002", "cpu": "CPU-C",
+                 "mac": "aa:bb:cc:00:11:22", "disk": "DISK-C"},
+}  # fmt: skip
+STALE = {
+    "time": "2025-02-10 09:00:00",
+    "dongle": "7702-0001",
+}  # 宏远's file kept a record older than the tender
+
+
+def _priced(items: list[dict[str, str]], seed: int) -> list[dict[str, str]]:
+    """The tender's items priced by one bidder: the same codes, names and quantities, its own prices."""
+    rng = random.Random(seed)
+    return [
+        {**item, "unit_price": f"{float(item['unit_price']) * rng.uniform(0.8, 1.1):.2f}"} for item in items
+    ]
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("folders")
+    bids, tender = root / "bids", root / "tender"
+    tender.mkdir()
+    common = paragraphs(900, 4)
+    make_docx(tender / "招标文件.docx", [common])
+    items = bill_items(30, 7)
+    make_pricing_xml(tender / "招标控制价.xml", [TENDER_RECORD], items)
+    copied = paragraphs(950, 5)  # 华东 and 恒信's technical plans come from one draft
+    for n, name in enumerate(BIDDERS, 1):
+        folder = bids / name
+        folder.mkdir(parents=True)
+        make_docx(folder / "投标文件.docx", [paragraphs(100 * n, 6) + common[:1]])
+        plan = paragraphs(100 * n + 50, 8) + (copied if n <= 2 else [])
+        maker, suffix = (make_pdf, "pdf") if n == 2 else (make_docx, "docx")
+        maker(folder / f"技术标.{suffix}", [plan[:6], plan[6:]])
+        records = [TENDER_RECORD, OWN_RECORDS[name]] + ([STALE] if name == "宏远建工" else [])
+        make_pricing_xml(folder / "造价.xml", records, _priced(items, n), nested=n % 2 == 1)
+    make_docx(bids / "05-金石城建.docx", [paragraphs(600, 8)])  # a bid handed in as one file
+    return root
+
+
+def _check(section: Path, **settings: object) -> CheckResult:
+    tender = section / "tender"
+    inputs = CheckInputs((section / "bids",), (tender / "招标文件.docx", tender / "招标控制价.xml"))
+    return check(inputs, Settings(workers=2).with_changes(**settings))
+
+
+@pytest.fixture(scope="module")
+def result(section: Path) -> CheckResult:
+    return _check(section)
+
+
+def _pair(result: CheckResult, a: str, b: str) -> PairResult:
+    names = {d.id: d.name for d in result.documents}
+    return next(p for p in result.pairs if {names[p.a], names[p.b]} == {a, b})
+
+
+def test_each_folder_is_one_bidder_named_by_it(result: CheckResult) -> None:
+    assert sorted(d.name for d in result.bids) == sorted([*BIDDERS, "05-金石城建.docx"])
+    assert len(result.pairs) == 10  # five bids, never a bidder's files against each other
+    first = next(d for d in result.bids if d.name == "华东建设")
+    assert first.ok and first.format == "folder"
+    assert [p.name for p in first.parts] == sorted(["投标文件.docx", "技术标.docx", "造价.xml"])
+    starts = [p.first_page for p in first.parts]
+    assert starts == sorted(starts) and starts[0] == 1 and first.pages == sum(p.pages for p in first.parts)
+
+
+def test_a_shared_dongle_is_strong_proof_with_both_records(result: CheckResult) -> None:
+    pair = _pair(result, "华东建设", "恒信市政")
+    assert pair.level == "high"
+    dongle = [s for s in pair.signals if s.kind == "machine" and s.field == "dongle"]
+    assert [s.value for s in dongle] == ["8801-2345"] and dongle[0].strength == "strong"
+    assert dongle[0].a and dongle[0].b and "2025-03-20 10:12" in dongle[0].a.text + dongle[0].b.text
+    assert "第四十条" in dongle[0].detail
+    assert any(p.live for p in pair.passages)  # the copied plan is found across the folders' files too
+
+
+def test_the_same_computer_is_strong_and_the_mac_is_read_in_either_form(result: CheckResult) -> None:
+    pair = _pair(result, "中联路桥", "宏远建工")
+    fields = {s.field: s for s in pair.signals if s.kind == "machine"}
+    assert (
+        set(fields) == {"cpu_mac_disk"} and pair.level == "high"
+    )  # the stale record's dongle is not counted
+    assert "AA-BB-CC-00-11-22" in fields["cpu_mac_disk"].value
+
+
+def test_the_tenders_record_in_every_bill_ties_no_pair(result: CheckResult) -> None:
+    tied = [{"华东建设", "恒信市政"}, {"中联路桥", "宏远建工"}]
+    names = {d.id: d.name for d in result.documents}
+    for pair in result.pairs:
+        machine = [s for s in pair.signals if s.kind == "machine"]
+        assert bool(machine) == ({names[pair.a], names[pair.b]} in tied), (names[pair.a], names[pair.b])
+    assert all("TENDER" not in v.value for v in result.public_values)
+
+
+def test_a_whitelisted_dongle_is_no_sign(section: Path) -> None:
+    result = _check(section, machine_whitelist="88012345，DISK-X")
+    pair = _pair(result, "华东建设", "恒信市政")
+    assert not [s for s in pair.signals if s.kind == "machine"]
+    assert [s.field for s in _pair(result, "中联路桥", "宏远建工").signals if s.kind == "machine"] == [
+        "cpu_mac_disk"
+    ]
+
+
+def test_a_broken_file_in_a_folder_leaves_a_note_and_the_rest_is_compared(
+    section: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "bids"
+    shutil.copytree(section / "bids", copy)
+    (copy / "华东建设" / "造价.xml").write_bytes(b"\x00\xff garbage")
+    (copy / "恒信市政" / "附件.docx").write_bytes(b"PK\x03\x04 not a zip")
+    result = check(CheckInputs((copy,)), Settings(workers=2))
+    first = next(d for d in result.bids if d.name == "恒信市政")
+    assert first.ok and any("附件.docx" in n for n in first.notes)
+    assert _pair(result, "华东建设", "恒信市政").level == "high"  # the copied plan still ties them
+
+
+def test_wps_and_word_identities_tie_two_bids_but_not_the_tenders(tmp_path: Path) -> None:
+    hdid, doc_id = "4cfe25645f346482924f702e4d9c120e", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+    tender = with_office_identity(make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)]), doc_id=doc_id)
+    a = with_office_identity(make_docx(tmp_path / "a.docx", [paragraphs(10, 6)]), hdid=hdid, doc_id=doc_id)
+    b = with_office_identity(make_docx(tmp_path / "b.docx", [paragraphs(20, 6)]), hdid=hdid, user="439701367")
+    c = with_office_identity(
+        make_docx(tmp_path / "c.docx", [paragraphs(30, 6)]), user="439701367", doc_id=doc_id
+    )
+    d = make_docx(tmp_path / "d.docx", [paragraphs(40, 6)])
+    result = check(CheckInputs((a, b, c, d), (tender,)), Settings(workers=2))
+    machine = {
+        frozenset((p.a, p.b)): sorted(s.field for s in p.signals if s.kind == "machine") for p in result.pairs
+    }
+    ids = {x.name: x.id for x in result.bids}
+    assert machine[frozenset((ids["a.docx"], ids["b.docx"]))] == ["wps_hdid"]
+    assert machine[frozenset((ids["b.docx"], ids["c.docx"]))] == ["wps_user"]
+    assert machine[frozenset((ids["a.docx"], ids["c.docx"]))] == []  # the docId both took from the tender
+    assert sum(bool(v) for v in machine.values()) == 2
+
+
+def test_a_pdf_edited_from_anothers_is_strong_an_unchanged_copy_supporting(tmp_path: Path) -> None:
+    made = [
+        make_pdf(tmp_path / f"{n}.pdf", [paragraphs(50 + n, 6)], created=f"D:2025052014{n:02d}07")
+        for n in range(6)
+    ]
+    set_pdf_id(made[0], "A1" * 16, "B1" * 16)
+    set_pdf_id(made[1], "A1" * 16, "C1" * 16)  # saved again from 0's file
+    set_pdf_id(made[2], "A1" * 16, "B1" * 16)  # 0's file as it was (a document handed to both)
+    for n in range(3, 6):  # three bids made apart: six in all, so that three holding one id are few
+        set_pdf_id(made[n], f"D{n}" * 16, f"D{n}" * 16)
+    assert [m.field for m in read_document(made[1], "x").marks] == ["pdf_id", "pdf_version"]
+    result = check(CheckInputs(tuple(made)), Settings(workers=2))
+    ids = {x.name: x.id for x in result.bids}
+    strength = {
+        frozenset((p.a, p.b)): [s.strength for s in p.signals if s.field == "pdf_id"] for p in result.pairs
+    }
+    assert strength[frozenset((ids["0.pdf"], ids["1.pdf"]))] == ["strong"]
+    assert strength[frozenset((ids["0.pdf"], ids["2.pdf"]))] == ["supporting"]
+    assert not any(strength[frozenset((ids["3.pdf"], ids[f"{n}.pdf"]))] for n in range(3))
