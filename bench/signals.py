@@ -22,7 +22,14 @@ and no ``high`` on clean pairs).
 With ``--public N`` every section also holds N mobile numbers quoted from public documents and a public
 picture, each in 20-50% of the bids (five at least): no pair may be raised by them.
 
+With ``--folders`` each bid is handed in as a bidder's folder with its priced bill's XML, and the
+machine proof is planted too (``bench.machine``: the same dongle, computer, WPS hardware id and account,
+Word docId, a PDF's permanent /ID), next to bidders who all carry the tender's record and docId; with
+``--public-pc`` three clean bidders also saved their bills on the agency's public PC, and
+``--whitelist`` lists that PC in ``machine_whitelist``.
+
 Usage: .venv/bin/python -m bench.signals [--sizes 5 12 20] [--seed 1] [--folder DIR] [--public N]
+           [--folders [--public-pc] [--whitelist]]
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ from bench.corpus import (
     write_pdf,
 )
 from bench.grammar import paragraph
+from bench.machine import PUBLIC_PC, to_folders
 from bench.pictures import add_pictures, encoded, photo
 from bench.writers import add_rsids
 from bidcheck.config import Settings
@@ -422,7 +430,8 @@ def _score(
         key = frozenset((ids[paths[a].name], ids[paths[b].name]))
         planted.add(key)
         pair = pairs[key]
-        if any(_planted(s, kind, field) for s in pair.signals):
+        high = kind != "machine" or pair.level == "high"  # the machine proof counts where it makes it high
+        if high and any(_planted(s, kind, field) for s in pair.signals):
             found += 1
         else:
             missed.append(f"{kind}/{field} {paths[a].name}~{paths[b].name} ({pair.level})")
@@ -436,6 +445,7 @@ def _score(
         "clean_strong": sum(s.strength == "strong" for p in clean for s in p.signals),
         "clean_supporting": sum(s.strength == "supporting" for p in clean for s in p.signals),
         "clean_signals": [f"{p.a}~{p.b} {s.kind}/{s.field}" for p in clean for s in p.signals],
+        "clean_machine": sum(s.kind == "machine" for p in clean for s in p.signals),
         "signals_s": result.timings.get("signals", 0.0),
     }
 
@@ -448,24 +458,35 @@ def main() -> None:
     parser.add_argument(
         "--public", type=int, default=0, help="numbers (and a picture) quoted by 20-50%% of the bids"
     )
+    parser.add_argument("--folders", action="store_true", help="bidders as folders, machine proof planted")
+    parser.add_argument("--public-pc", action="store_true", help="three clean bidders used the agency's PC")
+    parser.add_argument("--whitelist", action="store_true", help="list the agency's PC in machine_whitelist")
     args = parser.parse_args()
     print(f"command: {' '.join([Path(sys.executable).name, '-m', 'bench.signals', *sys.argv[1:]])}")
     print(
         "bids  planted  found  missed  clean pairs  clean high  clean watch  strong on clean"
-        "  signals s  check s"
+        "  machine on clean  signals s  check s"
     )
     with tempfile.TemporaryDirectory() as temp:
         for size in args.sizes:
             folder = (args.folder or Path(temp)) / f"signals-{size}"
             tender, paths, plants = write_section(folder, size, args.seed + size, args.public)
+            inputs, settings = CheckInputs(tuple(paths), (tender,)), Settings(workers=2)
+            if args.folders:
+                folders = to_folders(folder, tender, paths, args.seed + size, args.public_pc)
+                inputs = CheckInputs((folder / "bidders",), (tender, folders.tender_xml))
+                plants += [("machine", plant, a, b) for plant, a, b in folders.plants]
+                paths = folders.bidders
+                if args.whitelist:
+                    settings = settings.with_changes(machine_whitelist=", ".join(PUBLIC_PC.values()))
             started = time.perf_counter()
-            result = check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2))
+            result = check(inputs, settings)
             wall = time.perf_counter() - started
             s = _score(result, paths, plants)
             print(
                 f"{size:>4}  {len(plants):>7}  {s['found']:>5}  {len(s['missed']):>6}  {s['clean']:>11}  "  # type: ignore[arg-type]
                 f"{s['clean_high']:>10}  {s['clean_watch']:>11}  {s['clean_strong']:>15}  "
-                f"{s['signals_s']:>9.3f}  {wall:>7.1f}"
+                f"{s['clean_machine']:>16}  {s['signals_s']:>9.3f}  {wall:>7.1f}"
             )
             shown = [*s["missed"], *s["clean_signals"][:10]]  # type: ignore[misc]
             more = len(s["clean_signals"]) - 10  # type: ignore[arg-type]

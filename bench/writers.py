@@ -277,3 +277,67 @@ def _draw_page(canvas: Canvas, ops: list[_Op], header: str | None, footer: str) 
     canvas.setFont(CJK_FONT, 9)
     canvas.drawCentredString(_W / 2, 36, footer)
     canvas.showPage()
+
+
+def with_office_identity(
+    path: Path, *, hdid: str = "", user: str = "", icv: str = "", doc_id: str = ""
+) -> Path:
+    """A .docx with the identities WPS and Word write: ``docProps/custom.xml``'s
+    ``KSOTemplateDocerSaveRecord`` (base64 JSON with ``hdid`` and ``userId``) and ``ICV``, as WPS saves
+    them, and ``w15:docId`` in ``word/settings.xml``, as Word 2013 and later do."""
+    import base64
+    import json
+    import zipfile
+
+    record = (
+        base64.b64encode(json.dumps({"hdid": hdid, "userId": user}).encode()).decode() if hdid or user else ""
+    )
+    props = [(name, value) for name, value in (("KSOTemplateDocerSaveRecord", record), ("ICV", icv)) if value]
+    custom = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" '
+        'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">'
+        '<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="KSOProductBuildVer">'
+        "<vt:lpwstr>2052-12.1.0.16120</vt:lpwstr></property>"
+        + "".join(
+            f'<property fmtid="{{D5CDD505-2E9C-101B-9397-08002B2CF9AE}}" pid="{n}" name="{name}">'
+            f"<vt:lpwstr>{value}</vt:lpwstr></property>"
+            for n, (name, value) in enumerate(props, 3)
+        )
+        + "</Properties>"
+    )
+    with zipfile.ZipFile(path) as old:
+        entries = {name: old.read(name) for name in old.namelist()}
+    if props:
+        entries["docProps/custom.xml"] = custom.encode()
+        types = entries["[Content_Types].xml"].decode()
+        override = (
+            '<Override PartName="/docProps/custom.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/>'
+        )
+        entries["[Content_Types].xml"] = types.replace("</Types>", override + "</Types>").encode()
+    if doc_id:
+        w15 = 'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"'
+        settings = entries["word/settings.xml"].decode()
+        settings = settings.replace("<w:settings ", f"<w:settings {w15} ", 1)
+        entries["word/settings.xml"] = settings.replace(
+            "</w:settings>", f'<w15:docId w15:val="{{{doc_id}}}"/></w:settings>'
+        ).encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as new:
+        for name, data in entries.items():
+            new.writestr(name, data)
+    return path
+
+
+def set_pdf_id(path: Path, first: str, second: str) -> Path:
+    """A PDF whose trailer ``/ID`` is ``[<first> <second>]`` (32 hex digits each, the length ReportLab
+    writes, so that no offset of the file moves): a file made apart has its own first id; one edited
+    from another keeps the other's first id with a second of its own."""
+    import re
+
+    data = path.read_bytes()
+    found = re.search(rb"/ID\s*\[\s*<([0-9a-fA-F]{32})>\s*<([0-9a-fA-F]{32})>", data)
+    assert found and len(first) == len(second) == 32
+    data = data[: found.start(1)] + first.encode() + data[found.end(1) : found.start(2)] + second.encode()
+    path.write_bytes(data + path.read_bytes()[found.end(2) :])
+    return path

@@ -45,13 +45,16 @@ def add_selfcheck_command(
 
 
 def selfcheck_inputs(args: argparse.Namespace) -> SelfCheckInputs:
-    """The self-check's inputs; a bid that is a folder or missing, or a missing reference or tender, is
-    a usage error (``ValueError`` with the message)."""
+    """The self-check's inputs (the bid a file, or a bidder's folder of files); a missing bid, reference
+    or tender is a usage error (``ValueError`` with the message)."""
+    from bidcheck.ingest import SUPPORTED_SUFFIXES
+    from bidcheck.ingest.folder import bidder_files
     from bidcheck.selfcheck import SelfCheckInputs
 
-    if not args.bid.is_file():
-        what = "一个文件，不是文件夹" if args.bid.is_dir() else "已存在的文件"
-        raise ValueError(f"投标文件应为{what}：{args.bid}")
+    if not args.bid.exists():
+        raise ValueError(f"投标文件应为已存在的文件或本单位的文件夹：{args.bid}")
+    if args.bid.is_dir() and not bidder_files(args.bid, SUPPORTED_SUFFIXES):
+        raise ValueError(f"文件夹中没有可读取的投标文件：{args.bid}")
     for path in [*args.against, *args.tender]:
         if not path.exists():
             raise ValueError(f"找不到文件：{path}")

@@ -21,6 +21,7 @@ __all__ = [
     "concealed_lines",
     "concealed_summary",
     "heat_rgb",
+    "parts_summary",
     "passage_kind",
     "picture_thumbnails",
     "price_place",
@@ -193,6 +194,19 @@ def signal_line(signal: Signal) -> str:
 
 def _concealed_place(found: Concealed) -> str:
     return f"{CONCEALED_KINDS.get(found.kind, found.kind)} 第 {found.page} 页第 {found.paragraph} 段"
+
+
+def parts_summary(doc: Document) -> str:
+    """The files of a bidder's folder with the pages each took (or why it could not be read), and the
+    notes the readers left, in a line."""
+    parts = [
+        f"{p.name}（{p.error}）"
+        if p.error
+        else f"{p.name}（第 {p.first_page}–{p.first_page + p.pages - 1} 页）"
+        for p in doc.parts
+    ]
+    failed = {f"{p.name}：{p.error}" for p in doc.parts if p.error}
+    return "；".join(parts + [n for n in doc.notes if n not in failed])
 
 
 def concealed_summary(found: tuple[Concealed, ...] | list[Concealed]) -> str:

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from bench.bills import bill_items, make_pricing_xml
+from bench.writers import set_pdf_id, with_office_identity
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
 from bidcheck.model import CheckResult, PairResult
 from bidcheck.pipeline import CheckInputs, check
-from tests.builders import make_docx, make_pdf, paragraphs, set_pdf_id, with_office_identity
-from tests.pricing_builders import bill_items, make_pricing_xml
+from tests.builders import make_docx, make_pdf, paragraphs
 
 TENDER_RECORD = {"time": "2025-03-01 09:00:00", "dongle": "TENDER-0001", "cpu": "BFEBFBFF000906EA",
                  "mac": "00-11-22-33-44-55", "disk": "WD-TENDER", "software": "某某计价 V9"}  # fmt: skip
@@ -171,11 +172,31 @@ def test_a_pdf_edited_from_anothers_is_strong_an_unchanged_copy_supporting(tmp_p
     for n in range(3, 6):  # three bids made apart: six in all, so that three holding one id are few
         set_pdf_id(made[n], f"D{n}" * 16, f"D{n}" * 16)
     assert [m.field for m in read_document(made[1], "x").marks] == ["pdf_id", "pdf_version"]
-    result = check(CheckInputs(tuple(made)), Settings(workers=2))
-    ids = {x.name: x.id for x in result.bids}
-    strength = {
-        frozenset((p.a, p.b)): [s.strength for s in p.signals if s.field == "pdf_id"] for p in result.pairs
-    }
-    assert strength[frozenset((ids["0.pdf"], ids["1.pdf"]))] == ["strong"]
-    assert strength[frozenset((ids["0.pdf"], ids["2.pdf"]))] == ["supporting"]
-    assert not any(strength[frozenset((ids["3.pdf"], ids[f"{n}.pdf"]))] for n in range(3))
+    tender = make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)])
+    for tenders, edited in (((tender,), "strong"), ((), "supporting")):  # without a tender: a lead
+        result = check(CheckInputs(tuple(made), tenders), Settings(workers=2))
+        ids = {x.name: x.id for x in result.bids}
+        strength = {
+            frozenset((p.a, p.b)): [s.strength for s in p.signals if s.field == "pdf_id"]
+            for p in result.pairs
+        }
+        assert strength[frozenset((ids["0.pdf"], ids["1.pdf"]))] == [edited]
+        assert strength[frozenset((ids["0.pdf"], ids["2.pdf"]))] == ["supporting"]
+        assert not any(strength[frozenset((ids["3.pdf"], ids[f"{n}.pdf"]))] for n in range(3))
+
+
+def test_the_self_check_tells_a_bidder_of_a_second_dongle_in_its_bill(section: Path, tmp_path: Path) -> None:
+    from bidcheck.selfcheck import SelfCheckInputs, self_check
+
+    bid = tmp_path / "宏远建工"
+    shutil.copytree(section / "bids" / "宏远建工", bid)
+    tender = section / "tender"
+    tenders = (tender / "招标文件.docx", tender / "招标控制价.xml")
+    clean = self_check(SelfCheckInputs(bid, tenders=tenders), Settings(workers=2))
+    assert clean.bid.name == "宏远建工" and not [f for f in clean.findings if f.field == "dongle"]
+    borrowed = {"time": "2025-03-23 09:00:00", "dongle": "8801-2345"}  # saved again on 华东's PC
+    make_pricing_xml(bid / "造价.xml", [TENDER_RECORD, OWN_RECORDS["宏远建工"], borrowed], bill_items(5, 7))
+    result = self_check(SelfCheckInputs(bid, tenders=tenders), Settings(workers=2))
+    dongles = [f for f in result.findings if f.field == "dongle"]
+    assert len(dongles) == 1 and dongles[0].value == "6603-0002、8801-2345"
+    assert "TENDER" not in dongles[0].detail and "2025-03-23 09:00" in dongles[0].detail

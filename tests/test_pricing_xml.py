@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.bills import bill_items, make_pricing_xml
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits
 from bidcheck.ingest.pricing_xml import (
@@ -21,7 +22,6 @@ from bidcheck.ingest.pricing_xml import (
     read_pricing_xml,
 )
 from bidcheck.model import Block, Document, Mark
-from tests.pricing_builders import bill_items, make_pricing_xml
 
 NAME = "甲-计价.xml"
 RECORD = {

@@ -175,8 +175,10 @@ def test_a_bid_that_cannot_be_read_is_said_and_fails(tmp_path: Path) -> None:
     assert "无法读取投标文件" in stdout
 
 
-def test_a_folder_or_a_missing_file_is_a_usage_error(files: dict[str, Path], tmp_path: Path) -> None:
-    assert _run("selfcheck", tmp_path, "--quiet")[0] == 2
+def test_an_empty_folder_or_a_missing_file_is_a_usage_error(files: dict[str, Path], tmp_path: Path) -> None:
+    code, _, stderr = _run("selfcheck", tmp_path, "--quiet")  # a bidder's folder holding no bid file
+    assert code == 2 and "文件夹中没有可读取的投标文件" in stderr
+    assert _run("selfcheck", tmp_path / "nope.docx", "--quiet")[0] == 2
     code, _, stderr = _run("selfcheck", files["clean"], "--against", tmp_path / "nope.docx")
     assert code == 2 and "找不到文件" in stderr
 

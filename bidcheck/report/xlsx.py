@@ -42,6 +42,7 @@ from bidcheck.words import (
     STRENGTH_NAMES,
     concealed_summary,
     heat_rgb,
+    parts_summary,
     passage_kind,
     picture_thumbnails,
     price_place,
@@ -587,8 +588,10 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
             "隐藏或伪装的文字",
             "投标总价（元）",
             "总价出处或未读出的原因",
+            "文件夹中的文件（页码）与说明",
+            "电脑、加密锁与账号记录",
         ),
-        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 10, 50, 18, 36),
+        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 10, 50, 18, 36, 40, 60),
     )
     roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
     row = sheet.max_row
@@ -618,6 +621,8 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 len(doc.concealed) if doc.ok else "",
                 concealed_summary(doc.concealed),
                 *_price_cells(doc),
+                parts_summary(doc),
+                "；".join(f"{m.file}：{m.record or m.value}" for m in doc.marks if m.field != "pdf_version"),
             ],
         )
         sheet.cell(row=row, column=20).number_format = _YUAN

@@ -24,6 +24,7 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.progress import CancelFlag, ProgressFn, no_progress, slice_progress
 from bidcheck.selfcheck.concealed import find_concealed
 from bidcheck.selfcheck.foreign import Owner, company_names, find_foreign, foreign_names
+from bidcheck.selfcheck.machine import find_machine
 from bidcheck.selfcheck.properties import find_properties
 from bidcheck.selfcheck.shared import find_shared
 from bidcheck.signals.bidders import bidder_of_file, named_in_forms
@@ -93,7 +94,9 @@ def _ordered(findings: list[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(findings, key=key))
 
 
-def _findings(result: CheckResult, bid: Document, bidder: str, clean: CleanText) -> list[Finding]:
+def _findings(
+    result: CheckResult, bid: Document, bidder: str, clean: CleanText, settings: Settings
+) -> list[Finding]:
     tenders = [d for d in result.documents if d.role != "bid"]
     owner = _owner(bidder, tenders)
     references = [d for d in result.bids if d.id != bid.id]
@@ -103,6 +106,7 @@ def _findings(result: CheckResult, bid: Document, bidder: str, clean: CleanText)
     return [
         *find_foreign(bid, clean, owner),
         *find_properties(bid, owner, [o for o in others if o], clean.text),
+        *find_machine(bid, tenders, settings.machine_whitelist),
         *find_concealed(bid),
         *find_shared(result.pairs, bid.id, names),
     ]
@@ -122,15 +126,19 @@ def self_check(
     """
     started = time.perf_counter()
     settings = settings or Settings()
-    section = CheckInputs((inputs.bid, *_references(inputs)), tuple(inputs.tenders))
+    folder = inputs.bid.is_dir()  # a bidder's folder: its files are the bid
+    files = () if folder else (inputs.bid,)
+    section = CheckInputs(
+        (*files, *_references(inputs)), tuple(inputs.tenders), (), (inputs.bid,) if folder else ()
+    )
     result = check(section, settings, slice_progress(progress, 0.0, 0.97), cancel)
-    bid = result.documents[0]
-    references = tuple(d for d in result.documents[1:] if d.role == "bid")
+    bid = next(d for d in result.documents if Path(d.path) == inputs.bid) if folder else result.documents[0]
+    references = tuple(d for d in result.documents if d.role == "bid" and d.id != bid.id)
     tenders = tuple(d for d in result.documents if d.role != "bid")
     progress(0.97, "自查")
     clean = build_clean_text(bid) if bid.ok else None
     bidder, source = _bidder(inputs.bidder, clean.text if clean else "", bid.name)
-    findings = _ordered(_findings(result, bid, bidder, clean)) if clean else ()
+    findings = _ordered(_findings(result, bid, bidder, clean, settings)) if clean else ()
     progress(1.0, "完成")
     pairs = tuple(p for p in result.pairs if bid.id in (p.a, p.b))
     return SelfCheckResult(

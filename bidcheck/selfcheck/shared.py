@@ -19,6 +19,7 @@ _SIGNAL_FIXES: dict[str, str] = {
     "cross_name": "把对方单位的名称改为本单位名称或删除，并核对这一部分是否整段沿用了对方的文件",
     "identifier": "核对这个号码或人员是否属于本单位；不是的，改为本单位的或删除",
     "shared_error": "改正这个错别字",
+    "machine": "用本单位自己的电脑和加密锁重新打开计价软件、新建工程后重新计价保存，不要用对方的文件另存",
 }
 _PREVIEW = 120  # the wording of a passage's place, as a signal's place holds it
 

@@ -24,7 +24,7 @@ from bidcheck.model import Mark, Place, PublicValue, Signal, Strength
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, public_values
 
-__all__ = ["MACHINE_FIELDS", "find", "whitelisted"]
+__all__ = ["MACHINE_FIELDS", "find", "own_marks", "whitelisted"]
 
 # field -> (strength, what the panel reads it as)
 MACHINE_FIELDS: dict[str, tuple[Strength, str]] = {
@@ -37,6 +37,12 @@ MACHINE_FIELDS: dict[str, tuple[Strength, str]] = {
     "wps_icv": ("supporting", "WPS 安装标识（ICV）"),
 }
 _RULE = "（依《招标投标法实施条例》第四十条（一），视为不同投标人的投标文件由同一单位或者个人编制）"
+# Ids a file made from the tender's own Word or PDF file keeps (its format file, filled in): without the
+# tender to leave them out, two bidders who both wrote into it would look like one file's lineage.
+_TENDER_BORNE = frozenset({"doc_id", "pdf_id", "wps_hdid", "wps_user", "wps_icv"})
+_NO_TENDER = "（未提供招标文件，不能排除双方都在招标文件的格式文件上编写，仅作辅助迹象）"
+
+
 _TIME = re.compile(r"(\d{4})\D(\d{1,2})\D(\d{1,2})(?:\D+(\d{1,2})\D(\d{1,2})(?:\D(\d{1,2}))?)?")
 
 
@@ -60,22 +66,17 @@ def whitelisted(mark: Mark, listed: str) -> bool:
     return _plain(mark.value) in wanted or any(_plain(p) in wanted for p in pieces if _plain(p))
 
 
-def _tender_marks(section: SectionInfo) -> tuple[set[tuple[str, str]], tuple[int, ...] | None]:
-    """The values the tender's files carry, and the time of the tender's last dated record."""
-    marks = [m for t in section.tenders for m in t.doc.marks]
-    times = [t for m in marks if (t := _moment(m.time)) is not None]
-    return {(m.field, m.value) for m in marks}, max(times, default=None)
-
-
-def _own_marks(marks: Iterable[Mark], section: SectionInfo) -> list[Mark]:
-    """A bid's marks less the tender's values, the records made before the tender's, and the listed."""
-    tender, last = _tender_marks(section)
+def own_marks(marks: Iterable[Mark], tender: Sequence[Mark], whitelist: str = "") -> list[Mark]:
+    """A bid's marks less the values the tender's files carry (``tender``), the records dated before the
+    tender's last one, and the PCs and dongles ``whitelist`` names."""
+    values = {(m.field, m.value) for m in tender}
+    last = max((t for m in tender if (t := _moment(m.time)) is not None), default=None)
     own = []
     for mark in marks:
         moment = _moment(mark.time)
-        if (mark.field, mark.value) in tender or (last and moment and moment <= last):
+        if (mark.field, mark.value) in values or (last and moment and moment <= last):
             continue
-        if not whitelisted(mark, section.settings.machine_whitelist):
+        if not whitelisted(mark, whitelist):
             own.append(mark)
     return own
 
@@ -88,33 +89,30 @@ def _record_place(mark: Mark) -> Place:
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
     """Pairs of bids whose files carry the same dongle, computer, WPS hardware id or account, Word
     document id or PDF id, none of them the tender's; and such values too many bids hold."""
-    own = [_own_marks(b.doc.marks, section) for b in bids]
+    tender = [m for t in section.tenders for m in t.doc.marks]
+    own = [own_marks(b.doc.marks, tender, section.settings.machine_whitelist) for b in bids]
     versions = [{m.value for m in marks if m.field == "pdf_version"} for marks in own]
     out: list[Linked | PublicValue] = []
+    apart = not section.tenders  # no tender to leave its files' ids out
     for field, (strength, word) in MACHINE_FIELDS.items():
         by_value = [{m.value: m for m in marks if m.field == field} for marks in own]
         held = held_by_few([set(values) for values in by_value], set(), section.settings)
         out += public_values("machine", field, held.many)
         for value, docs in held.few.items():
             for i, j in itertools.combinations(docs, 2):
-                a, b = by_value[i][value], by_value[j][value]
                 same_file = field == "pdf_id" and bool(versions[i] & versions[j])
-                weight: Strength = "supporting" if same_file else strength
-                signal = _signal(field, value, (a, b), weight, word, len(docs))
+                borne = apart and field in _TENDER_BORNE
+                weight: Strength = "supporting" if same_file or borne else strength
+                detail = _detail(value, weight, word, same_file) + (_NO_TENDER if borne else "")
+                place_a, place_b = _record_place(by_value[i][value]), _record_place(by_value[j][value])
+                signal = Signal("machine", weight, field, value, detail, place_a, place_b, len(docs))
                 out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out
 
 
-def _signal(
-    field: str, value: str, marks: tuple[Mark, Mark], strength: Strength, word: str, holders: int
-) -> Signal:
-    a, b = marks
-    if field == "pdf_id" and strength == "supporting":
-        detail = (
-            f"两家的文件中有同一个未经修改的 PDF 文件（{word} {value}，保存记录也相同）："
-            "可能同出一源，须核实来源"
-        )
-    else:
-        rule = _RULE if strength == "strong" else ""
-        detail = f"两家的文件记录了同一{word}：{value}{rule}"
-    return Signal("machine", strength, field, value, detail, _record_place(a), _record_place(b), holders)
+def _detail(value: str, strength: Strength, word: str, same_file: bool) -> str:
+    """The sentence the panel reads: the shared record, and the rule a strong one meets."""
+    if same_file:
+        same = f"两家的文件中有同一个未经修改的 PDF 文件（{word} {value}，保存记录也相同）"
+        return f"{same}：可能同出一源，须核实来源"
+    return f"两家的文件记录了同一{word}：{value}{_RULE if strength == 'strong' else ''}"
