@@ -239,7 +239,6 @@ def _run_check(
     stdout: TextIO,
     stderr: TextIO,
 ) -> ExitStatus:
-    from bidcheck.ingest import collect_paths
     from bidcheck.pipeline import check
     from bidcheck.report.files import check_output_path
     from bidcheck.text.chars import replace_unsafe
@@ -250,7 +249,7 @@ def _run_check(
     if not args.quiet:
         from bidcheck.semantic import plan_line, section_size
 
-        stderr.write(plan_line(settings, section_size(collect_paths(inputs.bids))) + "\n")
+        stderr.write(plan_line(settings, section_size(inputs.bid_files())) + "\n")
     library = cli_library.library_wanted(args, settings)
     store_error = None
     if library is None:
@@ -259,7 +258,7 @@ def _run_check(
     else:
         name = cli_library.section_name(args)
         if not args.section:  # a default name: another section that only shares it is kept
-            name = cli_library.default_section_name(library, name, collect_paths(inputs.bids))
+            name = cli_library.default_section_name(library, name, inputs.bid_files())
         result, store_error = cli_library.check_with_library(
             inputs, settings, library, name, progress, threading.Event()
         )

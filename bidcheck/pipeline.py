@@ -104,6 +104,10 @@ class CheckInputs:
     templates: Sequence[Path] = field(default_factory=tuple)
     bidders: Sequence[Path] = field(default_factory=tuple)
 
+    def bid_files(self) -> list[Path]:
+        """Every file of the bids, folders expanded (what the section is made of, to size it)."""
+        return collect_paths([*self.bids, *self.bidders])
+
 
 @dataclass(frozen=True)
 class _Job:

@@ -56,9 +56,10 @@ PASSAGE_COLUMNS = ("#", "A 页·段", "B 页·段", "字数", "相似度", "类�
 
 
 def _signal_html(index: int, signal: ModelSignal) -> str:
-    """A signal's line, a link to its place when it has one (facts of the file have none)."""
+    """A signal's line, a link to its place when it has one (facts and records of the file have none)."""
     line = html.escape(words.signal_line(signal))
-    return line if signal.a is None and signal.b is None else f'<a href="{index}">{line}</a>'
+    located = any(place is not None and place.page for place in (signal.a, signal.b))  # not a file's record
+    return f'<a href="{index}">{line}</a>' if located else line
 
 
 SharedPicture = tuple[bytes, bytes, str]  # both thumbnails (PNG) and a caption

@@ -28,8 +28,9 @@ _TOOLTIP_LINES = 20  # concealed findings listed in a tooltip; the workbook's fi
 
 
 def guess_role(path: Path) -> Role:
-    """A file named like the tender (招标文件) starts as the tender; anything else as a bid."""
-    return "tender" if "招标文件" in path.stem else "bid"
+    """A file named like the tender (招标文件) or its control price (招标控制价) starts as the tender;
+    anything else as a bid."""
+    return "tender" if "招标文件" in path.stem or "招标控制价" in path.stem else "bid"
 
 
 class FilesTable(QTableWidget):

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from bidcheck import words
 from bidcheck.cli_library import check_with_library, default_section_name
 from bidcheck.config import Settings
-from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths
+from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.library import default_library_path
 from bidcheck.model import CheckResult, Role
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
@@ -241,8 +241,8 @@ class MainWindow(QMainWindow):
     def run_check(self) -> None:
         """Run the check off the UI thread, with progress and cancel."""
         inputs = self.inputs()
-        if self.busy or not inputs.bids:
-            if not inputs.bids:
+        if self.busy or not inputs.bid_files():
+            if not inputs.bid_files():
                 self.stage.setText(tr("请先添加投标文件。"))
             return
         settings = self.settings
@@ -254,15 +254,13 @@ class MainWindow(QMainWindow):
             if library is None:
                 result = check(inputs, settings, progress, cancel, memo=memo)
             else:  # compared with the library's earlier sections, then stored there
-                name = default_section_name(library, section, collect_paths(inputs.bids))
+                name = default_section_name(library, section, inputs.bid_files())
                 result, _unstored = check_with_library(
                     inputs, settings, library, name, progress, cancel, memo
                 )
             return result, texts_from_result(result)
 
-        plan = plan_line(
-            settings, section_size(collect_paths(inputs.bids))
-        )  # the layer's cost, before it starts
+        plan = plan_line(settings, section_size(inputs.bid_files()))  # the layer's cost, before it starts
         self._start(Task(job, self), self._check_done, tr("正在检查…") + "  " + plan)
 
     def library_path(self) -> Path:
@@ -458,7 +456,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> SettingsDialog:
         """Open the settings dialog (window-modal); accepted settings are used and remembered."""
-        dialog = SettingsDialog(self.settings, self, section_size(collect_paths(self.inputs().bids)))
+        dialog = SettingsDialog(self.settings, self, section_size(self.inputs().bid_files()))
         dialog.accepted.connect(lambda: self.set_settings(dialog.result_settings))
         dialog.open()
         return dialog
