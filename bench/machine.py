@@ -6,7 +6,8 @@ with the control price) and a record of its own; every docx bid carries the tend
 written into the tender's own file) and a WPS hardware id and account of its own. Planted, each in its
 own pair: the same dongle (b's record names a's dongle, b's PC), the same computer (CPU, MAC, disk:
 b's record names a's PC, b's dongle), the same WPS hdid, the same WPS account, a Word docId of a's in
-b's docx (b saved from a's file), and a PDF of a's edited in b's folder (its permanent /ID kept). With
+b's docx (b saved from a's file), a PDF of a's edited in b's folder (its permanent /ID kept), and five
+of a's Word paragraph ids (w14:paraId) in b's docx. Every docx has paragraph ids of its own. With
 ``public_pc`` three clean bidders also saved their bills on the agency's public PC (开标室电脑), which
 ``machine_whitelist`` lists.
 """
@@ -19,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bills import bill_items, make_pricing_xml
-from bench.writers import set_pdf_id, with_office_identity
+from bench.writers import add_para_ids, set_pdf_id, with_office_identity
 
 __all__ = ["MACHINE_PLANTS", "PUBLIC_PC", "Folders", "to_folders"]
 
-MACHINE_PLANTS = ("dongle", "cpu_mac_disk", "wps_hdid", "wps_user", "doc_id", "pdf_id")
+MACHINE_PLANTS = ("dongle", "cpu_mac_disk", "wps_hdid", "wps_user", "doc_id", "pdf_id", "para_id")
 TENDER_DOC_ID = "0D1F6C3A-5B7E-4A21-9C44-2F8E1B6A7D90"
 _TENDER_RECORD = {
     "time": "2025-04-01 09:00:00",
@@ -43,7 +44,7 @@ class Folders:
 
     bidders: list[Path]
     tender_xml: Path
-    plants: list[tuple[str, int, int]]
+    plants: list[tuple[str, str, int, int]]  # (kind, field, bid a, bid b)
     public_pc: list[int] = field(default_factory=list)
 
 
@@ -62,7 +63,7 @@ def _hex(rng: random.Random) -> str:
     return f"{rng.getrandbits(128):032X}"
 
 
-_WORD_PLANTS = frozenset({"wps_hdid", "wps_user", "doc_id"})  # planted in docx bids
+_WORD_PLANTS = frozenset({"wps_hdid", "wps_user", "doc_id", "para_id"})  # planted in docx bids
 
 
 def _pairs(paths: list[Path], rng: random.Random) -> list[tuple[int, int]]:
@@ -91,6 +92,7 @@ def to_folders(folder: Path, tender: Path, paths: list[Path], seed: int, public_
     wps = [{"hdid": _hex(rng).lower(), "user": str(rng.randint(10**8, 10**9))} for _ in range(size)]
     doc_ids = dict.fromkeys(range(size), TENDER_DOC_ID)
     pdf_ids: dict[int, tuple[str, str]] = {}
+    paras = {n: [f"{rng.getrandbits(31):08X}" for _ in range(8)] for n in range(size)}
     pairs = _pairs(paths, rng)
     for plant, (a, b) in zip(MACHINE_PLANTS, pairs, strict=True):
         if plant == "dongle":
@@ -103,6 +105,9 @@ def to_folders(folder: Path, tender: Path, paths: list[Path], seed: int, public_
             wps[b]["user"] = wps[a]["user"]
         elif plant == "doc_id":
             doc_ids[a] = doc_ids[b] = f"{rng.getrandbits(32):08X}-5A1B-4C2D-8E3F-{rng.getrandbits(48):012X}"
+        elif plant == "para_id":  # b saved from a's file: five of a's paragraphs keep their ids
+            paras[a] = [f"{rng.getrandbits(31):08X}" for _ in range(8)]
+            paras[b] = paras[a][:5] + paras[b][5:]
         else:
             first = _hex(rng)
             pdf_ids[a], pdf_ids[b] = (first, first), (first, _hex(rng))
@@ -115,6 +120,7 @@ def to_folders(folder: Path, tender: Path, paths: list[Path], seed: int, public_
         moved = Path(shutil.move(str(path), bidder / f"投标文件{path.suffix}"))
         if moved.suffix == ".docx":
             with_office_identity(moved, hdid=wps[n]["hdid"], user=wps[n]["user"], doc_id=doc_ids[n])
+            add_para_ids(moved, paras[n])
         own = [records[n]] + (
             [{**records[n], **PUBLIC_PC, "time": "2025-04-28 15:00:00"}] if n in public else []
         )
@@ -126,7 +132,10 @@ def to_folders(folder: Path, tender: Path, paths: list[Path], seed: int, public_
         if n in pdf_ids:
             _quote_pdf(bidder / "报价说明.pdf", n, *pdf_ids[n])
         bidders.append(bidder)
-    plants = [(plant, a, b) for plant, (a, b) in zip(MACHINE_PLANTS, pairs, strict=True)]
+    plants = [
+        ("edit_session" if plant == "para_id" else "machine", plant, a, b)
+        for plant, (a, b) in zip(MACHINE_PLANTS, pairs, strict=True)
+    ]
     return Folders(bidders, tender_xml, plants, public)
 
 

@@ -430,7 +430,7 @@ def _score(
         key = frozenset((ids[paths[a].name], ids[paths[b].name]))
         planted.add(key)
         pair = pairs[key]
-        high = kind != "machine" or pair.level == "high"  # the machine proof counts where it makes it high
+        high = not (kind == "machine" or field == "para_id") or pair.level == "high"  # proof: where it raises
         if high and any(_planted(s, kind, field) for s in pair.signals):
             found += 1
         else:
@@ -475,7 +475,7 @@ def main() -> None:
             if args.folders:
                 folders = to_folders(folder, tender, paths, args.seed + size, args.public_pc)
                 inputs = CheckInputs((folder / "bidders",), (tender, folders.tender_xml))
-                plants += [("machine", plant, a, b) for plant, a, b in folders.plants]
+                plants += folders.plants
                 paths = folders.bidders
                 if args.whitelist:
                     settings = settings.with_changes(machine_whitelist=", ".join(PUBLIC_PC.values()))

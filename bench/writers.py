@@ -162,6 +162,22 @@ def add_rsids(path: Path, rsids: list[str], *, mark_first_paragraph: bool = Fals
     return path
 
 
+def add_para_ids(path: Path, ids: list[str]) -> Path:
+    """The .docx with Word 2010's paragraph ids (``w14:paraId``) on its paragraphs, in order, one id a
+    paragraph for as many ids as are given."""
+    with zipfile.ZipFile(path) as source:
+        members = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for info, data in members:
+            if info.filename == "word/document.xml":
+                for para_id in ids:
+                    data = data.replace(
+                        b"<w:p>", f'<w:p w14:paraId="{para_id}" w14:textId="77777777">'.encode(), 1
+                    )
+            target.writestr(info, data)
+    return path
+
+
 _W, _H = A4
 _MARGIN = 72.0
 _TOP, _BOTTOM = _H - 84.0, 66.0

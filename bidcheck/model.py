@@ -177,6 +177,7 @@ class Document:
     role: Role = "bid"
     rsids: tuple[str, ...] = ()  # Word's editing-session ids (settings.xml); not in the result JSON
     rsid_texts: tuple[tuple[str, str], ...] = ()  # (rsid, the start of the first paragraph it marks)
+    para_ids: tuple[tuple[str, str], ...] = ()  # Word's w14:paraId of each paragraph, with its start
     concealed: tuple[Concealed, ...] = ()  # see ``bidcheck.text.concealed``
     pictures: tuple[Picture, ...] = ()  # in the result JSON only those a signal names, with thumbnails
     price: Price | None = None  # a bid's total price, when it could be read

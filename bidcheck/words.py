@@ -130,6 +130,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "certificate": "证书编号",
     "person": "人员姓名",
     "rsid": "编辑会话标识",
+    "para_id": "段落标识",
     "misspelling": "错别字",
     "rows": "相同的填写行",
     "homophone": "同音错字",

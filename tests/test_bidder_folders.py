@@ -200,3 +200,26 @@ def test_the_self_check_tells_a_bidder_of_a_second_dongle_in_its_bill(section: P
     dongles = [f for f in result.findings if f.field == "dongle"]
     assert len(dongles) == 1 and dongles[0].value == "6603-0002、8801-2345"
     assert "TENDER" not in dongles[0].detail and "2025-03-23 09:00" in dongles[0].detail
+
+
+def test_paragraph_ids_of_one_file_in_two_bidders_bids_are_strong(tmp_path: Path) -> None:
+    from bench.writers import add_para_ids
+
+    tender_ids = ["1A2B3C01", "1A2B3C02", "1A2B3C03"]  # the tender's format file, filled in by two bidders
+    a_ids = ["2B3C4D01", "2B3C4D02", "2B3C4D03", "2B3C4D04"]
+    tender = add_para_ids(make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)]), tender_ids)
+    bids = [make_docx(tmp_path / f"{n}.docx", [paragraphs(10 * n, 8)]) for n in range(1, 5)]
+    add_para_ids(bids[0], a_ids)
+    add_para_ids(bids[1], a_ids[:3] + ["5E6F7A01"])  # saved from a's file, then rewritten
+    add_para_ids(bids[2], tender_ids + ["6F7A8B01"])
+    add_para_ids(bids[3], tender_ids + ["7A8B9C01"])
+    read = read_document(bids[1], "x")
+    assert dict(read.para_ids)["2B3C4D01"] and len(read.para_ids) == 4
+    result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=2))
+    ids = {x.name: x.id for x in result.bids}
+    found = {
+        frozenset((p.a, p.b)): [(s.value, s.strength) for s in p.signals if s.field == "para_id"]
+        for p in result.pairs
+    }
+    assert found[frozenset((ids["1.docx"], ids["2.docx"]))] == [("2B3C4D01 2B3C4D02 2B3C4D03", "strong")]
+    assert sum(bool(v) for v in found.values()) == 1  # the tender's ids, in two bids, tie none

@@ -47,6 +47,7 @@ _P, _TBL, _SDT, _R_TAG, _T, _TAB = _q("p"), _q("tbl"), _q("sdt"), _q("r"), _q("t
 _BREAKS, _RENDERED, _BOX = (_q("br"), _q("cr")), _q("lastRenderedPageBreak"), _q("txbxContent")
 _FALLBACK = f"{{{MC}}}Fallback"
 _RSID_TEXT = 60  # enough of a paragraph's text to find it again
+_PARA_ID = "{http://schemas.microsoft.com/office/word/2010/wordml}paraId"  # Word 2010's id of a paragraph
 
 
 @dataclass
@@ -59,6 +60,7 @@ class _Walk:
     fresh_page: bool = True  # a page break was just counted and no text followed yet
     blocks: list[Block] = field(default_factory=list)
     rsid_texts: dict[str, str] = field(default_factory=dict)  # rsid -> the first paragraph it marks
+    para_ids: dict[str, str] = field(default_factory=dict)  # w14:paraId -> the paragraph's start
     rows: int = 0  # table rows met so far
     place: tuple[int, int] = (0, 0)  # (row, column) of the table cell being walked
     para_style: str = ""  # the style of the paragraph being walked
@@ -129,6 +131,7 @@ def read_docx(path: Path, doc_id: str, name: str, limits: ReadLimits | None = No
         | revision_people(root, parts.get(_COMMENTS)),
         rsids=_rsids(parts.get("word/settings.xml")),
         rsid_texts=tuple(sorted(walk.rsid_texts.items())),
+        para_ids=tuple(walk.para_ids.items()),
         concealed=tuple(walk.concealed),
         pictures=_pictures(path, limits, walk.pictures),
         marks=office_marks(parts, name),
@@ -193,6 +196,9 @@ def _walk_paragraph(para: etree._Element, walk: _Walk, kind: BlockKind) -> None:
             rsid = (para.get(name) or "").upper()
             if len(rsid) == 8:
                 walk.rsid_texts.setdefault(rsid, walk.blocks[before].text[:_RSID_TEXT])
+        para_id = (para.get(_PARA_ID) or "").upper()
+        if len(para_id) == 8:
+            walk.para_ids.setdefault(para_id, walk.blocks[before].text[:_RSID_TEXT])
     if walk.marked:  # comments and tracked deletions belong to the paragraph's block (a wholly deleted
         at = before if len(walk.blocks) > before else len(walk.blocks) - 1  # one: the one before)
         walk.concealed += [

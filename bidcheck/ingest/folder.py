@@ -141,6 +141,7 @@ def _with_file(into: Document, doc: Document, page: int, first_block: int) -> Do
         pages_without_text=into.pages_without_text + tuple(p + page for p in doc.pages_without_text),
         rsids=tuple(sorted({*into.rsids, *doc.rsids})),
         rsid_texts=into.rsid_texts + doc.rsid_texts,
+        para_ids=into.para_ids + doc.para_ids,
         concealed=into.concealed
         + tuple(
             replace(c, page=c.page + page, block=c.block + first_block if c.block >= 0 else -1)

@@ -4,6 +4,10 @@ were edited in one lineage — one file, passed on.
 
 Ids of a tool's own blank template (every python-docx file holds python-docx's) are no sign, nor are
 ids most bids hold. ``edit_session_min_rsids`` shared ids or more are a strong signal, fewer supporting.
+Word 2010 and later also give each paragraph an id (``w14:paraId``) that a file saved under another name
+keeps: paragraphs of two bidders' files with the same ids the tender's do not hold came from one file
+(ids are random 31-bit numbers, so one or two alike among thousands of paragraphs may be chance; the
+same bound makes them strong).
 The signal is located, on each side, at the first paragraph one of the shared sessions made
 (``w:rsidR``/``w:rsidRPr``/``w:rsidRDefault``), when there is one.
 """
@@ -11,9 +15,9 @@ The signal is located, on each side, at the first paragraph one of the shared se
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from bidcheck.model import Place, Signal
+from bidcheck.model import Place, Signal, Strength
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
 
@@ -37,28 +41,42 @@ _LISTED = 12  # ids named in the value; the detail gives the count
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
-    """Pairs of Word bids sharing editing-session ids the tender does not hold: one signal per pair."""
-    excluded = set(TEMPLATE_RSIDS).union(*(t.doc.rsids for t in section.tenders))
-    held = held_by_few([b.doc.rsids for b in bids], excluded, section.settings)
-    shared: dict[tuple[int, int], list[str]] = {}
-    for rsid, docs in held.few.items():
-        for pair in itertools.combinations(docs, 2):
-            shared.setdefault(pair, []).append(rsid)
-    texts = [dict(b.doc.rsid_texts) for b in bids]
+    """Pairs of Word bids sharing editing-session ids, or paragraph ids, the tender does not hold: one
+    signal per pair and kind of id."""
+    tender_rsids = set(TEMPLATE_RSIDS).union(*(t.doc.rsids for t in section.tenders))
+    tender_paras = {i for t in section.tenders for i, _ in t.doc.para_ids}
     out = []
-    for (i, j), rsids in sorted(shared.items()):
-        strong = len(rsids) >= section.settings.edit_session_min_rsids
-        value = " ".join(rsids[:_LISTED]) + (" …" if len(rsids) > _LISTED else "")
-        here, there = (_paragraph(bids[k], texts[k], rsids) for k in (i, j))
-        where = f"；第 {here.page} 页 / 第 {there.page} 页的段落带有同一标识" if here and there else ""
-        detail = (
-            f"两份 Word 文件共有 {len(rsids)} 个招标文件没有的编辑会话标识（rsid），出自同一文件的编辑过程"
-        )
-        signal = Signal(
-            "edit_session", "strong" if strong else "supporting", "rsid", value, detail + where, here, there
-        )
-        out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
+    for field, ids, excluded, detail in (
+        ("rsid", [b.doc.rsids for b in bids], tender_rsids, _RSID_DETAIL),
+        ("para_id", [[i for i, _ in b.doc.para_ids] for b in bids], tender_paras, _PARA_DETAIL),
+    ):
+        texts = [dict(b.doc.rsid_texts if field == "rsid" else b.doc.para_ids) for b in bids]
+        for (i, j), shared in sorted(_shared(ids, excluded, section).items()):
+            strong = len(shared) >= section.settings.edit_session_min_rsids
+            value = " ".join(shared[:_LISTED]) + (" …" if len(shared) > _LISTED else "")
+            here, there = (_paragraph(bids[k], texts[k], shared) for k in (i, j))
+            where = f"；第 {here.page} 页 / 第 {there.page} 页的段落带有同一标识" if here and there else ""
+            strength: Strength = "strong" if strong else "supporting"
+            said = detail.format(len(shared)) + where
+            signal = Signal("edit_session", strength, field, value, said, here, there)
+            out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out
+
+
+_RSID_DETAIL = "两份 Word 文件共有 {} 个招标文件没有的编辑会话标识（rsid），出自同一文件的编辑过程"
+_PARA_DETAIL = "两份 Word 文件有 {} 个招标文件没有的相同段落标识（w14:paraId），这些段落出自同一文件"
+
+
+def _shared(
+    ids: Sequence[Iterable[str]], excluded: set[str], section: SectionInfo
+) -> dict[tuple[int, int], list[str]]:
+    """By pair of bids (indices), the ids both hold that few bids and not the tender hold."""
+    held = held_by_few(ids, excluded, section.settings)
+    shared: dict[tuple[int, int], list[str]] = {}
+    for value, docs in held.few.items():
+        for pair in itertools.combinations(docs, 2):
+            shared.setdefault(pair, []).append(value)
+    return shared
 
 
 def _paragraph(bid: Ready, texts: dict[str, str], rsids: list[str]) -> Place | None:
