@@ -223,3 +223,13 @@ def test_paragraph_ids_of_one_file_in_two_bidders_bids_are_strong(tmp_path: Path
     }
     assert found[frozenset((ids["1.docx"], ids["2.docx"]))] == [("2B3C4D01 2B3C4D02 2B3C4D03", "strong")]
     assert sum(bool(v) for v in found.values()) == 1  # the tender's ids, in two bids, tie none
+
+
+def test_one_or_two_paragraph_ids_alike_are_chance(tmp_path: Path) -> None:
+    from bench.writers import add_para_ids
+
+    bids = [make_docx(tmp_path / f"{n}.docx", [paragraphs(10 * n, 8)]) for n in range(1, 4)]
+    add_para_ids(bids[0], ["2B3C4D01", "2B3C4D02", "11111111"])
+    add_para_ids(bids[1], ["2B3C4D01", "2B3C4D02", "22222222"])
+    result = check(CheckInputs(tuple(bids)), Settings(workers=2))
+    assert not [s for p in result.pairs for s in p.signals if s.field == "para_id"]
