@@ -59,7 +59,8 @@ def make_pricing_xml(
     """Write a 建设项目 file: machine records under ``XTXX/RYJXX``, items under ``DXGCXX/QDXX``.
 
     A record's keys are our fields (``time``, ``dongle``, ``cpu``, ``mac``, ``disk``, ``software``,
-    ``version``); ``nested`` puts the hardware and dongle on detail elements of the timed ``JLSJMX``,
+    ``version``); an item's ``buildup`` (a list of (定额编号, 含量)) is written as ``DEMX`` children;
+    ``nested`` puts the hardware and dongle on detail elements of the timed ``JLSJMX``,
     else all on it as attributes. An item's keys are ``code``, ``name``, ``unit``, ``quantity``,
     ``unit_price``, ``total``. ``signature`` is the block's ``XXMW`` (left out when empty).
     """
@@ -71,7 +72,9 @@ def make_pricing_xml(
         _add_record(block, record, nested)
     bill = etree.SubElement(etree.SubElement(root, "DXGCXX", XMMC=project), "QDXX")
     for item in items:
-        etree.SubElement(bill, "QDMX", _named(item, _ITEM_NAMES))
+        row = etree.SubElement(bill, "QDMX", _named(item, _ITEM_NAMES))
+        for code, amount in item.get("buildup", ()):  # type: ignore[attr-defined]
+            etree.SubElement(row, "DEMX", DEBM=code, HL=amount)
     path.write_bytes(etree.tostring(root, xml_declaration=True, encoding=encoding.upper(), pretty_print=True))
     return path
 
@@ -114,3 +117,38 @@ def bill_items(n: int, seed: int) -> list[dict[str, str]]:
             }
         )
     return items
+
+
+def make_bill_xlsx(
+    path: Path, items: Sequence[dict[str, str]], *, title: str = "分部分项工程量清单与计价表"
+) -> Path:
+    """A bidder's priced bill as an Excel sheet: a title row, the header row of the usual 计价表, then a
+    row per item (numbers as numbers), as pricing programs export them."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "分部分项"
+    sheet.append([title])
+    sheet.append(["序号", "项目编码", "项目名称", "计量单位", "工程量", "综合单价（元）", "合价（元）"])
+    for n, item in enumerate(items, 1):
+        numbers = [float(item[k]) for k in ("quantity", "unit_price", "total")]
+        sheet.append([n, item["code"], item["name"], item["unit"], *numbers])
+    book.save(path)
+    return path
+
+
+def priced_around(
+    items: Sequence[dict[str, str]], seed: int, low: float = 0.85, high: float = 0.99
+) -> list[dict[str, str]]:
+    """The control price's items priced by one bidder apart: each item at a share of its control price
+    drawn between ``low`` and ``high``, to the fen, its total worked out."""
+    rng = random.Random(seed)
+    out = []
+    for item in items:
+        price = (Decimal(item["unit_price"]) * Decimal(str(rng.uniform(low, high)))).quantize(
+            _CENT, ROUND_HALF_UP
+        )
+        total = (Decimal(item["quantity"]) * price).quantize(_CENT, ROUND_HALF_UP)
+        out.append({**item, "unit_price": str(price), "total": str(total)})
+    return out

@@ -66,6 +66,9 @@ SETTING_LABELS = {
     "signal_common_share": "多数投标文件都有的值不算迹象（占比）",
     "signal_max_holders": "一个值最多几家共有仍算迹象（更多家共有视为公开信息）",
     "machine_whitelist": "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）",
+    "bill_min_items": "清单比对：双方都报价的项目至少几项",
+    "bill_same_share": "清单比对：综合单价或组价相同的项目占比达此值为强迹象",
+    "bill_min_same": "清单比对：综合单价相同的项目达此数为辅助迹象",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
     "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
     "semantic_enabled": "查找语义改写（改写过的段落，较慢）",
@@ -144,6 +147,9 @@ class Settings:
     signal_common_share: float = 0.6  # a value this share of the bids hold (more than two) is no sign
     signal_max_holders: int = 4  # a value more bids hold is the section's (rings are a few bidders)
     machine_whitelist: str = ""  # the agency's public PCs and dongles: serials and MACs never a sign
+    bill_min_items: int = 10  # items two bills both price before their agreement is weighed
+    bill_same_share: float = 0.8  # 青岛's 雷同 line: this share of items alike is strong
+    bill_min_same: int = 5  # non-round unit prices alike that make a supporting sign
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
     image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
     # rewritten passages (bidcheck.semantic)
@@ -184,6 +190,8 @@ class Settings:
             "edit_session_min_rsids",
             "semantic_max_bids",
             "semantic_max_sentences",
+            "bill_min_items",
+            "bill_min_same",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (
@@ -197,6 +205,7 @@ class Settings:
             "signal_common_share",
             "semantic_weight",
             "semantic_min_cosine",
+            "bill_same_share",
         ):
             _require(0.0 < getattr(self, name) <= 1.0, name, "must be in (0, 1]")
         _require(self.window_stride <= self.window_chars, "window_stride", "must not exceed window_chars")

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 __all__ = [
     "SCHEMA",
+    "BillItem",
+    "BillRow",
     "Block",
     "BlockKind",
     "CheckResult",
@@ -126,6 +128,35 @@ class PricePattern:
 
 
 @dataclass(frozen=True)
+class BillItem:
+    """One item of a priced bill of quantities (已标价工程量清单): its 项目编码, name, unit, quantity,
+    综合单价 and 合价 (``None`` where the bill leaves them out), its build-up (定额编号 and 含量 of each
+    quota it is priced from) and the file it stands in."""
+
+    code: str
+    name: str = ""
+    unit: str = ""
+    quantity: float | None = None
+    unit_price: float | None = None
+    total: float | None = None
+    buildup: tuple[tuple[str, str], ...] = ()
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class BillRow:
+    """One item of two bidders' bills side by side (the evidence of a ``bill`` signal): its code, name and
+    unit, both unit prices, and the control price where the tender's bill gives it."""
+
+    code: str
+    name: str
+    unit: str
+    a: float | None
+    b: float | None
+    control: float | None = None
+
+
+@dataclass(frozen=True)
 class Mark:
     """An identity of the machine, the program account or the file that saved a file, as the file
     records it (see ``bidcheck.ingest.identity`` and ``bidcheck.ingest.pricing_xml``).
@@ -185,6 +216,7 @@ class Document:
     marks: tuple[Mark, ...] = ()  # machine, account and file identities (``Mark``)
     parts: tuple[Part, ...] = ()  # a bidder's folder: its files, in the order read (see ``Part``)
     notes: tuple[str, ...] = ()  # what a reader could not take from a file that was read all the same
+    bill: tuple[BillItem, ...] = ()  # the priced bill's items (XML, .xlsx); not in the result JSON
 
     @property
     def ok(self) -> bool:
@@ -273,6 +305,7 @@ class Signal:
     a: Place | None = None
     b: Place | None = None
     holders: int = 2
+    rows: tuple[BillRow, ...] = ()  # a bill signal's items side by side
 
 
 @dataclass(frozen=True)
@@ -569,6 +602,7 @@ def _signal_from_dict(data: dict[str, Any]) -> Signal:
         _place_from_dict(data.get("a")),
         _place_from_dict(data.get("b")),
         int(data.get("holders", 2)),
+        tuple(BillRow(**r) for r in data.get("rows", ())),
     )
 
 

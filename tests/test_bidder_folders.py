@@ -210,9 +210,9 @@ def test_paragraph_ids_of_one_file_in_two_bidders_bids_are_strong(tmp_path: Path
     tender = add_para_ids(make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)]), tender_ids)
     bids = [make_docx(tmp_path / f"{n}.docx", [paragraphs(10 * n, 8)]) for n in range(1, 5)]
     add_para_ids(bids[0], a_ids)
-    add_para_ids(bids[1], a_ids[:3] + ["5E6F7A01"])  # saved from a's file, then rewritten
-    add_para_ids(bids[2], tender_ids + ["6F7A8B01"])
-    add_para_ids(bids[3], tender_ids + ["7A8B9C01"])
+    add_para_ids(bids[1], [*a_ids[:3], "5E6F7A01"])  # saved from a's file, then rewritten
+    add_para_ids(bids[2], [*tender_ids, "6F7A8B01"])
+    add_para_ids(bids[3], [*tender_ids, "7A8B9C01"])
     read = read_document(bids[1], "x")
     assert dict(read.para_ids)["2B3C4D01"] and len(read.para_ids) == 4
     result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=2))

@@ -201,6 +201,9 @@ ENGLISH: dict[str, str] = {
     "查找串标迹象（文档属性、互见名称、相同联系方式等）": "Look for signs (properties, names, contacts)",
     "多数投标文件都有的值不算迹象（占比）": "No sign: a value this share of the bids hold",
     "一个值最多几家共有仍算迹象（更多家共有视为公开信息）": "Most bids holding a sign's value (more: public)",
+    "清单比对：双方都报价的项目至少几项": "Bills: items both priced, at least",
+    "清单比对：综合单价或组价相同的项目占比达此值为强迹象": "Bills: share of items alike for a strong sign",
+    "清单比对：综合单价相同的项目达此数为辅助迹象": "Bills: unit prices alike for a supporting sign",
     "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）": (
         "Public PCs and dongles never a sign (serials, MACs; comma-separated)"
     ),

@@ -10,6 +10,8 @@ are compared.
 
 from __future__ import annotations
 
+import re
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -18,10 +20,38 @@ from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.scan import OcrNeeded, OcrTask
 from bidcheck.model import Block, Document, Part
 
-__all__ = ["FOLDER_FORMAT", "bidder_files", "read_folder", "section_sources", "source_size"]
+__all__ = [
+    "FOLDER_FORMAT",
+    "bidder_files",
+    "is_report",
+    "read_folder",
+    "section_sources",
+    "source_size",
+    "wanted",
+]
 
 FOLDER_FORMAT = "folder"
 _SKIPPED = ("~$", ".")  # Office's lock files, hidden files and folders
+_REPORT_CREATOR = re.compile(rb"<dc:creator[^>]*>bidcheck</dc:creator>")
+_CORE_BYTES = 1 << 16
+
+
+def is_report(path: Path) -> bool:
+    """Whether a workbook is a report this program wrote (its creator ``bidcheck``): a report saved
+    among a section's files is never read as a bid."""
+    if path.suffix.lower() != ".xlsx":
+        return False
+    try:
+        with zipfile.ZipFile(path) as package:
+            core = package.read("docProps/core.xml")[:_CORE_BYTES]
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return False
+    return _REPORT_CREATOR.search(core) is not None
+
+
+def wanted(path: Path, suffixes: frozenset[str]) -> bool:
+    """Whether a file found in a folder is one of the section's: a supported file, not a report."""
+    return path.is_file() and path.suffix.lower() in suffixes and not is_report(path)
 
 
 def _listed(folder: Path) -> list[Path]:
@@ -37,7 +67,7 @@ def bidder_files(folder: Path, suffixes: frozenset[str]) -> list[Path]:
     for path in _listed(folder):
         if path.is_dir() and not path.is_symlink():
             found += bidder_files(path, suffixes)
-        elif path.is_file() and path.suffix.lower() in suffixes:
+        elif wanted(path, suffixes):
             found.append(path)
     return found
 
@@ -52,7 +82,7 @@ def section_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> list[Pat
             out.append(path)
             continue
         entries = _listed(path)
-        files = [p for p in entries if p.is_file() and p.suffix.lower() in suffixes]
+        files = [p for p in entries if wanted(p, suffixes)]
         folders = [p for p in entries if p.is_dir() and not p.is_symlink() and bidder_files(p, suffixes)]
         if not files and len(folders) == 1:
             out += section_sources(folders, suffixes)
@@ -149,5 +179,6 @@ def _with_file(into: Document, doc: Document, page: int, first_block: int) -> Do
         ),
         pictures=into.pictures + tuple(replace(p, page=p.page + page) for p in doc.pictures),
         marks=into.marks + doc.marks,
+        bill=into.bill + doc.bill,
         notes=into.notes + tuple(f"{doc.name}：{n}" for n in doc.notes),
     )

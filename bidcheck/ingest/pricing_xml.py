@@ -20,7 +20,8 @@ from lxml import etree
 
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget
-from bidcheck.model import Block, Document, Mark
+from bidcheck.model import BillItem, Block, Document, Mark
+from bidcheck.text.bills import bill_item
 
 __all__ = ["looks_like_pricing_xml", "machine_fields", "read_pricing_xml"]
 
@@ -103,7 +104,7 @@ def read_pricing_xml(path: Path, doc_id: str, name: str, limits: ReadLimits) -> 
     root, broken = _parse(path.read_bytes())
     notes = [BROKEN] if broken else []
     records = [r for r in _records(root, notes) if set(r.values) - {"time", "version"}]
-    items = _items(root, notes)
+    items, bill = _items(root, notes, name)
     if not items and not records:
         raise ReadError("XML 文件中没有工程量清单或计价软件信息，不是计价文件")
     budget = TextBudget(limits.chars)
@@ -123,6 +124,7 @@ def read_pricing_xml(path: Path, doc_id: str, name: str, limits: ReadLimits) -> 
         blocks=tuple(blocks),
         marks=_marks(records, name),
         notes=tuple(notes),
+        bill=tuple(bill),
     )
 
 
@@ -253,10 +255,12 @@ def _marks(records: list[_Record], name: str) -> tuple[Mark, ...]:
     return tuple(marks.values())
 
 
-def _items(root: etree._Element, notes: list[str]) -> list[dict[str, str]]:
-    """The bill's items: elements named as items, or carrying a bill code (9 to 12 digits)."""
+def _items(root: etree._Element, notes: list[str], file: str) -> tuple[list[dict[str, str]], list[BillItem]]:
+    """The bill's items (elements named as items, or carrying a bill code of 9 to 12 digits): their
+    cells, and each as a ``BillItem`` with its build-up (the quotas below it)."""
     names = machine_fields().get("item", frozenset())
     items: list[dict[str, str]] = []
+    bill: list[BillItem] = []
     for node in root.iter():
         if not isinstance(node.tag, str):
             continue
@@ -268,7 +272,21 @@ def _items(root: etree._Element, notes: list[str]) -> list[dict[str, str]]:
                 notes.append(f"清单项目超过 {MAX_ITEMS} 条，其余未读")
                 break
             items.append(row)
-    return items
+            item = bill_item(row, _buildup(node), file)
+            if item is not None:
+                bill.append(item)
+    return items, bill
+
+
+def _buildup(item: etree._Element) -> tuple[tuple[str, str], ...]:
+    """The quotas an item is priced from: each 定额编号 below it with its 含量, in order."""
+    found = []
+    for node in item.iterdescendants():
+        if isinstance(node.tag, str):
+            own = _own_fields(node)
+            if own.get("quota_code"):
+                found.append((own["quota_code"].upper(), own.get("quota_amount", "")))
+    return tuple(found)
 
 
 def _item_blocks(items: list[dict[str, str]]) -> list[Block]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bidcheck.ingest.docx import read_docx
 from bidcheck.ingest.errors import OUT_OF_MEMORY, ReadError
-from bidcheck.ingest.folder import read_folder, section_sources
+from bidcheck.ingest.folder import read_folder, section_sources, wanted
 from bidcheck.ingest.image import read_image
 from bidcheck.ingest.limits import ReadLimits, open_package
 from bidcheck.ingest.ofd import read_ofd
@@ -18,6 +18,7 @@ from bidcheck.ingest.pdf import read_pdf
 from bidcheck.ingest.plain import read_plain
 from bidcheck.ingest.pricing_xml import looks_like_pricing_xml, read_pricing_xml
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions
+from bidcheck.ingest.xlsx import read_xlsx
 from bidcheck.model import Document
 from bidcheck.text.chars import replace_unsafe
 
@@ -41,6 +42,7 @@ SUPPORTED_SUFFIXES = frozenset(
         ".rtf",
         ".ofd",
         ".xml",
+        ".xlsx",
         ".png",
         ".jpg",
         ".jpeg",
@@ -60,6 +62,7 @@ _READERS: dict[str, Reader] = {
     ),
     "rtf": lambda path, doc_id, name, _ocr, limits: read_office(path, doc_id, name, "rtf", limits),
     "xml": lambda path, doc_id, name, _ocr, limits: read_pricing_xml(path, doc_id, name, limits),
+    "xlsx": lambda path, doc_id, name, _ocr, limits: read_xlsx(path, doc_id, name, limits),
 }
 _UNSUPPORTED = {
     "zip": "压缩包或未知的 Office 文件，无法识别其中的文档",
@@ -103,6 +106,8 @@ def _sniff_zip(path: Path, limits: ReadLimits) -> str:
         return "docx" if path.suffix.lower() == ".docx" else "zip"
     if "word/document.xml" in names:
         return "docx"
+    if "xl/workbook.xml" in names:
+        return "xlsx"
     return "ofd" if "OFD.xml" in names else "zip"
 
 
@@ -248,9 +253,7 @@ def collect_paths(paths: Iterable[Path]) -> list[Path]:
                 sorted(
                     p
                     for p in path.rglob("*")
-                    if p.is_file()
-                    and p.suffix.lower() in SUPPORTED_SUFFIXES
-                    and not p.name.startswith(("~$", "."))
+                    if wanted(p, SUPPORTED_SUFFIXES) and not p.name.startswith(("~$", "."))
                 )
             )
         else:

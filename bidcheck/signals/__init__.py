@@ -16,6 +16,7 @@ from bidcheck.model import PublicValue, Signal
 from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, check_cancel
 from bidcheck.signals import (
+    bills,
     concealed,
     cross_name,
     edit_session,
@@ -37,6 +38,7 @@ __all__ = ["Linked", "SectionInfo", "SignalsFound", "find_signals", "price_patte
 Finder = Callable[[Sequence[Ready], SectionInfo], Sequence[Linked | PublicValue]]
 _FINDERS: dict[str, Finder] = {
     "machine": machine.find,
+    "bill": bills.find,
     "metadata": metadata.find,
     "cross_name": cross_name.find,
     "identifier": identifier.find,

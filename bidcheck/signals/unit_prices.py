@@ -67,8 +67,8 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
             shared.setdefault(pair, []).append(price)
     out = []
     for (i, j), same in sorted(shared.items()):
-        if len(same) < MIN_ROWS:
-            continue
+        if len(same) < MIN_ROWS or (bids[i].doc.bill and bids[j].doc.bill):
+            continue  # two priced bills are compared item by item (``signals.bills``)
         first = min(same, key=lambda p: prices[i][p].row)
         listed = "、".join(sorted(same, key=float)[:6]) + ("…" if len(same) > 6 else "")
         detail = f"两份文件的报价表有 {len(same)} 项相同的非整数单价（{listed}）"

@@ -1,0 +1,117 @@
+"""Excel ``.xlsx`` workbooks: every sheet's cells as table rows, and a priced bill where a sheet has one.
+
+A bidder's 报价 sheet or a pricing program's export (分部分项工程量清单计价表 and the like) is a sheet whose
+header row names the bill's columns (项目编码, 项目名称, 计量单位, 工程量, 综合单价, 合价: ``BILL_HEADERS``);
+the rows under it are the bill's items. Each sheet is a page. The package is measured before it is
+opened (entries, unpacked size, compression ratio), as every zip package is.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from openpyxl import load_workbook
+
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
+from bidcheck.model import BillItem, Block, Document
+from bidcheck.text.bills import BILL_HEADERS, bill_item
+
+__all__ = ["read_xlsx"]
+
+_HEADER_ROWS = 30  # a bill's header stands within a sheet's first rows
+_BOMB = "疑似压缩炸弹"
+
+
+def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Document:
+    """Read a workbook's sheets into table rows (a page a sheet) and its bill's items.
+
+    Raises:
+        ReadError: The package is damaged, or larger than ``limits`` allow.
+    """
+    try:
+        with open_package(path, limits) as package:
+            _measure(package.archive.infolist(), limits)
+        book = load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError) as exc:
+        raise ReadError("Excel 文件已损坏（不是有效的 xlsx 压缩包）") from exc
+    budget = TextBudget(limits.chars)
+    blocks: list[Block] = []
+    bill: list[BillItem] = []
+    try:
+        for page, sheet in enumerate(book.worksheets, 1):
+            rows = [[_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+            first = blocks[-1].row if blocks else 0
+            blocks += _row_blocks(rows, page, first, budget)
+            bill += _bill(rows, name)
+    finally:
+        book.close()
+    return Document(
+        id=doc_id,
+        path=str(path),
+        name=name,
+        format="xlsx",
+        pages=max(len(book.worksheets), 1),
+        blocks=tuple(blocks),
+        bill=tuple(bill),
+    )
+
+
+def _measure(entries: Sequence[zipfile.ZipInfo], limits: ReadLimits) -> None:
+    """Refuse a package whose parts would unpack past the limits (in all, or one part by its ratio)."""
+    if sum(e.file_size for e in entries) > limits.unpacked_bytes:
+        raise ReadError(f"Excel 文件解压后过大，{_BOMB}")
+    for entry in entries:
+        if entry.file_size > 10 << 20 and entry.file_size > limits.zip_ratio * max(entry.compress_size, 1):
+            raise ReadError(f"Excel 文件压缩比异常，{_BOMB}")
+
+
+def _text(value: object) -> str:
+    """A cell as text: a whole number without its ``.0``, others as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return " ".join(str(value).split())
+
+
+def _row_blocks(rows: Iterable[list[str]], page: int, first: int, budget: TextBudget) -> list[Block]:
+    """A block per non-empty cell, its row numbered on from ``first`` (rows count through the document)."""
+    blocks: list[Block] = []
+    number = first
+    for cells in rows:
+        if not any(cells):
+            continue
+        number += 1
+        for column, text in enumerate(cells):
+            if text:
+                budget.take(text)
+                blocks.append(Block(text, "table", page, 0, number, column))
+    return blocks
+
+
+def _columns(cells: list[str]) -> dict[str, int]:
+    """The bill's fields a header row names, by column; empty when it is no bill header."""
+    found: dict[str, int] = {}
+    for column, text in enumerate(cells):
+        plain = text.replace(" ", "").replace("（元）", "").replace("(元)", "")
+        for field, words in BILL_HEADERS:
+            if field not in found and any(plain.startswith(w) for w in words):
+                found[field] = column
+                break
+    return found if {"unit_price"} <= set(found) and ({"code", "name"} & set(found)) else {}
+
+
+def _bill(rows: list[list[str]], file: str) -> list[BillItem]:
+    """The items under a sheet's bill header (none when the sheet has none)."""
+    for at, cells in enumerate(rows[:_HEADER_ROWS]):
+        columns = _columns(cells)
+        if columns:
+            items = (
+                bill_item({f: row[c] for f, c in columns.items() if c < len(row)}, file=file)
+                for row in rows[at + 1 :]
+            )
+            return [i for i in items if i is not None and (i.unit_price is not None or i.code)]
+    return []

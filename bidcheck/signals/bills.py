@@ -1,0 +1,364 @@
+"""Priced bills compared item by item: the 清标 a cost engineer does, on every pair of bidders.
+
+One cost engineer pricing several bids leaves the same 综合单价 on item after item, the same build-up
+(定额 and 含量), or one bill derived from the other (every price times one ratio, or plus one amount),
+then moves the totals apart. Items are aligned across bidders by 项目编码 (by name and unit where a bill
+has no codes); the tender's bill (the 招标控制价 XML) gives the control prices. Per pair:
+
+- ``same_prices``: the share of the items both priced whose unit price is the same to the fen. A round
+  price (a whole number) or the control price itself anyone may choose, and a price more bids give
+  than a ring is the section's: none of them counts. ``bill_same_share`` (80%, 青岛's 雷同 line) of at
+  least ``bill_min_items`` items is strong; ``bill_min_same`` alike at a lower share is supporting.
+- ``same_buildup``: the share of the items both built up whose build-up (quota codes and amounts) is the
+  same and few bids share it (the standard quota of an item is everyone's): strong from the same share.
+- ``derived_ratio``/``derived_offset``: every common item's price of one bill the other's times one
+  ratio (to the fen), or plus one amount: supporting. A bill that is one ratio of the control price (a
+  discount on the whole) anyone may price, and is left out.
+- ``hugging``: nearly every price of both bills at 98–100% of its control price: supporting.
+- ``unbalanced``: the two bills' prices over the control prices rise and fall together item by item
+  (correlation 0.9 or more, the prices spread): the same unbalanced pricing; supporting.
+- ``miscount``: the same wrong 合价 (not 工程量 × 综合单价) on the same item in both bills: supporting.
+
+Each signal carries its items side by side (``BillRow``) for the workbook's 清单比对 sheet.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from bidcheck.model import BillItem, BillRow, Signal
+from bidcheck.prepare import Ready
+from bidcheck.signals.base import Linked, SectionInfo, most_holders
+
+__all__ = ["bill_keys", "find"]
+
+_ROWS = 200  # items side by side a signal keeps
+_RATIO_TOLERANCE = 0.001
+_HUG = (0.98, 1.0)  # a price hugging its control price
+_HUG_SHARE = 0.8
+_CORRELATION = 0.9
+_SPREAD = 0.02  # prices over control prices spread at least this much for a correlation to mean anything
+Pair = tuple[int, int]
+_T = TypeVar("_T")
+Matrix = npt.NDArray[np.float64]
+
+
+def bill_keys(items: Iterable[BillItem]) -> dict[str, BillItem]:
+    """A bill's items by the key they are aligned on: the code, else name and unit (first one kept)."""
+    keyed: dict[str, BillItem] = {}
+    for item in items:
+        keyed.setdefault(item.code or f"{item.name}|{item.unit}", item)
+    return keyed
+
+
+def _prices(bills: Sequence[dict[str, BillItem]], keys: list[str]) -> Matrix:
+    """The bids' unit prices, a row a bid and a column an item (NaN where a bid gives none)."""
+    prices = np.full((len(bills), len(keys)), np.nan)
+    column = {k: n for n, k in enumerate(keys)}
+    for row, bill in enumerate(bills):
+        for key, item in bill.items():
+            if item.unit_price is not None and item.unit_price > 0:
+                prices[row, column[key]] = item.unit_price
+    return prices
+
+
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
+    """The pairs of bids whose priced bills agree item by item beyond chance, one signal per pair and
+    kind of agreement, with the items side by side."""
+    bills = [bill_keys(b.doc.bill) for b in bids]
+    if sum(bool(b) for b in bills) < 2:
+        return []
+    control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
+    keys = sorted({k for bill in bills for k in bill})
+    prices = _prices(bills, keys)
+    found: list[tuple[Pair, Signal]] = []
+    found += _same_prices(bills, keys, prices, control, section)
+    found += _same_buildup(bills, keys, section)
+    found += _derived(bills, keys, prices, control, section)
+    found += _shaped(bills, keys, prices, control, section)
+    found += _arithmetic(bills, keys, section)
+    strong = {pair for pair, signal in found if signal.strength == "strong"}  # says it all for the pair
+    return [
+        Linked(bids[i].doc.id, bids[j].doc.id, signal)
+        for (i, j), signal in sorted(found, key=lambda f: f[0])
+        if signal.strength == "strong" or (i, j) not in strong
+    ]
+
+
+def _rows(
+    pair: Pair, bills: Sequence[dict[str, BillItem]], keys: Iterable[str], control: dict[str, float | None]
+) -> tuple[BillRow, ...]:
+    a, b = (bills[k] for k in pair)
+    rows = []
+    for key in itertools.islice(keys, _ROWS):
+        item = a.get(key) or b[key]
+        rows.append(
+            BillRow(item.code, item.name, item.unit, _price(a, key), _price(b, key), control.get(key))
+        )
+    return tuple(rows)
+
+
+def _price(bill: dict[str, BillItem], key: str) -> float | None:
+    item = bill.get(key)
+    return item.unit_price if item is not None else None
+
+
+def _few_alike(
+    values: Sequence[dict[str, str]], section: SectionInfo, tender: dict[str, str] | None = None
+) -> dict[Pair, list[str]]:
+    """By pair of bids, the keys whose value (``values[bid][key]``) both bids give, few others do, and
+    the tender's bill does not (``tender``, by key)."""
+    most = most_holders(len(values), section.settings)
+    holders: dict[tuple[str, str], list[int]] = {}
+    for bid, given in enumerate(values):
+        for key, value in given.items():
+            if tender is None or tender.get(key) != value:
+                holders.setdefault((key, value), []).append(bid)
+    alike: dict[Pair, list[str]] = {}
+    for (key, _value), docs in holders.items():
+        if 2 <= len(docs) <= most:
+            for pair in itertools.combinations(docs, 2):
+                alike.setdefault(pair, []).append(key)
+    return alike
+
+
+def _common(prices: Matrix) -> npt.NDArray[np.int64]:
+    """By pair of bids, the items both priced."""
+    given = (~np.isnan(prices)).astype(np.int64)
+    return given @ given.T
+
+
+def _same_prices(
+    bills: Sequence[dict[str, BillItem]],
+    keys: list[str],
+    prices: Matrix,
+    control: dict[str, float | None],
+    section: SectionInfo,
+) -> list[tuple[Pair, Signal]]:
+    chosen = [
+        {
+            k: f"{i.unit_price:.2f}"
+            for k, i in bill.items()
+            if i.unit_price
+            and not float(i.unit_price).is_integer()
+            and not _same(i.unit_price, control.get(k))
+        }
+        for bill in bills
+    ]
+    common = _common(prices)
+    settings = section.settings
+    out = []
+    for pair, same in _few_alike(chosen, section).items():
+        share = len(same) / max(int(common[pair]), 1)
+        strong = len(same) >= settings.bill_min_items and share >= settings.bill_same_share
+        if not strong and (len(same) < settings.bill_min_same or share < 0.2):
+            continue
+        detail = (
+            f"两家的已标价工程量清单有 {len(same)} 项综合单价完全相同（双方都报价的 {int(common[pair])} 项"
+            f"中占 {share:.0%}；不计整数价、招标控制价和多家共有的价格）"
+        )
+        found = Signal("bill", "strong" if strong else "supporting", "same_prices", f"{share:.0%}", detail)
+        out.append((pair, _with_rows(found, pair, bills, sorted(same), control)))
+    return out
+
+
+def _same(price: float, control: float | None) -> bool:
+    return control is not None and abs(price - control) < 0.005
+
+
+def _with_rows(
+    signal: Signal,
+    pair: Pair,
+    bills: Sequence[dict[str, BillItem]],
+    keys: Iterable[str],
+    control: dict[str, float | None],
+) -> Signal:
+    return Signal(
+        signal.kind,
+        signal.strength,
+        signal.field,
+        signal.value,
+        signal.detail,
+        holders=2,
+        rows=_rows(pair, bills, keys, control),
+    )
+
+
+def _same_buildup(
+    bills: Sequence[dict[str, BillItem]], keys: list[str], section: SectionInfo
+) -> list[tuple[Pair, Signal]]:
+    built = [_buildups(bill) for bill in bills]
+    tender = {k: v for t in section.tenders for k, v in _buildups(bill_keys(t.doc.bill)).items()}
+    settings = section.settings
+    out = []
+    for pair, same in _few_alike(built, section, tender).items():
+        both = len(built[pair[0]].keys() & built[pair[1]].keys())
+        share = len(same) / max(both, 1)
+        if len(same) < settings.bill_min_items or share < settings.bill_same_share:
+            continue
+        detail = (
+            f"两家的清单有 {len(same)} 项组价完全相同（定额编号和含量一致，双方都有组价的 {both} 项中"
+            f"占 {share:.0%}；不计多家共有的组价）"
+        )
+        found = Signal("bill", "strong", "same_buildup", f"{share:.0%}", detail)
+        out.append((pair, _with_rows(found, pair, bills, sorted(same), {})))
+    return out
+
+
+def _buildups(bill: dict[str, BillItem]) -> dict[str, str]:
+    return {k: repr(i.buildup) for k, i in bill.items() if i.buildup}
+
+
+def _derived_from(a: Matrix, b: Matrix) -> tuple[str, float] | None:
+    """How bill ``a`` is derived from ``b`` over their common items, if it is: ``("derived_ratio", r)``
+    when every price of ``a`` is ``b``'s times ``r`` to the fen, ``("derived_offset", d)`` when ``b``'s
+    plus ``d``."""
+    ratio = float(np.median(a / b))
+    if abs(ratio - 1) > _RATIO_TOLERANCE and np.all(np.abs(a - np.round(b * ratio, 2)) <= 0.011):
+        return "derived_ratio", ratio
+    offset = float(np.median(a - b))
+    if abs(offset) >= 0.01 and np.all(np.abs(a - b - offset) <= 0.011):
+        return "derived_offset", offset
+    return None
+
+
+def _uniform(prices: Matrix, control: Matrix, minimum: int) -> list[bool]:
+    """Whether each bid priced every item at one ratio of its control price (a discount on the whole
+    control price, a way of pricing anyone may choose: two such bills are ratios of each other)."""
+    out = []
+    for row in prices:
+        both = ~np.isnan(row) & ~np.isnan(control)
+        out.append(int(both.sum()) >= minimum and _derived_from(row[both], control[both]) is not None)
+    return out
+
+
+def _derived(
+    bills: Sequence[dict[str, BillItem]],
+    keys: list[str],
+    prices: Matrix,
+    control: dict[str, float | None],
+    section: SectionInfo,
+) -> list[tuple[Pair, Signal]]:
+    minimum = section.settings.bill_min_items
+    controls = np.array([control.get(k) or np.nan for k in keys])
+    uniform = _uniform(prices, controls, minimum)
+    linked: dict[Pair, tuple[str, float]] = {}
+    for i, j in itertools.combinations(range(len(bills)), 2):
+        both = ~np.isnan(prices[i]) & ~np.isnan(prices[j])
+        if int(both.sum()) >= minimum and not (uniform[i] or uniform[j]):
+            how = _derived_from(prices[i][both], prices[j][both])
+            if how is not None:
+                linked[(i, j)] = how
+    out = []
+    for pair, (kind, amount) in _few_links(linked, len(bills), section).items():
+        said = f"乘以 {amount:.4f}" if kind == "derived_ratio" else f"加上 {amount:.2f} 元"
+        detail = f"一家清单的每一项综合单价都是另一家的{said}（逐项一致）：一份清单由另一份推算而来"
+        common = [keys[n] for n in np.flatnonzero(~np.isnan(prices[pair[0]]) & ~np.isnan(prices[pair[1]]))]
+        found = Signal(
+            "bill", "supporting", kind, f"{amount:.4f}" if kind == "ratio" else f"{amount:.2f}", detail
+        )
+        out.append((pair, _with_rows(found, pair, bills, common, control)))
+    return out
+
+
+def _few_links(linked: dict[Pair, _T], bids: int, section: SectionInfo) -> dict[Pair, _T]:
+    """The links of bids linked to few others: a bid tied so to more than a ring's other members
+    shows a way of pricing the section shares (market prices, one software's defaults), not a pair's."""
+    partners = [0] * bids
+    for i, j in linked:
+        partners[i] += 1
+        partners[j] += 1
+    most = most_holders(bids, section.settings) - 1
+    return {(i, j): how for (i, j), how in linked.items() if partners[i] <= most and partners[j] <= most}
+
+
+def _shaped(
+    bills: Sequence[dict[str, BillItem]],
+    keys: list[str],
+    prices: Matrix,
+    control: dict[str, float | None],
+    section: SectionInfo,
+) -> list[tuple[Pair, Signal]]:
+    """Pairs whose prices over the control prices hug them both, or rise and fall together."""
+    controls = np.array([control.get(k) or np.nan for k in keys])
+    if np.all(np.isnan(controls)):
+        return []
+    over = prices / controls
+    minimum = section.settings.bill_min_items
+    hugging = [i for i, row in enumerate(over) if _hugs(row, minimum)]
+    linked: dict[Pair, tuple[str, float]] = {}
+    if len(hugging) <= most_holders(len(bills), section.settings):  # more: the section's way of pricing
+        linked.update({pair: ("hugging", 0.0) for pair in itertools.combinations(hugging, 2)})
+    for i, j in itertools.combinations(range(len(bills)), 2):
+        r = _correlation(over[i], over[j], minimum)
+        if r is not None and r >= _CORRELATION and (i, j) not in linked:
+            linked[(i, j)] = ("unbalanced", r)
+    out = []
+    for pair, (kind, r) in _few_links(linked, len(bills), section).items():
+        if kind == "hugging":
+            detail = f"两家清单几乎每一项综合单价都在招标控制价的 {_HUG[0]:.0%}–{_HUG[1]:.0%} 之间"
+            value = "98–100%"
+        else:
+            detail = f"两家清单各项单价相对招标控制价的高低走势一致（相关系数 {r:.2f}）：同一种不平衡报价"
+            value = f"{r:.2f}"
+        common = [keys[n] for n in np.flatnonzero(~np.isnan(over[pair[0]]) & ~np.isnan(over[pair[1]]))]
+        out.append(
+            (
+                pair,
+                _with_rows(Signal("bill", "supporting", kind, value, detail), pair, bills, common, control),
+            )
+        )
+    return out
+
+
+def _hugs(over: Matrix, minimum: int) -> bool:
+    given = over[~np.isnan(over)]
+    return len(given) >= minimum and float(np.mean((given >= _HUG[0]) & (given <= _HUG[1]))) >= _HUG_SHARE
+
+
+def _correlation(a: Matrix, b: Matrix, minimum: int) -> float | None:
+    """The correlation of two bills' prices over the control prices on their common items, where both
+    spread enough to mean anything; ``None`` otherwise."""
+    both = ~np.isnan(a) & ~np.isnan(b)
+    if int(both.sum()) < max(minimum, 3):
+        return None
+    x, y = a[both], b[both]
+    if float(np.std(x)) < _SPREAD or float(np.std(y)) < _SPREAD:
+        return None
+    r = float(np.corrcoef(x, y)[0, 1])
+    return None if math.isnan(r) else r
+
+
+def _arithmetic(
+    bills: Sequence[dict[str, BillItem]], keys: list[str], section: SectionInfo
+) -> list[tuple[Pair, Signal]]:
+    """Pairs with the same wrong 合价 (not 工程量 × 综合单价) on the same item."""
+    wrong = [{k: f"{i.total:.2f}" for k, i in bill.items() if _miscounted(i)} for bill in bills]
+    out = []
+    for pair, same in _few_alike(wrong, section).items():
+        detail = f"两家清单有 {len(same)} 项合价算错且错得一样（合价不等于工程量 × 综合单价）"
+        out.append(
+            (
+                pair,
+                _with_rows(
+                    Signal("bill", "supporting", "miscount", f"{len(same)} 项", detail),
+                    pair,
+                    bills,
+                    sorted(same),
+                    {},
+                ),
+            )
+        )
+    return out
+
+
+def _miscounted(item: BillItem) -> bool:
+    if item.quantity is None or item.unit_price is None or item.total is None:
+        return False
+    return abs(item.quantity * item.unit_price - item.total) > max(0.011, 1e-4 * abs(item.total))

@@ -1,0 +1,93 @@
+"""Priced bills compared item by item: bidders' folders holding their bills as XML or Excel, checked with
+the tender's 招标控制价 XML; copied prices, one build-up and bills derived from another are found, bills
+priced apart around the control price raise nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.bills import bill_items, make_bill_xlsx, make_pricing_xml, priced_around
+from bidcheck.config import Settings
+from bidcheck.ingest import read_document
+from bidcheck.model import CheckResult, PairResult
+from bidcheck.pipeline import CheckInputs, check
+from tests.builders import make_docx, paragraphs
+
+STANDARD = [("1-1", "1.000")]  # the quota everyone prices an item from
+OWN_BUILDUP = [("1-1", "0.950"), ("5-12", "0.031")]  # one cost engineer's build-up
+
+
+def _copied(source: list[dict[str, str]], into: list[dict[str, str]], count: int) -> list[dict[str, str]]:
+    """``into`` with the unit prices and totals of ``source``'s first ``count`` items."""
+    return [
+        {**mine, "unit_price": theirs["unit_price"], "total": theirs["total"]} if n < count else mine
+        for n, (theirs, mine) in enumerate(zip(source, into, strict=True))
+    ]
+
+
+@pytest.fixture(scope="module")
+def section(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("bills")
+    items = [{**item, "buildup": STANDARD} for item in bill_items(20, 11)]
+    make_pricing_xml(root / "招标控制价.xml", [], items)
+    make_docx(root / "招标文件.docx", [paragraphs(1, 4)])
+    bills = {n: priced_around(items, 100 + n) for n in range(1, 9)}
+    bills[2] = _copied(bills[1], bills[2], 18)  # 02 copied 18 of 01's 20 unit prices
+    for n in (3, 4):  # one build-up, their own prices
+        bills[n] = [{**item, "buildup": OWN_BUILDUP} for item in bills[n]]
+    bills[6] = _copied(bills[5], bills[6], 17)
+    for n, bill in bills.items():
+        folder = root / "bids" / f"0{n}-投标人{n}"
+        folder.mkdir(parents=True)
+        make_docx(folder / "投标文件.docx", [paragraphs(30 * n, 6)])
+        if n in (5, 6):
+            make_bill_xlsx(folder / "报价清单.xlsx", bill)
+        else:
+            make_pricing_xml(folder / "造价.xml", [], bill)
+    return root
+
+
+@pytest.fixture(scope="module")
+def result(section: Path) -> CheckResult:
+    inputs = CheckInputs((section / "bids",), (section / "招标文件.docx", section / "招标控制价.xml"))
+    return check(inputs, Settings(workers=2))
+
+
+def _pair(result: CheckResult, a: int, b: int) -> PairResult:
+    names = {d.id: d.name[:2] for d in result.documents}
+    return next(p for p in result.pairs if {names[p.a], names[p.b]} == {f"0{a}", f"0{b}"})
+
+
+def test_an_xlsx_bill_is_read_by_its_header(section: Path) -> None:
+    doc = read_document(section / "bids" / "05-投标人5" / "报价清单.xlsx", "x")
+    assert doc.ok and doc.format == "xlsx" and len(doc.bill) == 20
+    first = doc.bill[0]
+    assert first.code.startswith("0") and len(first.code) == 12 and first.unit_price and first.quantity
+
+
+def test_copied_unit_prices_are_strong_with_the_items_side_by_side(result: CheckResult) -> None:
+    for a, b, copied in ((1, 2, 18), (5, 6, 17)):  # of 20; a whole-yuan price copied is not counted
+        pair = _pair(result, a, b)
+        bill = [s for s in pair.signals if s.kind == "bill"]
+        assert [(s.field, s.strength) for s in bill] == [("same_prices", "strong")], (a, b, bill)
+        rows = bill[0].rows
+        assert copied - 3 <= len(rows) <= copied and f"{len(rows)} 项综合单价完全相同" in bill[0].detail
+        assert all(r.a == r.b and r.control and r.a < r.control and not r.a.is_integer() for r in rows)
+        assert pair.level == "high"
+
+
+def test_one_build_up_with_other_prices_is_strong(result: CheckResult) -> None:
+    pair = _pair(result, 3, 4)
+    assert [(s.field, s.strength) for s in pair.signals if s.kind == "bill"] == [("same_buildup", "strong")]
+    assert pair.level == "high"
+
+
+def test_bills_priced_apart_raise_nothing(result: CheckResult) -> None:
+    tied = [{1, 2}, {3, 4}, {5, 6}]
+    names = {d.id: int(d.name[1]) for d in result.documents if d.role == "bid"}
+    for pair in result.pairs:
+        if {names[pair.a], names[pair.b]} not in tied:
+            assert not [s for s in pair.signals if s.kind == "bill"], (names[pair.a], names[pair.b])
+            assert pair.level == "none", pair.reason
