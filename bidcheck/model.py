@@ -13,6 +13,7 @@ __all__ = [
     "SCHEMA",
     "BillItem",
     "BillRow",
+    "BillShare",
     "Block",
     "BlockKind",
     "CheckResult",
@@ -154,6 +155,17 @@ class BillRow:
     a: float | None
     b: float | None
     control: float | None = None
+
+
+@dataclass(frozen=True)
+class BillShare:
+    """Two bidders' priced bills: the items both priced (``common``) and those priced alike to the fen
+    (``same``: none round, the control price or many bids'), for the section's matrix of shares."""
+
+    a: str
+    b: str
+    same: int
+    common: int
 
 
 @dataclass(frozen=True)
@@ -402,6 +414,7 @@ class CheckResult:
     public_values: tuple[
         PublicValue, ...
     ] = ()  # values too many bids hold to be a sign (see ``PublicValue``)
+    bill_shares: tuple[BillShare, ...] = ()  # pairs of priced bills: unit prices alike of those common
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -573,6 +586,7 @@ def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, An
         ],
         "price_patterns": [{**asdict(p), "members": list(p.members)} for p in result.price_patterns],
         "public_values": [asdict(v) for v in result.public_values],
+        "bill_shares": [asdict(v) for v in result.bill_shares],
     }
 
 
@@ -705,6 +719,10 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
                 int(v.get("elsewhere", 0)),
             )
             for v in data.get("public_values", ())
+        ),
+        tuple(
+            BillShare(str(v["a"]), str(v["b"]), int(v["same"]), int(v["common"]))
+            for v in data.get("bill_shares", ())
         ),
     )
 

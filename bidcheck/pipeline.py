@@ -35,6 +35,7 @@ from bidcheck.ingest.folder import source_size
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.model import (
+    BillShare,
     CheckResult,
     Document,
     Group,
@@ -57,6 +58,7 @@ from bidcheck.prepare import (
 )
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.signals import SectionInfo, SignalsFound, find_signals, price_patterns
+from bidcheck.signals.bills import price_shares
 from bidcheck.signals.identifier import remembered_identifiers
 from bidcheck.workers import Ahead, Lost, can_fork, default_memory_mb, run_tasks
 
@@ -409,6 +411,7 @@ class _Run:
     prefetched: Prefetched | None = None  # the library's places of the cached bids' hashes, looked up ahead
     key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
     price_patterns: tuple[PricePattern, ...] = ()
+    bill_shares: tuple[BillShare, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
     signals_ahead: Ahead[SignalsFound] | None = None  # see ``_signals_ahead``
     while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
@@ -701,6 +704,7 @@ def _signals(run: _Run, _progress: ProgressFn) -> None:
     run.signals = _remembered(run, "signals", lambda: ahead.result(run.cancel, here) if ahead else here())
     if run.settings.signals_enabled:
         run.price_patterns = price_patterns([b.doc for b in run.bids])
+        run.bill_shares = price_shares(run.bids, _section_info(run))
 
 
 def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
@@ -842,4 +846,5 @@ def _check(
         run.price_patterns,
         run.semantic_note,
         run.signals.public,
+        run.bill_shares,
     )

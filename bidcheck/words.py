@@ -193,11 +193,12 @@ def signal_line(signal: Signal) -> str:
     facts of the file), as the app lists a pair's signals."""
     kind = SIGNAL_KINDS.get(signal.kind, signal.kind)
     field = SIGNAL_FIELDS.get(signal.field, signal.field)
-    where = (
-        "文件属性"
-        if signal.a is None and signal.b is None
-        else f"A {_where(signal.a)} / B {_where(signal.b)}"
-    )
+    if signal.rows:  # a priced bill's items, listed beside the line
+        where = f"{len(signal.rows)} 项并列"
+    elif signal.a is None and signal.b is None:
+        where = "文件属性"
+    else:
+        where = f"A {_where(signal.a)} / B {_where(signal.b)}"
     value = signal.a.text if signal.kind == "image" and signal.a else signal.value  # not the digests
     return f"【{STRENGTH_NAMES[signal.strength]}】{kind} · {field}：{value}（{where}）"
 

@@ -91,3 +91,23 @@ def test_bills_priced_apart_raise_nothing(result: CheckResult) -> None:
         if {names[pair.a], names[pair.b]} not in tied:
             assert not [s for s in pair.signals if s.kind == "bill"], (names[pair.a], names[pair.b])
             assert pair.level == "none", pair.reason
+
+
+def test_the_workbook_gives_the_matrix_and_the_items_side_by_side(
+    result: CheckResult, tmp_path: Path
+) -> None:
+    from openpyxl import load_workbook
+
+    from bidcheck.report.xlsx import write_xlsx
+
+    write_xlsx(result, tmp_path / "r.xlsx")
+    sheet = load_workbook(tmp_path / "r.xlsx")["清单比对"]
+    rows = [[c for c in row] for row in sheet.iter_rows(values_only=True)]
+    names = rows[0][1:9]
+    assert len([n for n in names if n]) == 8  # every bidder priced a bill
+    one, two = names.index("01-投标人1"), names.index("02-投标人2")
+    assert rows[1 + one][1 + two] == "16/20（80%）" or str(rows[1 + one][1 + two]).startswith(("17/", "18/"))
+    assert rows[1 + one][1 + one] in ("", None)  # a bid with itself
+    items = [r for r in rows if r[0] == "01-投标人1" and r[1] == "02-投标人2"]
+    assert len(items) >= 15 and all(r[8] == r[9] and r[10] > r[8] for r in items)
+    assert items[0][3] == "综合单价相同" and "项综合单价完全相同" in items[0][11]

@@ -59,7 +59,31 @@ def _signal_html(index: int, signal: ModelSignal) -> str:
     """A signal's line, a link to its place when it has one (facts and records of the file have none)."""
     line = html.escape(words.signal_line(signal))
     located = any(place is not None and place.page for place in (signal.a, signal.b))  # not a file's record
-    return f'<a href="{index}">{line}</a>' if located else line
+    return (f'<a href="{index}">{line}</a>' if located else line) + _bill_rows_html(signal)
+
+
+_BILL_ROWS_SHOWN = 6
+
+
+def _bill_rows_html(signal: ModelSignal) -> str:
+    """A bill signal's first items side by side (code, name, both unit prices, the control price)."""
+    if not signal.rows:
+        return ""
+
+    def price(value: float | None) -> str:
+        return f"{value:,.2f}" if value is not None else "—"
+
+    head = "".join(
+        f"<th>{html.escape(tr(t))}</th>" for t in ("项目编码", "项目名称", "A 单价", "B 单价", "控制价")
+    )
+    rows = "".join(
+        f"<tr><td>{html.escape(r.code)}</td><td>{html.escape(r.name)}</td><td>{price(r.a)}</td>"
+        f"<td>{price(r.b)}</td><td>{price(r.control)}</td></tr>"
+        for r in signal.rows[:_BILL_ROWS_SHOWN]
+    )
+    more = len(signal.rows) - _BILL_ROWS_SHOWN
+    tail = f"<br>{html.escape(tr('其余各项见 Excel 报告的“清单比对”表'))}（{more}）" if more > 0 else ""
+    return f'<table cellspacing="0" cellpadding="2" border="1"><tr>{head}</tr>{rows}</table>{tail}'
 
 
 SharedPicture = tuple[bytes, bytes, str]  # both thumbnails (PNG) and a caption

@@ -27,6 +27,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from bidcheck.config import SETTING_LABELS
 from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
+from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
 from bidcheck.report.files import write_atomically
 from bidcheck.report.sheetxml import ValueSheet, save_workbook
 from bidcheck.text.chars import replace_unsafe
@@ -101,6 +102,8 @@ def _workbook(result: CheckResult, section: str) -> Workbook:
     _passages(book.create_sheet("共同段落"), result.pairs, names)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
+    if has_bills(result):
+        write_bill_sheet(book.create_sheet("清单比对"), result, names, _append)
     _groups(book.create_sheet("疑似串标组"), result, names)
     _documents(book.create_sheet("文件清单"), result.documents)
     for sheet in book.worksheets:

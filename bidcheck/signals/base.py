@@ -12,12 +12,13 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from bidcheck.config import Settings
-from bidcheck.model import Place, PublicValue, Signal
+from bidcheck.model import Block, Document, Place, PublicValue, Signal
 from bidcheck.prepare import Ready
 from bidcheck.text import CleanText
 from bidcheck.text.tables import TableRow
 
 __all__ = [
+    "BILL_FORMATS",
     "Held",
     "Linked",
     "SectionInfo",
@@ -27,6 +28,7 @@ __all__ = [
     "place_of",
     "public_values",
     "row_place",
+    "text_table_blocks",
     "value_key",
     "weighed",
 ]
@@ -65,6 +67,18 @@ class SectionInfo:
             if bidders >= settings.public_min_bidders and sections >= settings.public_min_sections
             else 0
         )
+
+
+BILL_FORMATS = frozenset({"xml", "xlsx"})  # files whose tables are a priced bill (``signals.bills``)
+
+
+def text_table_blocks(doc: Document) -> list[Block]:
+    """A document's compared blocks less those of its priced bills (an XML or Excel bill is compared
+    item by item, ``signals.bills``; its rows read again as text tables would say it twice)."""
+    if doc.format in BILL_FORMATS:
+        return []
+    bills = [(p.first_page, p.first_page + p.pages) for p in doc.parts if p.format in BILL_FORMATS]
+    return [b for b in doc.compared_blocks() if not any(start <= b.page < end for start, end in bills)]
 
 
 def value_key(field_name: str, value: str) -> int:

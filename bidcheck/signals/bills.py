@@ -32,11 +32,11 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.model import BillItem, BillRow, Signal
+from bidcheck.model import BillItem, BillRow, BillShare, Signal
 from bidcheck.prepare import Ready
 from bidcheck.signals.base import Linked, SectionInfo, most_holders
 
-__all__ = ["bill_keys", "find"]
+__all__ = ["bill_keys", "find", "price_shares"]
 
 _ROWS = 200  # items side by side a signal keeps
 _RATIO_TOLERANCE = 0.001
@@ -134,14 +134,9 @@ def _common(prices: Matrix) -> npt.NDArray[np.int64]:
     return given @ given.T
 
 
-def _same_prices(
-    bills: Sequence[dict[str, BillItem]],
-    keys: list[str],
-    prices: Matrix,
-    control: dict[str, float | None],
-    section: SectionInfo,
-) -> list[tuple[Pair, Signal]]:
-    chosen = [
+def _telling(bills: Sequence[dict[str, BillItem]], control: dict[str, float | None]) -> list[dict[str, str]]:
+    """Each bill's unit prices that tell of their maker, by key: none round, none the control price."""
+    return [
         {
             k: f"{i.unit_price:.2f}"
             for k, i in bill.items()
@@ -151,10 +146,36 @@ def _same_prices(
         }
         for bill in bills
     ]
+
+
+def price_shares(bids: Sequence[Ready], section: SectionInfo) -> tuple[BillShare, ...]:
+    """For every pair of bids whose bills both price ``bill_min_items`` items or more: the items both
+    priced and those priced alike (as ``same_prices`` counts them), for the section's matrix."""
+    bills = [bill_keys(b.doc.bill) for b in bids]
+    if sum(bool(b) for b in bills) < 2:
+        return ()
+    control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
+    keys = sorted({k for bill in bills for k in bill})
+    common = _common(_prices(bills, keys))
+    alike = _few_alike(_telling(bills, control), section)
+    return tuple(
+        BillShare(bids[i].doc.id, bids[j].doc.id, len(alike.get((i, j), ())), int(common[i, j]))
+        for i, j in itertools.combinations(range(len(bids)), 2)
+        if common[i, j] >= section.settings.bill_min_items
+    )
+
+
+def _same_prices(
+    bills: Sequence[dict[str, BillItem]],
+    keys: list[str],
+    prices: Matrix,
+    control: dict[str, float | None],
+    section: SectionInfo,
+) -> list[tuple[Pair, Signal]]:
     common = _common(prices)
     settings = section.settings
     out = []
-    for pair, same in _few_alike(chosen, section).items():
+    for pair, same in _few_alike(_telling(bills, control), section).items():
         share = len(same) / max(int(common[pair]), 1)
         strong = len(same) >= settings.bill_min_items and share >= settings.bill_same_share
         if not strong and (len(same) < settings.bill_min_same or share < 0.2):

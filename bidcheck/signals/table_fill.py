@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place, text_table_blocks
 from bidcheck.text import normalize
 from bidcheck.text.tables import TableRow, cell_norms, common_frame, frame_spans, table_rows, tender_frame
 
@@ -42,7 +42,7 @@ def _filled(bid: Ready, frame: frozenset[str]) -> _Filled:
     """By the frame of a row (the tender's cells it repeats): what the bid filled in there, and the row;
     rows whose filled cells say nothing are left out."""
     out: _Filled = {}
-    for row in table_rows(bid.doc.compared_blocks()):
+    for row in table_rows(text_table_blocks(bid.doc)):
         norms = cell_norms(row)
         spans = frame_spans(norms, frame)
         if not spans:
@@ -56,7 +56,7 @@ def _filled(bid: Ready, frame: frozenset[str]) -> _Filled:
 
 
 def _frame(bids: Sequence[Ready], section: SectionInfo) -> frozenset[str]:
-    rows = (table_rows(d.doc.compared_blocks()) for d in (section.tenders or bids))
+    rows = (table_rows(text_table_blocks(d.doc)) for d in (section.tenders or bids))
     if section.tenders:
         return tender_frame(rows)
     return common_frame(rows, max(3, math.ceil(section.settings.signal_common_share * len(bids))))

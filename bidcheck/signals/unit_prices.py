@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from bidcheck.model import Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place
+from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place, text_table_blocks
 from bidcheck.text.tables import TableRow, cells_by_column, table_rows
 
 __all__ = ["MIN_ROWS", "find", "unit_prices"]
@@ -43,7 +43,7 @@ def unit_prices(bid: Ready) -> dict[str, TableRow]:
     """A bid's non-round unit prices, each with the first table row holding it."""
     found: dict[str, TableRow] = {}
     column: int | None = None
-    blocks = bid.doc.compared_blocks()
+    blocks = text_table_blocks(bid.doc)
     for row in table_rows(blocks):
         cells = cells_by_column(row, blocks)  # by the table's columns: a header of two rows lines up
         heads = [n for n, text in sorted(cells.items()) if _HEADER.search(text) and _price(text) is None]
@@ -67,8 +67,8 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
             shared.setdefault(pair, []).append(price)
     out = []
     for (i, j), same in sorted(shared.items()):
-        if len(same) < MIN_ROWS or (bids[i].doc.bill and bids[j].doc.bill):
-            continue  # two priced bills are compared item by item (``signals.bills``)
+        if len(same) < MIN_ROWS:
+            continue
         first = min(same, key=lambda p: prices[i][p].row)
         listed = "、".join(sorted(same, key=float)[:6]) + ("…" if len(same) > 6 else "")
         detail = f"两份文件的报价表有 {len(same)} 项相同的非整数单价（{listed}）"

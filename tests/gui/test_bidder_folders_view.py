@@ -63,3 +63,36 @@ def test_the_top_pair_shows_both_records_of_the_shared_dongle(shown: MainWindow)
         shown.resize(1400, 860)
         QApplication.processEvents()
         shown.grab().save(str(SHOTS / "bidder-folders.png"))
+
+
+@pytest.fixture(scope="module")
+def bills_shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """Three bidders' folders with priced bills; 02 copied 01's unit prices."""
+    from bench.bills import priced_around
+
+    root = tmp_path_factory.mktemp("bills")
+    items = bill_items(20, 11)
+    control = make_pricing_xml(root / "招标控制价.xml", [], items)
+    bills = {n: priced_around(items, 200 + n) for n in (1, 2, 3)}
+    bills[2] = [
+        {**mine, "unit_price": a["unit_price"], "total": a["total"]}
+        for a, mine in zip(bills[1], bills[2], strict=True)
+    ]
+    for n, bill in bills.items():
+        folder = root / "bids" / f"0{n}-投标人{n}"
+        folder.mkdir(parents=True)
+        make_docx(folder / "投标文件.docx", [paragraphs(70 * n, 6)])
+        make_pricing_xml(folder / "造价.xml", [], bill)
+    yield from checked_window(root / "bidcheck.ini", [root / "bids", control])
+
+
+def test_a_bill_signal_lists_its_items_side_by_side(bills_shown: MainWindow) -> None:
+    text = bills_shown.evidence.signals.text()
+    assert "清单雷同 · 综合单价相同" in text and "<table" in text and "其余各项" in text, text
+    assert text.count("<tr>") == 7  # the header and six items
+    assert "表格填写" not in text and "相同单价" not in text  # no second reading of the bill
+    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        bills_shown.resize(1400, 860)
+        QApplication.processEvents()
+        bills_shown.grab().save(str(SHOTS / "bill-pair.png"))
