@@ -128,10 +128,14 @@ def _few_alike(
     return alike
 
 
-def _common(prices: Matrix) -> npt.NDArray[np.int64]:
-    """By pair of bids, the items both priced."""
-    given = (~np.isnan(prices)).astype(np.int64)
-    return given @ given.T
+def _common(prices: Matrix, told: Sequence[dict[str, str]], keys: list[str]) -> npt.NDArray[np.int64]:
+    """By pair of bids, the items both priced, less those both priced at a price that tells nothing (a
+    whole number, the control price): an item counts where one of the two prices could be copied."""
+    given = ~np.isnan(prices)
+    telling = np.array([[k in bid for k in keys] for bid in told], dtype=bool).reshape(given.shape)
+    both, dull = given.astype(np.int64), (given & ~telling).astype(np.int64)
+    common: npt.NDArray[np.int64] = both @ both.T - dull @ dull.T
+    return common
 
 
 def _telling(bills: Sequence[dict[str, BillItem]], control: dict[str, float | None]) -> list[dict[str, str]]:
@@ -156,8 +160,9 @@ def price_shares(bids: Sequence[Ready], section: SectionInfo) -> tuple[BillShare
         return ()
     control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
     keys = sorted({k for bill in bills for k in bill})
-    common = _common(_prices(bills, keys))
-    alike = _few_alike(_telling(bills, control), section)
+    told = _telling(bills, control)
+    common = _common(_prices(bills, keys), told, keys)
+    alike = _few_alike(told, section)
     return tuple(
         BillShare(bids[i].doc.id, bids[j].doc.id, len(alike.get((i, j), ())), int(common[i, j]))
         for i, j in itertools.combinations(range(len(bids)), 2)
@@ -172,16 +177,17 @@ def _same_prices(
     control: dict[str, float | None],
     section: SectionInfo,
 ) -> list[tuple[Pair, Signal]]:
-    common = _common(prices)
+    told = _telling(bills, control)
+    common = _common(prices, told, keys)
     settings = section.settings
     out = []
-    for pair, same in _few_alike(_telling(bills, control), section).items():
+    for pair, same in _few_alike(told, section).items():
         share = len(same) / max(int(common[pair]), 1)
         strong = len(same) >= settings.bill_min_items and share >= settings.bill_same_share
         if not strong and (len(same) < settings.bill_min_same or share < 0.2):
             continue
         detail = (
-            f"两家的已标价工程量清单有 {len(same)} 项综合单价完全相同（双方都报价的 {int(common[pair])} 项"
+            f"两家的已标价工程量清单有 {len(same)} 项综合单价完全相同（可比的 {int(common[pair])} 项"
             f"中占 {share:.0%}；不计整数价、招标控制价和多家共有的价格）"
         )
         found = Signal("bill", "strong" if strong else "supporting", "same_prices", f"{share:.0%}", detail)
@@ -360,9 +366,15 @@ def _arithmetic(
     bills: Sequence[dict[str, BillItem]], keys: list[str], section: SectionInfo
 ) -> list[tuple[Pair, Signal]]:
     """Pairs with the same wrong 合价 (not 工程量 × 综合单价) on the same item."""
-    wrong = [{k: f"{i.total:.2f}" for k, i in bill.items() if _miscounted(i)} for bill in bills]
+    told = _telling(bills, {})
+    wrong = [
+        {k: f"{i.total:.2f}" for k, i in bill.items() if k in mine and _miscounted(i)}
+        for bill, mine in zip(bills, told, strict=True)
+    ]
     out = []
     for pair, same in _few_alike(wrong, section).items():
+        if len(same) < 2:
+            continue  # one such total two programs' rounding may give alike
         detail = f"两家清单有 {len(same)} 项合价算错且错得一样（合价不等于工程量 × 综合单价）"
         out.append(
             (
