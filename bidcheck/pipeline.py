@@ -31,7 +31,7 @@ from bidcheck.fingerprint.wordkeys import load_word_keys
 from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths, collect_sources
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
-from bidcheck.ingest.folder import source_size
+from bidcheck.ingest.folder import bidder_files, source_size
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.model import (
@@ -122,6 +122,14 @@ def _key(path: Path) -> Path:
     return path.resolve() if path.exists() else path.absolute()
 
 
+def _named(path: Path, named: set[Path]) -> bool:
+    """Whether a bid found is a file named as the tender or a template, or a folder holding only such."""
+    if not path.is_dir():
+        return _key(path) in named
+    files = bidder_files(path, SUPPORTED_SUFFIXES)
+    return bool(files) and all(_key(f) in named for f in files)
+
+
 def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
     """One job per distinct bid (a file, or a bidder's folder); a file given twice becomes an error
     document the second time. A file of a section's folder named as its tender or a template is that."""
@@ -129,7 +137,7 @@ def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
     duplicates: list[Document] = []
     seen: dict[Path, str] = {}
     named = {_key(p) for p in collect_paths([*inputs.tenders, *inputs.templates])}
-    bids = [p for p in collect_sources(inputs.bids) if _key(p) not in named] + list(inputs.bidders)
+    bids = [p for p in collect_sources(inputs.bids) if not _named(p, named)] + list(inputs.bidders)
     groups: tuple[tuple[Sequence[Path], Role], ...] = (
         (bids, "bid"),
         (collect_paths(inputs.tenders), "tender"),
@@ -150,7 +158,7 @@ def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
     return jobs, duplicates
 
 
-Unread = dict[str, tuple[tuple[int, str], ...]]  # per document: pages the OCR stage gave up, and why
+Unread = dict[str, tuple[tuple[int, str, str], ...]]  # per document: pages the OCR stage gave up, and why
 
 
 def _memory_mb(settings: Settings) -> int:
@@ -192,7 +200,9 @@ def _prepare_all(
             memory_mb=_memory_mb(settings),
         )
         unread = {
-            prepared[i].doc.id: tuple((t.page, given_up[t]) for t in prepared[i].ocr_tasks if t in given_up)
+            prepared[i].doc.id: tuple(
+                (t.page, given_up[t], t.path) for t in prepared[i].ocr_tasks if t in given_up
+            )
             for i in waiting
         }
         again = _prepare_jobs(
@@ -211,7 +221,7 @@ def _one_blas_thread() -> None:
 
 
 def _read_job(
-    job: _Job, settings: Settings, defer_ocr: bool, unread: tuple[tuple[int, str], ...]
+    job: _Job, settings: Settings, defer_ocr: bool, unread: tuple[tuple[int, str, str], ...]
 ) -> Prepared | Pickled:
     """One file's per-document stages (in a worker process), and the identifiers the signals look for in
     it (remembered beside its cache entry: searched here, beside the other workers, not one file after

@@ -106,7 +106,7 @@ def prepare_document(
     settings: Settings,
     *,
     defer_ocr: bool = False,
-    unread: tuple[tuple[int, str], ...] = (),
+    unread: tuple[tuple[int, str, str], ...] = (),
 ) -> Prepared:
     """Read, clean, normalise and fingerprint one file; a failure becomes an error document.
 
@@ -386,7 +386,7 @@ def prepare_stored(
     settings: Settings,
     *,
     defer_ocr: bool = False,
-    unread: tuple[tuple[int, str], ...] = (),
+    unread: tuple[tuple[int, str, str], ...] = (),
 ) -> tuple[Prepared, Pickled | None]:
     """``prepare_document`` through the on-disk cache, and the bytes of the entry it stored (``None``
     when it stored none): an unchanged file is read from the cache at once.

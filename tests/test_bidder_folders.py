@@ -172,8 +172,9 @@ def test_a_pdf_edited_from_anothers_is_strong_an_unchanged_copy_supporting(tmp_p
     for n in range(3, 6):  # three bids made apart: six in all, so that three holding one id are few
         set_pdf_id(made[n], f"D{n}" * 16, f"D{n}" * 16)
     assert [m.field for m in read_document(made[1], "x").marks] == ["pdf_id", "pdf_version"]
-    tender = make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)])
-    for tenders, edited in (((tender,), "strong"), ((), "supporting")):  # without a tender: a lead
+    pdf_tender = make_pdf(tmp_path / "招标文件.pdf", [paragraphs(1, 4)], created="D:20250501090000")
+    word_tender = make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)])
+    for tenders, edited in (((pdf_tender,), "strong"), ((word_tender,), "supporting"), ((), "supporting")):
         result = check(CheckInputs(tuple(made), tenders), Settings(workers=2))
         ids = {x.name: x.id for x in result.bids}
         strength = {
@@ -233,3 +234,47 @@ def test_one_or_two_paragraph_ids_alike_are_chance(tmp_path: Path) -> None:
     add_para_ids(bids[1], ["2B3C4D01", "2B3C4D02", "22222222"])
     result = check(CheckInputs(tuple(bids)), Settings(workers=2))
     assert not [s for p in result.pairs for s in p.signals if s.field == "para_id"]
+
+
+def test_without_the_control_xml_one_record_in_two_bills_is_a_lead(tmp_path: Path) -> None:
+    """Two bills holding one record (the same dongle at the same time) may both have imported it from
+    the 招标控制价 file nobody gave; the same dongle saved at two times is strong all the same."""
+    record = {"time": "2025-03-01 09:00:00", "dongle": "ZB-7788"}
+    later = {"dongle": "8801-2345"}  # one dongle, saved on two days
+    bids = []
+    for n in range(6):
+        folder = tmp_path / f"0{n}-投标人{n}"
+        folder.mkdir()
+        make_docx(folder / "投标文件.docx", [paragraphs(20 * n + 1, 6)])
+        records = [record] if n < 2 else [{"time": f"2025-03-1{n} 10:00:00", "dongle": f"OWN-{n}"}]
+        records += [{**later, "time": f"2025-03-2{n} 15:00:00"}] if n in (2, 3) else []
+        make_pricing_xml(folder / "造价.xml", records, bill_items(5, n))
+        bids.append(folder)
+    result = check(CheckInputs((), bidders=tuple(bids)), Settings(workers=2))
+    dongles = {
+        s.value: (s.strength, s.detail) for p in result.pairs for s in p.signals if s.field == "dongle"
+    }
+    assert dongles["ZB-7788"][0] == "supporting" and "未提供招标控制价 XML" in dongles["ZB-7788"][1]
+    assert dongles["8801-2345"][0] == "strong"
+
+
+def test_a_tenders_folder_is_no_bidder_and_bidders_folders_given_alone_are_bidders(tmp_path: Path) -> None:
+    from bidcheck.ingest import collect_sources
+
+    section = tmp_path / "标段"
+    for name in ("甲公司", "乙公司"):
+        (section / name).mkdir(parents=True)
+        for n, part in enumerate(("商务标", "技术标")):
+            make_docx(
+                section / name / f"{part}.docx", [paragraphs(len(name) * 10 + n + ord(name[0]) % 50, 5)]
+            )
+    (section / "招标文件").mkdir()
+    tender = make_docx(section / "招标文件" / "招标文件.docx", [paragraphs(1, 4)])
+    result = check(CheckInputs((section,), (tender,)), Settings(workers=2))
+    assert sorted(d.name for d in result.bids) == ["乙公司", "甲公司"]
+    assert [d.name for d in result.documents if d.role == "tender"] == ["招标文件.docx"]
+    given = collect_sources([section / "甲公司", section / "乙公司"])  # dropped in one by one
+    assert given == [section / "甲公司", section / "乙公司"]
+    assert collect_sources([section / "甲公司"]) == sorted(
+        (section / "甲公司").glob("*.docx")
+    )  # a folder of bids

@@ -112,3 +112,44 @@ def test_the_workbook_gives_the_matrix_and_the_items_side_by_side(
     items = [r for r in rows if r[0] == "01-投标人1" and r[1] == "02-投标人2"]
     assert len(items) >= 15 and all(r[8] == r[9] and r[10] > r[8] for r in items)
     assert items[0][3] == "综合单价相同" and "项综合单价完全相同" in items[0][11]
+
+
+def test_a_header_of_two_rows_and_a_sheet_stated_wide_are_read(tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["分部分项工程和单价措施项目清单与计价表"])
+    sheet.append(["序号", "项目编码", "项目名称", "计量单位", "工程量", "金额（元）", None])
+    sheet.append([None, None, None, None, None, "综合单价", "合价"])
+    for n, item in enumerate(bill_items(12, 4), 1):
+        sheet.append(
+            [
+                n,
+                item["code"],
+                item["name"],
+                item["unit"],
+                float(item["quantity"]),
+                float(item["unit_price"]),
+                float(item["total"]),
+            ]
+        )
+    sheet.cell(row=2, column=16000).value = None  # a sheet whose stated size runs far right
+    book.save(tmp_path / "报价.xlsx")
+    doc = read_document(tmp_path / "报价.xlsx", "x")
+    assert doc.ok and len(doc.bill) == 12 and all(i.unit_price and i.total for i in doc.bill)
+
+
+def test_a_copy_of_the_control_bill_in_a_bidders_folder_is_not_its_bill(
+    section: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    bids = tmp_path / "bids"
+    shutil.copytree(section / "bids", bids)
+    for folder in ("01-投标人1", "02-投标人2"):  # both kept the file they imported beside their own
+        shutil.copy(section / "招标控制价.xml", bids / folder / "00-招标控制价.xml")
+    inputs = CheckInputs((bids,), (section / "招标文件.docx", section / "招标控制价.xml"))
+    result = check(inputs, Settings(workers=2))
+    assert [s.field for s in _pair(result, 1, 2).signals if s.kind == "bill"] == ["same_prices"]
+    assert not [s for s in _pair(result, 1, 7).signals if s.kind == "bill"]

@@ -109,7 +109,11 @@ def test_a_page_too_large_for_ocr_is_named_and_never_rendered(tmp_path: Path) ->
 
 def test_pages_the_ocr_stage_gave_up_are_named(tmp_path: Path) -> None:
     scan = pdf_file(tmp_path / "scan.pdf", (595, 842), [b"0.5 g 100 100 300 300 re f"] * 2)
-    unread = ((0, "文字识别超时（超过 120 秒）"), (1, "文字识别时程序异常退出"))
+    unread = (
+        (0, "文字识别超时（超过 120 秒）", ""),
+        (1, "文字识别时程序异常退出", str(scan)),
+        (0, "不是这个文件", "其他.pdf"),
+    )
     doc = read_document(scan, "d1", OcrOptions(unread=unread))
     assert doc.error == (
         "第 1 页文字识别超时（超过 120 秒），未能读取（共 2 页未能读取），文件中没有其他可比较的文字"

@@ -127,6 +127,18 @@ def test_folders_bring_in_every_format(tmp_path: Path) -> None:
     names = ["a.doc", "b.WPS", "c.rtf", "d.ofd", "e.png", "f.jpg", "g.jpeg", "h.tif", "i.tiff", "j.docx"]
     for name in names:
         (tmp_path / name).write_bytes(b"x")
-    (tmp_path / "k.xlsx").write_bytes(b"x")
+    (tmp_path / "k.pptx").write_bytes(b"x")
     assert [p.name for p in collect_paths([tmp_path])] == names
-    assert {".doc", ".wps", ".rtf", ".ofd", ".png", ".jpg", ".jpeg", ".tif", ".tiff"} <= SUPPORTED_SUFFIXES
+    assert {
+        ".doc",
+        ".wps",
+        ".rtf",
+        ".ofd",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".tif",
+        ".tiff",
+        ".xml",
+        ".xlsx",
+    } <= SUPPORTED_SUFFIXES

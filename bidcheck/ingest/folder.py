@@ -75,20 +75,29 @@ def bidder_files(folder: Path, suffixes: frozenset[str]) -> list[Path]:
 def section_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> list[Path]:
     """The bids of a section as given: a file is one bid; a folder's files are one bid each and its
     sub-folders (with a supported file) one bidder each. A folder holding nothing but one sub-folder
-    (a section unpacked into a folder of its own) is that sub-folder."""
+    (a section unpacked into a folder of its own) is that sub-folder. Several folders given together,
+    none with sub-folders, are a bidder each (the bidders' folders dropped in, not the section's)."""
+    given = list(paths)
+    folders = [p for p in given if p.is_dir()]
+    if len(folders) > 1 and not any(_bidder_folders(f, suffixes) for f in folders):
+        return [p for p in given if not p.is_dir()] + [f for f in folders if bidder_files(f, suffixes)]
     out: list[Path] = []
-    for path in paths:
+    for path in given:
         if not path.is_dir():
             out.append(path)
             continue
-        entries = _listed(path)
-        files = [p for p in entries if wanted(p, suffixes)]
-        folders = [p for p in entries if p.is_dir() and not p.is_symlink() and bidder_files(p, suffixes)]
-        if not files and len(folders) == 1:
-            out += section_sources(folders, suffixes)
+        files = [p for p in _listed(path) if wanted(p, suffixes)]
+        bidders = _bidder_folders(path, suffixes)
+        if not files and len(bidders) == 1:
+            out += section_sources(bidders, suffixes)
             continue
-        out += sorted(files + folders)
+        out += sorted(files + bidders)
     return out
+
+
+def _bidder_folders(folder: Path, suffixes: frozenset[str]) -> list[Path]:
+    """A folder's sub-folders holding a supported file."""
+    return [p for p in _listed(folder) if p.is_dir() and not p.is_symlink() and bidder_files(p, suffixes)]
 
 
 def source_size(path: Path, suffixes: frozenset[str]) -> int:

@@ -80,13 +80,14 @@ class OcrOptions:
         defer: Raise ``OcrNeeded`` for pages not in the cache instead of recognising them in the reader.
         threads: Threads for one recognition in the reader (0: every core).
         unread: Pages (0-based) not to recognise, each with the reason in a user's words (the OCR stage
-            gave up on them); they are read as pages without text.
+            gave up on them) and the file it is a page of (``""``: the file read); they are read as pages
+            without text. A bidder's folder reads several files with one set of options.
     """
 
     engine: str = "rapidocr"
     defer: bool = False
     threads: int = 0
-    unread: tuple[tuple[int, str], ...] = ()
+    unread: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,10 @@ class PageOcr:
 
         The page image is loaded (rendered) only when its result is not in the cache.
         """
-        reason = dict(self.options.unread).get(index)
+        mine = ("", str(self.path))
+        reason = next(
+            (why for page, why, path in self.options.unread if page == index and path in mine), None
+        )
         if reason is not None:
             self.unread.append(f"第 {index + 1} 页{reason}")
             return []

@@ -12,8 +12,6 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from openpyxl import load_workbook
-
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.model import BillItem, Block, Document
@@ -31,6 +29,8 @@ def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Documen
     Raises:
         ReadError: The package is damaged, or larger than ``limits`` allow.
     """
+    from openpyxl import load_workbook  # here, not at start-up: the checker starts reading without it
+
     try:
         with open_package(path, limits) as package:
             _measure(package.archive.infolist(), limits)
@@ -42,7 +42,8 @@ def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Documen
     bill: list[BillItem] = []
     try:
         for page, sheet in enumerate(book.worksheets, 1):
-            rows = [[_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+            sheet.reset_dimensions()  # a sheet's stated size may run to column XFD: read what it holds
+            rows = [_trimmed([_text(v) for v in row]) for row in sheet.iter_rows(values_only=True)]
             first = blocks[-1].row if blocks else 0
             blocks += _row_blocks(rows, page, first, budget)
             bill += _bill(rows, name)
@@ -104,10 +105,29 @@ def _columns(cells: list[str]) -> dict[str, int]:
     return found if {"unit_price"} <= set(found) and ({"code", "name"} & set(found)) else {}
 
 
+def _trimmed(cells: list[str]) -> list[str]:
+    """A row less its empty cells at the end."""
+    while cells and not cells[-1]:
+        cells.pop()
+    return cells
+
+
+def _merged(upper: list[str], lower: list[str]) -> list[str]:
+    """A header of two rows read as one, column by column (金额 over 综合单价 | 合价: the lower row's)."""
+    width = max(len(upper), len(lower))
+    return [
+        (lower[n] if n < len(lower) and lower[n] else "") or (upper[n] if n < len(upper) else "")
+        for n in range(width)
+    ]
+
+
 def _bill(rows: list[list[str]], file: str) -> list[BillItem]:
-    """The items under a sheet's bill header (none when the sheet has none)."""
-    for at, cells in enumerate(rows[:_HEADER_ROWS]):
+    """The items under a sheet's bill header, of one row or two (none when the sheet has none)."""
+    for at, row in enumerate(rows[:_HEADER_ROWS]):
+        cells = _merged(row, rows[at + 1]) if at + 1 < len(rows) and not _columns(row) else row
         columns = _columns(cells)
+        if columns and cells is not row:
+            at += 1  # the header's second row
         if columns:
             items = (
                 bill_item({f: row[c] for f, c in columns.items() if c < len(row)}, file=file)

@@ -19,6 +19,7 @@ from bidcheck.text.tables import TableRow
 
 __all__ = [
     "BILL_FORMATS",
+    "WORD_FORMATS",
     "Held",
     "Linked",
     "SectionInfo",
@@ -70,6 +71,7 @@ class SectionInfo:
 
 
 BILL_FORMATS = frozenset({"xml", "xlsx"})  # files whose tables are a priced bill (``signals.bills``)
+WORD_FORMATS = frozenset({"docx", "doc", "wps", "rtf"})  # files that carry Word's and WPS's ids
 
 
 def text_table_blocks(doc: Document) -> list[Block]:

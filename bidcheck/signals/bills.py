@@ -50,11 +50,37 @@ Matrix = npt.NDArray[np.float64]
 
 
 def bill_keys(items: Iterable[BillItem]) -> dict[str, BillItem]:
-    """A bill's items by the key they are aligned on: the code, else name and unit (first one kept)."""
+    """A bill's items by the key they are aligned on: the code, else name and unit; a key met again (the
+    same code in each building's part of a bill) is numbered by its turn (``010101001001#2``)."""
     keyed: dict[str, BillItem] = {}
+    seen: dict[str, int] = {}
     for item in items:
-        keyed.setdefault(item.code or f"{item.name}|{item.unit}", item)
+        key = item.code or f"{item.name}|{item.unit}"
+        seen[key] = seen.get(key, 0) + 1
+        keyed[key if seen[key] == 1 else f"{key}#{seen[key]}"] = item
     return keyed
+
+
+def _bid_bill(items: Sequence[BillItem], control: dict[str, float | None]) -> dict[str, BillItem]:
+    """A bid's bill by key, less the files of it that are a copy of the control bill (a bidder's folder
+    holding the 招标控制价 file it imported: nine in ten of its prices the control's)."""
+    files: dict[str, list[BillItem]] = {}
+    for item in items:
+        files.setdefault(item.file, []).append(item)
+    kept = [i for bill in files.values() if not _control_copy(bill, control) for i in bill]
+    return bill_keys(kept)
+
+
+def _control_copy(items: Sequence[BillItem], control: dict[str, float | None]) -> bool:
+    keyed = bill_keys(items)
+    priced = [(k, i.unit_price) for k, i in keyed.items() if i.unit_price]
+    alike = sum(1 for k, price in priced if price is not None and _same(price, control.get(k)))
+    return bool(control) and len(priced) > 0 and alike >= 0.9 * len(priced)
+
+
+def _control(section: SectionInfo) -> dict[str, float | None]:
+    """The control price of each item, from the tender's bills."""
+    return {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
 
 
 def _prices(bills: Sequence[dict[str, BillItem]], keys: list[str]) -> Matrix:
@@ -71,10 +97,10 @@ def _prices(bills: Sequence[dict[str, BillItem]], keys: list[str]) -> Matrix:
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """The pairs of bids whose priced bills agree item by item beyond chance, one signal per pair and
     kind of agreement, with the items side by side."""
-    bills = [bill_keys(b.doc.bill) for b in bids]
+    control = _control(section)
+    bills = [_bid_bill(b.doc.bill, control) for b in bids]
     if sum(bool(b) for b in bills) < 2:
         return []
-    control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
     keys = sorted({k for bill in bills for k in bill})
     prices = _prices(bills, keys)
     found: list[tuple[Pair, Signal]] = []
@@ -155,10 +181,10 @@ def _telling(bills: Sequence[dict[str, BillItem]], control: dict[str, float | No
 def price_shares(bids: Sequence[Ready], section: SectionInfo) -> tuple[BillShare, ...]:
     """For every pair of bids whose bills both price ``bill_min_items`` items or more: the items both
     priced and those priced alike (as ``same_prices`` counts them), for the section's matrix."""
-    bills = [bill_keys(b.doc.bill) for b in bids]
+    control = _control(section)
+    bills = [_bid_bill(b.doc.bill, control) for b in bids]
     if sum(bool(b) for b in bills) < 2:
         return ()
-    control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
     keys = sorted({k for bill in bills for k in bill})
     told = _telling(bills, control)
     common = _common(_prices(bills, keys), told, keys)
@@ -233,7 +259,9 @@ def _same_buildup(
             f"两家的清单有 {len(same)} 项组价完全相同（定额编号和含量一致，双方都有组价的 {both} 项中"
             f"占 {share:.0%}；不计多家共有的组价）"
         )
-        found = Signal("bill", "strong", "same_buildup", f"{share:.0%}", detail)
+        if not tender:  # no control bill: the usual quota of each item may be what both chose
+            detail += "（未提供带组价的招标控制价清单，不能排除双方都按通用定额组价，仅作辅助迹象）"
+        found = Signal("bill", "strong" if tender else "supporting", "same_buildup", f"{share:.0%}", detail)
         out.append((pair, _with_rows(found, pair, bills, sorted(same), {})))
     return out
 
@@ -272,6 +300,8 @@ def _derived(
     control: dict[str, float | None],
     section: SectionInfo,
 ) -> list[tuple[Pair, Signal]]:
+    if not control:
+        return []  # a discount on the whole control price, anyone's, cannot be told apart without it
     minimum = section.settings.bill_min_items
     controls = np.array([control.get(k) or np.nan for k in keys])
     uniform = _uniform(prices, controls, minimum)
@@ -288,7 +318,11 @@ def _derived(
         detail = f"一家清单的每一项综合单价都是另一家的{said}（逐项一致）：一份清单由另一份推算而来"
         common = [keys[n] for n in np.flatnonzero(~np.isnan(prices[pair[0]]) & ~np.isnan(prices[pair[1]]))]
         found = Signal(
-            "bill", "supporting", kind, f"{amount:.4f}" if kind == "ratio" else f"{amount:.2f}", detail
+            "bill",
+            "supporting",
+            kind,
+            f"{amount:.4f}" if kind == "derived_ratio" else f"{amount:.2f}",
+            detail,
         )
         out.append((pair, _with_rows(found, pair, bills, common, control)))
     return out

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from bidcheck.model import Place, Signal, Strength
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of
+from bidcheck.signals.base import WORD_FORMATS, Linked, SectionInfo, held_by_few, place_of
 
 __all__ = ["TEMPLATE_RSIDS", "find"]
 
@@ -45,6 +45,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     signal per pair and kind of id."""
     tender_rsids = set(TEMPLATE_RSIDS).union(*(t.doc.rsids for t in section.tenders))
     tender_paras = {i for t in section.tenders for i, _ in t.doc.para_ids}
+    word_tender = any(f in WORD_FORMATS for t in section.tenders for f, _ in t.doc.file_metadata())
     out = []
     for field, ids, excluded, detail in (
         ("rsid", [b.doc.rsids for b in bids], tender_rsids, _RSID_DETAIL),
@@ -58,14 +59,16 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
             value = " ".join(shared[:_LISTED]) + (" …" if len(shared) > _LISTED else "")
             here, there = (_paragraph(bids[k], texts[k], shared) for k in (i, j))
             where = f"；第 {here.page} 页 / 第 {there.page} 页的段落带有同一标识" if here and there else ""
-            strength: Strength = "strong" if strong else "supporting"
-            said = detail.format(len(shared)) + where
+            soft = field == "para_id" and not word_tender  # the tender's format file may be where they began
+            strength: Strength = "strong" if strong and not soft else "supporting"
+            said = detail.format(len(shared)) + where + (_NO_WORD_TENDER if soft else "")
             signal = Signal("edit_session", strength, field, value, said, here, there)
             out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out
 
 
 _RSID_DETAIL = "两份 Word 文件共有 {} 个招标文件没有的编辑会话标识（rsid），出自同一文件的编辑过程"
+_NO_WORD_TENDER = "（未提供 Word 格式的招标文件，不能排除这些段落都来自招标文件的格式文件，仅作辅助迹象）"
 _PARA_DETAIL = "两份 Word 文件有 {} 个招标文件没有的相同段落标识（w14:paraId），这些段落出自同一文件"
 
 

@@ -9,9 +9,11 @@ files' records (``Document.marks``: ``bidcheck.ingest.pricing_xml`` and ``bidche
 Every bidder imports the tenderer's 招标控制价 file, whose records (the tenderer's own dongle and PC)
 then stand in every bid: values the tender's files carry, records dated before the tender's last one,
 and the agency's public PCs and dongles (``machine_whitelist``) are never a sign. A value many bids
-hold is the section's (``held_by_few``). A PDF handed to two bidders unchanged (the same permanent id
-and the same save) is a supporting sign; one edited from the same file (the same permanent id, saved
-again) is strong.
+hold is the section's (``held_by_few``). Where the tender file that would carry a value was not given (a
+Word tender for Word's and WPS's ids, a PDF one for a PDF's, the 招标控制价 XML for a pricing record held by
+both bids at the same time), the value may be the tender's: a supporting sign, saying so. A PDF handed to
+two bidders unchanged (the same permanent id and the same save) is a supporting sign; one edited from the
+same file (the same permanent id, saved again) is strong.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from bidcheck.model import Mark, Place, PublicValue, Signal, Strength
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, public_values
+from bidcheck.signals.base import WORD_FORMATS, Linked, SectionInfo, held_by_few, public_values
 
 __all__ = ["MACHINE_FIELDS", "find", "own_marks", "whitelisted"]
 
@@ -39,8 +41,29 @@ MACHINE_FIELDS: dict[str, tuple[Strength, str]] = {
 _RULE = "（依《招标投标法实施条例》第四十条（一），视为不同投标人的投标文件由同一单位或者个人编制）"
 # Ids a file made from the tender's own Word or PDF file keeps (its format file, filled in): without the
 # tender to leave them out, two bidders who both wrote into it would look like one file's lineage.
-_TENDER_BORNE = frozenset({"doc_id", "pdf_id", "wps_hdid", "wps_user", "wps_icv"})
-_NO_TENDER = "（未提供招标文件，不能排除双方都在招标文件的格式文件上编写，仅作辅助迹象）"
+# field -> the formats of a tender file that would carry it (a bid made from the tender's own file keeps
+# them), and what the panel is told when no such tender file was given
+_TENDER_BORNE: dict[str, tuple[frozenset[str], str]] = {
+    **dict.fromkeys(
+        ("doc_id", "wps_hdid", "wps_user", "wps_icv"),
+        (
+            WORD_FORMATS,
+            "（未提供 Word 格式的招标文件，不能排除双方都在招标文件的格式文件上编写，仅作辅助迹象）",
+        ),
+    ),
+    "pdf_id": (
+        frozenset({"pdf"}),
+        "（未提供 PDF 格式的招标文件，不能排除双方的 PDF 都出自招标文件，仅作辅助迹象）",
+    ),
+    **dict.fromkeys(
+        ("dongle", "cpu_mac_disk"),
+        (
+            frozenset({"xml"}),
+            "（未提供招标控制价 XML，双方的这条记录时间也相同，不能排除都来自导入的招标控制价文件，"
+            "仅作辅助迹象）",
+        ),
+    ),
+}
 
 
 _TIME = re.compile(r"(\d{4})\D(\d{1,2})\D(\d{1,2})(?:\D+(\d{1,2})\D(\d{1,2})(?:\D(\d{1,2}))?)?")
@@ -93,21 +116,34 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
     own = [own_marks(b.doc.marks, tender, section.settings.machine_whitelist) for b in bids]
     versions = [{m.value for m in marks if m.field == "pdf_version"} for marks in own]
     out: list[Linked | PublicValue] = []
-    apart = not section.tenders  # no tender to leave its files' ids out
+    given = {f for t in section.tenders for f, _ in t.doc.file_metadata()}  # the tender files' formats
     for field, (strength, word) in MACHINE_FIELDS.items():
         by_value = [{m.value: m for m in marks if m.field == field} for marks in own]
         held = held_by_few([set(values) for values in by_value], set(), section.settings)
         out += public_values("machine", field, held.many)
         for value, docs in held.few.items():
             for i, j in itertools.combinations(docs, 2):
+                a, b = by_value[i][value], by_value[j][value]
                 same_file = field == "pdf_id" and bool(versions[i] & versions[j])
-                borne = apart and field in _TENDER_BORNE
+                borne = _tender_borne(field, (a, b), given)
                 weight: Strength = "supporting" if same_file or borne else strength
-                detail = _detail(value, weight, word, same_file) + (_NO_TENDER if borne else "")
-                place_a, place_b = _record_place(by_value[i][value]), _record_place(by_value[j][value])
-                signal = Signal("machine", weight, field, value, detail, place_a, place_b, len(docs))
+                detail = _detail(value, weight, word, same_file) + borne
+                signal = Signal(
+                    "machine", weight, field, value, detail, _record_place(a), _record_place(b), len(docs)
+                )
                 out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
     return out
+
+
+def _tender_borne(field: str, marks: tuple[Mark, Mark], given: set[str]) -> str:
+    """Why a shared value may have come from a tender file not given (what the detail then adds), or
+    ``""``: a pricing record counts so only where both bids hold it at the same time (one record)."""
+    formats, why = _TENDER_BORNE.get(field, (frozenset(), ""))
+    if not formats or formats & given:
+        return ""
+    if field in ("dongle", "cpu_mac_disk") and marks[0].time != marks[1].time:
+        return ""  # two saves at two times: not one record imported by both
+    return why
 
 
 def _detail(value: str, strength: Strength, word: str, same_file: bool) -> str:
