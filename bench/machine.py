@@ -44,6 +44,7 @@ class Folders:
 
     bidders: list[Path]
     tender_xml: Path
+    tender_pdf: Path  # the tender as the agency also publishes it
     plants: list[tuple[str, str, int, int]]  # (kind, field, bid a, bid b)
     public_pc: list[int] = field(default_factory=list)
 
@@ -86,6 +87,8 @@ def to_folders(folder: Path, tender: Path, paths: list[Path], seed: int, public_
     rng = random.Random(seed)
     items = bill_items(40, seed)
     tender_xml = make_pricing_xml(tender.parent / "招标控制价.xml", [_TENDER_RECORD], items)
+    tender_pdf = tender.parent / "招标文件.pdf"
+    _quote_pdf(tender_pdf, -1, _hex(rng), _hex(rng))
     with_office_identity(tender, doc_id=TENDER_DOC_ID)
     size = len(paths)
     records = [_record(rng, 5 + n % 20) for n in range(size)]
@@ -136,7 +139,7 @@ def to_folders(folder: Path, tender: Path, paths: list[Path], seed: int, public_
         ("edit_session" if plant == "para_id" else "machine", plant, a, b)
         for plant, (a, b) in zip(MACHINE_PLANTS, pairs, strict=True)
     ]
-    return Folders(bidders, tender_xml, plants, public)
+    return Folders(bidders, tender_xml, tender_pdf, plants, public)
 
 
 def _priced(items: list[dict[str, str]], rng: random.Random) -> list[dict[str, str]]:

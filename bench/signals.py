@@ -474,7 +474,7 @@ def main() -> None:
             inputs, settings = CheckInputs(tuple(paths), (tender,)), Settings(workers=2)
             if args.folders:
                 folders = to_folders(folder, tender, paths, args.seed + size, args.public_pc)
-                inputs = CheckInputs((folder / "bidders",), (tender, folders.tender_xml))
+                inputs = CheckInputs((folder / "bidders",), (tender, folders.tender_pdf, folders.tender_xml))
                 plants += folders.plants
                 paths = folders.bidders
                 if args.whitelist:
