@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -83,6 +83,17 @@ def _control(section: SectionInfo) -> dict[str, float | None]:
     return {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
 
 
+class _Priced(NamedTuple):
+    """The section's bills as the comparisons take them: by key, the keys in order, the unit prices
+    (a row a bid, a column a key) and the control prices."""
+
+    bills: Sequence[dict[str, BillItem]]
+    keys: list[str]
+    prices: Matrix
+    control: dict[str, float | None]
+    section: SectionInfo
+
+
 def _prices(bills: Sequence[dict[str, BillItem]], keys: list[str]) -> Matrix:
     """The bids' unit prices, a row a bid and a column an item (NaN where a bid gives none)."""
     prices = np.full((len(bills), len(keys)), np.nan)
@@ -103,11 +114,12 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         return []
     keys = sorted({k for bill in bills for k in bill})
     prices = _prices(bills, keys)
+    priced = _Priced(bills, keys, prices, control, section)
     found: list[tuple[Pair, Signal]] = []
-    found += _same_prices(bills, keys, prices, control, section)
+    found += _same_prices(priced)
     found += _same_buildup(bills, keys, section)
-    found += _derived(bills, keys, prices, control, section)
-    found += _shaped(bills, keys, prices, control, section)
+    found += _derived(priced)
+    found += _shaped(priced)
     found += _arithmetic(bills, keys, section)
     strong = {pair for pair, signal in found if signal.strength == "strong"}  # says it all for the pair
     return [
@@ -196,13 +208,8 @@ def price_shares(bids: Sequence[Ready], section: SectionInfo) -> tuple[BillShare
     )
 
 
-def _same_prices(
-    bills: Sequence[dict[str, BillItem]],
-    keys: list[str],
-    prices: Matrix,
-    control: dict[str, float | None],
-    section: SectionInfo,
-) -> list[tuple[Pair, Signal]]:
+def _same_prices(priced: _Priced) -> list[tuple[Pair, Signal]]:
+    bills, keys, prices, control, section = priced
     told = _telling(bills, control)
     common = _common(prices, told, keys)
     settings = section.settings
@@ -293,13 +300,8 @@ def _uniform(prices: Matrix, control: Matrix, minimum: int) -> list[bool]:
     return out
 
 
-def _derived(
-    bills: Sequence[dict[str, BillItem]],
-    keys: list[str],
-    prices: Matrix,
-    control: dict[str, float | None],
-    section: SectionInfo,
-) -> list[tuple[Pair, Signal]]:
+def _derived(priced: _Priced) -> list[tuple[Pair, Signal]]:
+    bills, keys, prices, control, section = priced
     if not control:
         return []  # a discount on the whole control price, anyone's, cannot be told apart without it
     minimum = section.settings.bill_min_items
@@ -339,13 +341,8 @@ def _few_links(linked: dict[Pair, _T], bids: int, section: SectionInfo) -> dict[
     return {(i, j): how for (i, j), how in linked.items() if partners[i] <= most and partners[j] <= most}
 
 
-def _shaped(
-    bills: Sequence[dict[str, BillItem]],
-    keys: list[str],
-    prices: Matrix,
-    control: dict[str, float | None],
-    section: SectionInfo,
-) -> list[tuple[Pair, Signal]]:
+def _shaped(priced: _Priced) -> list[tuple[Pair, Signal]]:
+    bills, keys, prices, control, section = priced
     """Pairs whose prices over the control prices hug them both, or rise and fall together."""
     controls = np.array([control.get(k) or np.nan for k in keys])
     if np.all(np.isnan(controls)):
