@@ -296,11 +296,18 @@ def _draw_page(canvas: Canvas, ops: list[_Op], header: str | None, footer: str) 
 
 
 def with_office_identity(
-    path: Path, *, hdid: str = "", user: str = "", icv: str = "", doc_id: str = ""
+    path: Path,
+    *,
+    hdid: str = "",
+    user: str = "",
+    icv: str = "",
+    doc_id: str = "",
+    doc_vars: dict[str, str] | None = None,
 ) -> Path:
     """A .docx with the identities WPS and Word write: ``docProps/custom.xml``'s
     ``KSOTemplateDocerSaveRecord`` (base64 JSON with ``hdid`` and ``userId``) and ``ICV``, as WPS saves
-    them, and ``w15:docId`` in ``word/settings.xml``, as Word 2013 and later do."""
+    them, ``w15:docId`` in ``word/settings.xml``, as Word 2013 and later do, and ``doc_vars`` as the
+    document variables (``w:docVars``) a template or a bid-writing program sets."""
     import base64
     import json
     import zipfile
@@ -332,6 +339,12 @@ def with_office_identity(
             'ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/>'
         )
         entries["[Content_Types].xml"] = types.replace("</Types>", override + "</Types>").encode()
+    if doc_vars:
+        variables = "".join(f'<w:docVar w:name="{k}" w:val="{v}"/>' for k, v in doc_vars.items())
+        settings = entries["word/settings.xml"].decode()
+        entries["word/settings.xml"] = settings.replace(
+            "</w:settings>", f"<w:docVars>{variables}</w:docVars></w:settings>"
+        ).encode()
     if doc_id:
         w15 = 'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"'
         settings = entries["word/settings.xml"].decode()

@@ -129,6 +129,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "wps_user": "WPS 账号",
     "wps_icv": "WPS 安装标识",
     "doc_id": "Word 文档标识",
+    "doc_var": "Word 文档变量",
     "pdf_id": "PDF 文件标识",
     "bidder": "投标人名称",
     "phone": "电话号码",

@@ -278,3 +278,15 @@ def test_a_tenders_folder_is_no_bidder_and_bidders_folders_given_alone_are_bidde
     assert collect_sources([section / "甲公司"]) == sorted(
         (section / "甲公司").glob("*.docx")
     )  # a folder of bids
+
+
+def test_a_document_variable_that_is_an_id_is_a_lead_and_a_short_one_nothing(tmp_path: Path) -> None:
+    tender = make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)])
+    stamp = {"BidToolFileId": "9f2c4e1ab7d04c5e8a61f03b2d7c9e45", "Lang": "zh-CN"}
+    bids = [make_docx(tmp_path / f"{n}.docx", [paragraphs(10 * n, 6)]) for n in range(1, 5)]
+    with_office_identity(bids[0], doc_vars=stamp)
+    with_office_identity(bids[1], doc_vars=stamp)
+    with_office_identity(bids[2], doc_vars={"Lang": "zh-CN"})
+    result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=2))
+    found = [(s.value, s.strength) for p in result.pairs for s in p.signals if s.field == "doc_var"]
+    assert found == [("BidToolFileId=9f2c4e1ab7d04c5e8a61f03b2d7c9e45", "supporting")]

@@ -142,3 +142,43 @@ def test_folders_bring_in_every_format(tmp_path: Path) -> None:
         ".xml",
         ".xlsx",
     } <= SUPPORTED_SUFFIXES
+
+
+_FODT = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:meta><meta:user-defined meta:name="KSOTemplateDocerSaveRecord">{record}</meta:user-defined>
+<meta:user-defined meta:name="KSOProductBuildVer">2052-12.1.0.16120</meta:user-defined></office:meta>
+<office:body><office:text><text:p>{text}</text:p></office:text></office:body></office:document>"""
+
+
+def test_a_wps_files_own_property_stream_gives_its_pc_and_account(tmp_path: Path) -> None:
+    """WPS keeps its save record in the OLE file's user-defined properties (DocumentSummaryInformation);
+    LibreOffice carries them into the converted document, where they are read as in a .docx."""
+    import base64
+    import json
+
+    soffice = find_soffice()
+    assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
+    record = base64.b64encode(
+        json.dumps({"hdid": "4cfe25645f346482924f702e4d9c120e", "userId": "439701367"}).encode()
+    )
+    source = tmp_path / "bid.fodt"
+    source.write_text(_FODT.format(record=record.decode(), text=TEXTS[0]), encoding="utf-8")
+    command = [str(soffice), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless"]
+    subprocess.run(
+        [*command, "--convert-to", "doc", "--outdir", str(tmp_path), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert b"KSOTemplateDocerSaveRecord" in (tmp_path / "bid.doc").read_bytes()  # in the OLE property stream
+    shutil.copyfile(tmp_path / "bid.doc", tmp_path / "bid.wps")
+    doc = read_document(tmp_path / "bid.wps", "d1")
+    assert doc.ok and doc.format == "wps", doc.error
+    assert {(m.field, m.value) for m in doc.marks} == {
+        ("wps_hdid", "4CFE25645F346482924F702E4D9C120E"),
+        ("wps_user", "439701367"),
+    }

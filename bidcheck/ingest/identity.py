@@ -3,10 +3,11 @@
 WPS writes ``docProps/custom.xml``'s ``KSOTemplateDocerSaveRecord``: base64 JSON whose ``hdid`` is a
 hardware id of the PC and ``userId`` the WPS account that saved the file; ``ICV`` an id of the
 installation. Word keeps the document's id in ``settings.xml`` (``w15:docId``, ``w14:docId``): a copy
-saved under another name keeps it. A PDF's trailer ``/ID`` holds two ids: the first is set when the file
-is made and stays when it is edited and saved again, the second changes with each save. A value a
-program writes into every file it makes (python-docx's template, ReportLab's reproducible output) is
-nobody's and is left out here.
+saved under another name keeps it; and the variables a template or a bid-writing program stamps into it
+(``w:docVars``), of which those that are ids say whose file it began as. A PDF's trailer ``/ID`` holds
+two ids: the first is set when the file is made and stays when it is edited and saved again, the second
+changes with each save. A value a program writes into every file it makes (python-docx's template,
+ReportLab's reproducible output) is nobody's and is left out here.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from bidcheck.model import Mark
 
 __all__ = ["TOOL_DEFAULTS", "office_marks", "pdf_marks"]
 
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _W14 = "http://schemas.microsoft.com/office/word/2010/wordml"
 _W15 = "http://schemas.microsoft.com/office/word/2012/wordml"
 _DOC_IDS = (f"{{{_W15}}}docId", f"{{{_W14}}}docId")
 # Ids every file a program makes carries: python-docx's template's w14:docId, ReportLab's invariant /ID.
 TOOL_DEFAULTS = frozenset({"24062061", "1C178198FBDFA51B25995D89D4102043"})
+_ID_LIKE = re.compile(r"[0-9A-Za-z{}_-]{16,200}")
 _EMPTY = frozenset({"", "0", "NULL", "NONE", "UNDEFINED", "00000000"})
 _PDF_ID = re.compile(rb"/ID\s*\[\s*<([0-9A-Fa-f\s]{8,128})>\s*<([0-9A-Fa-f\s]{8,128})>\s*\]")
 _REPRODUCIBLE_TIME = "D:20000101000000"  # ReportLab's invariant mode (and others') creation time
@@ -41,6 +44,7 @@ def office_marks(parts: Mapping[str, etree._Element], file: str) -> tuple[Mark, 
     marks = list(_wps_marks(_custom_properties(parts.get("docProps/custom.xml")), file))
     settings = parts.get("word/settings.xml")
     if settings is not None:
+        marks += _doc_vars(settings, file)
         for tag in _DOC_IDS:
             node = settings.find(tag)
             namespace = etree.QName(tag).namespace
@@ -49,6 +53,17 @@ def office_marks(parts: Mapping[str, etree._Element], file: str) -> tuple[Mark, 
                 marks.append(Mark("doc_id", value, file, record=f"Word 文档标识 {value}"))
                 break
     return tuple(marks)
+
+
+def _doc_vars(settings: etree._Element, file: str) -> list[Mark]:
+    """Document variables (``w:docVars``) whose value is an id (16 letters and digits or more, both):
+    what a template or a bid-writing program stamps into the file; a short value says nothing."""
+    marks = []
+    for var in settings.iterfind(f"{{{_W}}}docVars/{{{_W}}}docVar"):
+        name, value = str(var.get(f"{{{_W}}}name") or ""), str(var.get(f"{{{_W}}}val") or "").strip()
+        if _ID_LIKE.fullmatch(value) and re.search(r"\d", value) and re.search(r"[A-Za-z]", value):
+            marks.append(Mark("doc_var", f"{name}={value}", file, record=f"文档变量 {name} = {value}"))
+    return marks
 
 
 def _custom_properties(custom: etree._Element | None) -> dict[str, str]:

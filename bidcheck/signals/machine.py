@@ -37,6 +37,7 @@ MACHINE_FIELDS: dict[str, tuple[Strength, str]] = {
     "doc_id": ("strong", "Word 文档标识（docId）"),
     "pdf_id": ("strong", "PDF 文件标识（/ID）"),
     "wps_icv": ("supporting", "WPS 安装标识（ICV）"),
+    "doc_var": ("supporting", "Word 文档变量"),
 }
 _RULE = "（依《招标投标法实施条例》第四十条（一），视为不同投标人的投标文件由同一单位或者个人编制）"
 # Ids a file made from the tender's own Word or PDF file keeps (its format file, filled in): without the
@@ -45,7 +46,7 @@ _RULE = "（依《招标投标法实施条例》第四十条（一），视为�
 # them), and what the panel is told when no such tender file was given
 _TENDER_BORNE: dict[str, tuple[frozenset[str], str]] = {
     **dict.fromkeys(
-        ("doc_id", "wps_hdid", "wps_user", "wps_icv"),
+        ("doc_id", "wps_hdid", "wps_user", "wps_icv", "doc_var"),
         (
             WORD_FORMATS,
             "（未提供 Word 格式的招标文件，不能排除双方都在招标文件的格式文件上编写，仅作辅助迹象）",
