@@ -240,11 +240,11 @@ def _run_check(
     stderr: TextIO,
 ) -> ExitStatus:
     from bidcheck.pipeline import check
-    from bidcheck.report.files import check_output_path
+    from bidcheck.report.files import check_outputs
     from bidcheck.text.chars import replace_unsafe
 
-    for _label, path in _outputs(args):  # a wrong path is said now, not after the whole check
-        check_output_path(path)
+    read = [*inputs.bid_files(), *inputs.tenders, *inputs.templates]
+    check_outputs(_outputs(args), read)  # a wrong path is said now, not after the whole check
     progress = no_progress if args.quiet else _progress_bar(stderr)
     if not args.quiet:
         from bidcheck.semantic import plan_line, section_size

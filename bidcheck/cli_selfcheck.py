@@ -102,13 +102,13 @@ def selfcheck_command(
 ) -> int:
     """Run ``bidcheck selfcheck``: 0 when nothing was found, 1 when something was, 4 when a report could
     not be written. Raises ``ValueError`` (usage) and ``UnwritablePath`` before any work."""
-    from bidcheck.report.files import check_output_path
+    from bidcheck.ingest import collect_paths
+    from bidcheck.report.files import check_outputs
     from bidcheck.selfcheck import self_check
 
     inputs = selfcheck_inputs(args)
-    for path in (args.xlsx, args.json):
-        if path:
-            check_output_path(path)
+    outputs = [(what, path) for what, path in (("Excel 报告", args.xlsx), ("JSON 结果", args.json)) if path]
+    check_outputs(outputs, collect_paths([inputs.bid, *inputs.references, *inputs.tenders]))
     result = self_check(inputs, settings, progress, threading.Event())
     _listing(result, stdout)
     if not _write(result, args, stdout, stderr):

@@ -178,6 +178,8 @@ def _source_digest(path: Path) -> str:
         OSError: A file cannot be read.
     """
     if not path.is_dir():
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise OSError(f"not a regular file: {path}")  # a pipe would wait: read as no cache entry
         return file_digest(path)
     files = bidder_files(path, SUPPORTED_SUFFIXES)
     named = "|".join(f"{f.relative_to(path).as_posix()}={file_digest(f)}" for f in files)

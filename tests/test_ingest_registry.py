@@ -82,3 +82,35 @@ def test_folders_expand_to_supported_files(tmp_path: Path) -> None:
     (tmp_path / "~$b.docx").write_bytes(b"lock")
     found = collect_paths([tmp_path])
     assert [p.name for p in found] == ["b.docx", "a.pdf"]
+
+
+def test_a_pipe_or_a_device_given_as_a_bid_is_refused_not_read(tmp_path: Path) -> None:
+    """A named pipe would hang the check, a link to ``/dev/zero`` would fill the memory: neither is read."""
+    import os
+
+    pipe = tmp_path / "03-丙.pdf"
+    os.mkfifo(pipe)
+    zero = tmp_path / "04-丁.docx"
+    zero.symlink_to("/dev/zero")
+    for path in (pipe, zero):
+        doc = read_document(path, "d1")
+        assert doc.status == "error" and "不是普通文件" in (doc.error or "")
+
+
+def test_a_check_given_a_pipe_ends_with_it_unread(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    make_docx(tmp_path / "01-甲.docx", [paragraphs(3, 4)])
+    make_docx(tmp_path / "02-乙.docx", [paragraphs(4, 4)])
+    os.mkfifo(tmp_path / "03-丙.pdf")
+    bids = [str(tmp_path / n) for n in ("01-甲.docx", "02-乙.docx", "03-丙.pdf")]
+    command = [sys.executable, "-c", "from bidcheck.cli import run; run()", "check", *bids, "--quiet"]
+    env = {**os.environ, "BIDCHECK_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run(
+        command,
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr  # some files unreadable; the rest compared
+    assert "不是普通文件" in done.stdout

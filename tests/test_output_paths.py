@@ -269,3 +269,36 @@ def test_reports_that_cannot_be_written_after_the_check_exit_4_and_leave_nothing
         assert f"bidcheck: 无法写入 {tmp_path / name}：文件超过了系统允许的大小" in done.stderr
     assert "一级预警" in done.stdout and "JSON 结果" not in done.stdout and "Excel 报告" not in done.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_report_over_a_bid_or_over_the_other_report_is_refused(
+    section: dict[str, Path], tmp_path: Path
+) -> None:
+    before = {name: section[name].read_bytes() for name in ("a", "b")}
+    for option, target in (("--xlsx", section["a"]), ("--json", section["b"])):
+        assert "这是要检查的文件之一" in _refused(section, option, target)
+    status, _, stderr = run(
+        "check", str(section["bids"]), "--tender", str(section["tender"]), "--json", str(section["tender"])
+    )
+    assert status == ExitStatus.USAGE and "这是要检查的文件之一" in stderr
+    both = tmp_path / "r.out"
+    status, _, stderr = run("check", str(section["bids"]), "--xlsx", str(both), "--json", str(both))
+    assert status == ExitStatus.USAGE and "Excel 报告和JSON 结果不能写到同一个文件" in stderr
+    assert {name: section[name].read_bytes() for name in ("a", "b")} == before and not both.exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_report_to_a_pipe_is_written_into_it_and_the_pipe_stays(
+    section: dict[str, Path], tmp_path: Path
+) -> None:
+    """A device or pipe (``/dev/null``, a FIFO) is written into, never replaced by a regular file."""
+    pipe = tmp_path / "report.pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    status, _, stderr = run("check", str(section["bids"]), "--quiet", "--json", str(pipe))
+    reader.join(timeout=30)
+    assert status == ExitStatus.SUCCESS, stderr
+    assert stat.S_ISFIFO(pipe.stat().st_mode) and b'"schema": "bidcheck.result/1"' in got[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.pipe"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -195,6 +196,8 @@ def _is_encrypted_office(path: Path) -> bool:
 
 def _read_head(path: Path) -> bytes:
     try:
+        if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # a pipe would wait, a device not end
+            raise ReadError("这不是普通文件（设备、管道或套接字），不予读取")
         with path.open("rb") as handle:
             head = handle.read(4096)
     except FileNotFoundError as exc:

@@ -15,7 +15,10 @@ import errno
 import functools
 import os
 import secrets
-from collections.abc import Callable
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -23,7 +26,15 @@ from bidcheck.progress import CancelFlag
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.workers import Ahead, can_fork
 
-__all__ = ["UnwritablePath", "WrittenAside", "check_output_path", "os_error_words", "write_atomically"]
+__all__ = [
+    "UnwritablePath",
+    "WrittenAside",
+    "check_output_path",
+    "check_outputs",
+    "os_error_words",
+    "put_in_place",
+    "write_atomically",
+]
 
 _NEW_FILE_MODE = 0o666  # the system takes the umask off, as for any file a program creates
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -43,7 +54,7 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     temp = _create_beside(path)
     try:
         write(temp)
-        os.replace(temp, path)
+        put_in_place(temp, path)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
@@ -71,7 +82,7 @@ class WrittenAside:
                 self._ahead.result(cancel, again)
             else:
                 again()
-            os.replace(self._temp, self._path)
+            put_in_place(self._temp, self._path)
         finally:
             self._temp.unlink(missing_ok=True)
 
@@ -84,10 +95,32 @@ class WrittenAside:
         self._temp.unlink(missing_ok=True)
 
 
+def _special(path: Path) -> bool:
+    """Whether ``path`` is there and is no regular file (``/dev/null``, a named pipe, a terminal)."""
+    try:
+        return not stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def put_in_place(temp: Path, path: Path) -> None:
+    """Move a written report into place: renamed over a regular file (or none), copied into a device or
+    a pipe, which stays what it is (a rename would put a regular file in ``/dev/null``'s place)."""
+    if not _special(path):
+        os.replace(temp, path)
+        return
+    with temp.open("rb") as source, path.open("wb") as target:
+        shutil.copyfileobj(source, target)
+    temp.unlink(missing_ok=True)
+
+
 def _create_beside(path: Path) -> Path:
-    """A new empty file, hidden, in ``path``'s folder, with the mode a new file gets."""
+    """A new empty file, hidden, in ``path``'s folder (for a device or a pipe, in the temporary folder),
+    with the mode a new file gets."""
     while True:
         temp = path.with_name(f".{path.stem}.{secrets.token_hex(4)}{path.suffix}")
+        if _special(path):
+            temp = Path(tempfile.gettempdir()) / temp.name
         try:
             os.close(os.open(temp, _OPEN_FLAGS, _NEW_FILE_MODE))
             return temp
@@ -109,6 +142,43 @@ def check_output_path(path: Path) -> None:
         raise UnwritablePath(replace_unsafe(f"无法写入 {path}：{reason}"))
 
 
+def check_outputs(outputs: Sequence[tuple[str, Path]], inputs: Iterable[Path]) -> None:
+    """Make sure every report can be written (``check_output_path``), none over a file the check reads
+    (a bid, the tender: the user's own files), and no two over one file (one report would be lost).
+
+    Args:
+        outputs: Each report's name as the user reads it, and its path.
+        inputs: The files the check reads.
+
+    Raises:
+        UnwritablePath: Why not, in words a user can act on.
+    """
+    read = {_same_file_key(p) for p in inputs}
+    taken: dict[tuple[str, ...], str] = {}
+    for label, path in outputs:
+        check_output_path(path)
+        if _special(path):
+            continue  # /dev/null may take both
+        key = _same_file_key(path)
+        if key in read:
+            raise UnwritablePath(
+                replace_unsafe(f"无法写入 {path}：这是要检查的文件之一，写入{label}会覆盖它")
+            )
+        if key in taken:
+            raise UnwritablePath(replace_unsafe(f"无法写入 {path}：{taken[key]}和{label}不能写到同一个文件"))
+        taken[key] = label
+
+
+def _same_file_key(path: Path) -> tuple[str, ...]:
+    """What names one file: its device and inode where it exists (a hard link, another spelling of
+    its path), else its resolved path."""
+    try:
+        info = path.stat()
+        return (str(info.st_dev), str(info.st_ino))
+    except OSError:
+        return (str(path.resolve()),)
+
+
 def _why_unwritable(path: Path) -> str | None:
     folder = path.parent
     if str(path) == "-":  # the usual "standard output" of other tools: no file named "-" is made
@@ -121,6 +191,8 @@ def _why_unwritable(path: Path) -> str | None:
         return f"{folder} 不是文件夹"
     if path.exists() and not os.access(path, os.W_OK):
         return "文件是只读的"
+    if _special(path):
+        return None  # written into in place
     try:
         probe = _create_beside(path)
     except OSError as exc:

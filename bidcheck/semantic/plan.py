@@ -12,6 +12,7 @@ a PC that nothing else keeps busy spends about that in wall time.
 from __future__ import annotations
 
 import contextlib
+import stat
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,8 @@ def guess_chars(path: Path) -> int:
     opened): what a reader finds is capped at ``ReadLimits.chars``, and so is the guess."""
     try:
         suffix = path.suffix.lower()
+        if not stat.S_ISREG(path.stat().st_mode):  # a pipe or a device is not opened, nor read
+            return 0
         if suffix == ".docx":
             with zipfile.ZipFile(path) as package:
                 guess = package.getinfo("word/document.xml").file_size // _XML_BYTES_PER_CHAR
