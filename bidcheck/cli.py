@@ -74,6 +74,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     chk.add_argument("--template", action="append", type=Path, default=[], metavar="FILE", help="模板文件")
     _output_options(chk)
+    chk.add_argument("--docx", type=Path, metavar="OUT.docx", help="Word 检查报告路径（可归档的书面报告）")
+    chk.add_argument(
+        "--procurement",
+        action="store_true",
+        help="政府采购项目：报告同时引用《政府采购货物和服务招标投标管理办法》第三十七条",
+    )
     cli_library.check_options(chk)
     demo = commands.add_parser("demo", help="在自带的示例标段上运行检查")
     demo.add_argument("--out", type=Path, default=Path("bidcheck-demo"), metavar="DIR", help="报告输出目录")
@@ -157,12 +163,12 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
         stream.write(f"{result.semantic_note}\n")
 
 
-_EXCEL, _JSON = "Excel 报告", "JSON 结果"  # the reports, as the summary names them
+_EXCEL, _JSON, _WORD = "Excel 报告", "JSON 结果", "Word 报告"  # the reports, as the summary names them
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The reports asked for: (what, path)."""
-    wanted = ((_EXCEL, args.xlsx), (_JSON, args.json))
+    wanted = ((_EXCEL, args.xlsx), (_WORD, getattr(args, "docx", None)), (_JSON, args.json))
     return [(label, path) for label, path in wanted if path]
 
 
@@ -178,6 +184,7 @@ def _write_reports(
 
     writers: dict[str, Callable[[Path], None]] = {
         _EXCEL: lambda path: write_xlsx(result, path, section),
+        _WORD: lambda path: _write_docx(result, path, section, getattr(args, "procurement", False)),
         _JSON: lambda path: write_json(result, path),
     }
     outputs = _outputs(args)
@@ -191,6 +198,12 @@ def _write_reports(
             if label in aside:
                 done[label] = _written(path, aside[label].finish, stderr)
     return [(label, path) for label, path in outputs if done[label]]
+
+
+def _write_docx(result: CheckResult, path: Path, section: str, procurement: bool) -> None:
+    from bidcheck.report.dossier import write_docx  # python-docx: loaded when a dossier is asked for
+
+    write_docx(result, path, section, procurement)
 
 
 def _json_aside(
@@ -282,7 +295,8 @@ def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> 
         if not path.is_file():
             raise _UsageError(f"找不到文件：{path}")
     inputs = CheckInputs(tuple(args.paths), tuple(args.tender), tuple(args.template))  # folders: see _jobs
-    section = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
+    folder = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
+    section = args.section or folder  # the reports name the section as the user does
     return _run_check(inputs, _settings(args), args, section, stdout, stderr)
 
 

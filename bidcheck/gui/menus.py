@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["build", "set_busy", "update"]
 
 Actions = dict[str, QAction]
-_NEEDS_RESULT = ("export_xlsx", "export_json", "save", "save_as")
+_NEEDS_RESULT = ("export_xlsx", "export_docx", "export_json", "save", "save_as")
 _IDLE_ONLY = ("new", "open", "add_bids", "add_folder", "add_tender", "add_template", "remove", "settings")
 
 
@@ -50,6 +50,7 @@ def _actions(w: MainWindow) -> Actions:
         "save": _action(w, "保存检查", lambda: _save(w), "Ctrl+S"),
         "save_as": _action(w, "另存为…", lambda: _ask_save(w)),
         "export_xlsx": _action(w, "导出 Excel 报告…", lambda: _ask_export(w, ".xlsx")),
+        "export_docx": _action(w, "导出 Word 报告…", lambda: _ask_export(w, ".docx")),
         "export_json": _action(w, "导出 JSON 结果…", lambda: _ask_export(w, ".json")),
         "quit": _action(w, "退出", w.close, "Ctrl+Q"),
         "add_bids": _action(w, "添加投标文件…", lambda: w.ask_files("bid")),
@@ -88,7 +89,7 @@ def _menus(w: MainWindow, a: Actions) -> None:
     recent.aboutToShow.connect(lambda: _fill_recent(w, recent))
     file_menu.addActions([a["save"], a["save_as"]])
     file_menu.addSeparator()
-    file_menu.addActions([a["export_xlsx"], a["export_json"]])
+    file_menu.addActions([a["export_xlsx"], a["export_docx"], a["export_json"]])
     file_menu.addSeparator()
     file_menu.addAction(a["quit"])
     check_menu = bar.addMenu(tr("检查"))
@@ -121,7 +122,7 @@ def _toolbar(w: MainWindow, a: Actions) -> None:
     bar.addSeparator()
     bar.addActions([a["run"], a["cancel"]])
     bar.addSeparator()
-    bar.addActions([a["open"], a["save"], a["export_xlsx"], a["export_json"]])
+    bar.addActions([a["open"], a["save"], a["export_xlsx"], a["export_docx"], a["export_json"]])
     bar.addSeparator()
     bar.addActions([a["self_check"], a["library"], a["settings"]])
     w.addToolBar(bar)
@@ -194,13 +195,15 @@ def _ask_save(w: MainWindow) -> None:
         w.save_check(path if path.suffix == CHECK_SUFFIX else path.with_name(path.name + CHECK_SUFFIX))
 
 
+_EXPORTS = {".xlsx": "导出 Excel 报告", ".docx": "导出 Word 报告", ".json": "导出 JSON 结果"}
+
+
 def _ask_export(w: MainWindow, suffix: str) -> None:
-    title = tr("导出 Excel 报告") if suffix == ".xlsx" else tr("导出 JSON 结果")
-    name, _ = QFileDialog.getSaveFileName(w, title, _default_name(w, suffix), f"*{suffix}")
+    name, _ = QFileDialog.getSaveFileName(w, tr(_EXPORTS[suffix]), _default_name(w, suffix), f"*{suffix}")
     if not name:
         return
     path = Path(name) if name.endswith(suffix) else Path(name + suffix)
-    (w.export_xlsx if suffix == ".xlsx" else w.export_json)(path)
+    {".xlsx": w.export_xlsx, ".docx": w.export_docx, ".json": w.export_json}[suffix](path)
 
 
 def about_text() -> str:

@@ -50,6 +50,8 @@ ENGLISH: dict[str, str] = {
     "角色": "Role",
     "页数": "Pages",
     "页": "Pages",
+    "导出 Word 报告…": "Export Word report…",
+    "导出 Word 报告": "Export Word report",
     "项目编码": "Item code",
     "项目名称": "Item",
     "A 单价": "A unit price",

@@ -382,6 +382,14 @@ class MainWindow(QMainWindow):
         if result is not None and self._writable(path):
             self._write(lambda: write_xlsx(result, path, section), path)
 
+    def export_docx(self, path: Path) -> None:
+        """Write the Word dossier in the background."""
+        from bidcheck.report.dossier import write_docx  # python-docx: loaded when a dossier is asked for
+
+        result, section = self.result, self.name
+        if result is not None and self._writable(path):
+            self._write(lambda: write_docx(result, path, section), path)
+
     def export_json(self, path: Path) -> None:
         """Write the result JSON in the background."""
         result = self.result

@@ -1,0 +1,370 @@
+"""The Word dossier a panel can file (``bidcheck check … --docx OUT.docx``, the app's 导出 Word 报告).
+
+In Chinese, on A4 with the section in the header and 第 X 页 共 Y 页 in the footer: the section and who
+ran the check; the conclusion first (groups, then each raised pair in a line); then each 一级预警 pair,
+and the 二级观察 pairs up to a bound, with every finding mapped to its clause (``statutes``) and marked
+认定级 or 线索级, the shared passages side by side with pages and paragraphs, each sign's both places,
+and for a PDF bid the passage on its page, highlighted (``page_crops``); what was left out (tender and
+template text, values many bids hold, public text, whitelisted machines); the method, the settings
+that differ from the defaults and the limits ("未发现不代表不存在串通"); every input file with its
+size, pages and SHA-256; the program's version; the statute texts cited.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import getpass
+import hashlib
+import io
+import itertools
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from docx import Document as new_document
+from docx.document import Document as DocxDocument
+from docx.enum.section import WD_ORIENT
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
+from docx.shared import Cm, Pt
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from bidcheck import __version__
+from bidcheck.config import Settings
+from bidcheck.model import CheckResult, Document, PairResult
+from bidcheck.report.files import write_atomically
+from bidcheck.report.page_crops import passage_crop
+from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, ground_of_pattern, ground_of_signal
+from bidcheck.words import LEVEL_NAMES, picture_thumbnails, public_value_line, signal_line
+
+__all__ = ["save_docx", "write_docx"]
+
+_WATCH_SHOWN = 30  # 二级观察 pairs given a section of their own; the others are listed in the conclusion
+_PASSAGES_SHOWN = 12  # passages of a pair quoted
+_QUOTE = 160  # characters of a passage quoted on each side
+_PICTURES = 2  # pages pictured per pair
+_FONT = "SimSun"
+
+
+def write_docx(result: CheckResult, path: Path, section: str = "", procurement: bool = False) -> None:
+    """Write the dossier for a check result to ``path`` (atomically)."""
+    write_atomically(path, functools.partial(save_docx, result, section=section, procurement=procurement))
+
+
+def save_docx(result: CheckResult, target: Path, section: str = "", procurement: bool = False) -> None:
+    """Write the dossier to ``target``."""
+    doc = _new_document(section or "未命名标段")
+    names = {d.id: d.name for d in result.documents}
+    _cover(doc, result, section)
+    _conclusion(doc, result, names)
+    _evidence(doc, result, names, procurement)
+    _exclusions(doc, result)
+    _method(doc, result)
+    _files(doc, result)
+    _appendix(doc, procurement)
+    doc.save(str(target))
+
+
+def _new_document(section: str) -> DocxDocument:
+    doc = new_document()
+    page = doc.sections[0]
+    page.page_width, page.page_height = Cm(21), Cm(29.7)
+    page.orientation = WD_ORIENT.PORTRAIT
+    for side in ("left_margin", "right_margin"):
+        setattr(page, side, Cm(2.2))
+    normal = doc.styles["Normal"]
+    normal.font.name, normal.font.size = _FONT, Pt(10.5)
+    normal.element.get_or_add_rPr().get_or_add_rFonts().set(qn("w:eastAsia"), _FONT)
+    for level in (1, 2):
+        style = doc.styles[f"Heading {level}"]
+        style.element.get_or_add_rPr().get_or_add_rFonts().set(qn("w:eastAsia"), _FONT)
+    page.header.paragraphs[0].text = f"围标串标检查报告　{section}"
+    _page_numbers(page.footer.paragraphs[0])
+    return doc
+
+
+def _page_numbers(paragraph: Paragraph) -> None:
+    """第 X 页 共 Y 页, the numbers as Word fields."""
+    paragraph.add_run("第 ")
+    _field(paragraph, "PAGE")
+    paragraph.add_run(" 页 共 ")
+    _field(paragraph, "NUMPAGES")
+    paragraph.add_run(" 页")
+
+
+def _field(paragraph: Paragraph, code: str) -> None:
+    field = OxmlElement("w:fldSimple")
+    field.set(qn("w:instr"), code)
+    run = OxmlElement("w:r")
+    text = OxmlElement("w:t")
+    text.text = "1"
+    run.append(text)
+    field.append(run)
+    paragraph._p.append(field)
+
+
+def _table(
+    doc: DocxDocument,
+    header: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    widths: Sequence[float],
+    size: float = 0,
+) -> Table:
+    """A ruled table, its header bold, each column ``widths`` cm wide, its text ``size`` pt (0: the
+    body's)."""
+    table: Table = doc.add_table(rows=1 + len(rows), cols=len(header))
+    table.style = "Table Grid"
+    table.autofit = False
+    for cell, text in zip(table.rows[0].cells, header, strict=True):
+        cell.text = text
+        for run in cell.paragraphs[0].runs:
+            run.bold = True
+    for line, row in zip(table.rows[1:], rows, strict=True):
+        for cell, value in zip(line.cells, row, strict=True):
+            cell.text = "" if value is None else str(value)
+    for column, width in zip(table.columns, widths, strict=True):
+        column.width = Cm(width)  # the grid, which LibreOffice lays out by; Word, by the cells
+    for line in table.rows:
+        for cell, width in zip(line.cells, widths, strict=True):
+            cell.width = Cm(width)
+            if size:
+                for run in (r for paragraph in cell.paragraphs for r in paragraph.runs):
+                    run.font.size = Pt(size)
+    return table
+
+
+def _cover(doc: DocxDocument, result: CheckResult, section: str) -> None:
+    doc.add_heading("围标串标检查报告", 0)
+    tenders = [d.name for d in result.documents if d.role == "tender"] or ["未提供"]
+    rows = [
+        ("标段", section or "未命名标段"),
+        ("招标文件", "、".join(tenders)),
+        ("投标文件", f"{len(result.bids)} 份（可读 {sum(d.ok for d in result.bids)} 份）"),
+        ("检查时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),
+        ("检查人", _user()),
+        ("程序", f"bidcheck {__version__}"),
+    ]
+    _table(doc, ("项目", "内容"), rows, (3.0, 13.6))
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "未知"
+
+
+def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str]) -> None:
+    doc.add_heading("一、结论", 1)
+    counts = {level: sum(p.level == level for p in result.pairs) for level in ("high", "watch", "none")}
+    doc.add_paragraph(
+        f"共比对 {len(result.pairs)} 对投标文件：一级预警 {counts['high']} 对，"
+        f"二级观察 {counts['watch']} 对，未发现 {counts['none']} 对。未发现不代表不存在串通。"
+    )
+    for n, group in enumerate(result.groups, 1):
+        members = "、".join(names[m] for m in group.members)
+        doc.add_paragraph(
+            f"疑似串标组 {n}：{members}（共有 {group.passages} 段、{group.chars} 字）", "List Number"
+        )
+    for pattern in result.price_patterns:
+        doc.add_paragraph(
+            f"报价规律：{pattern.detail}（{ground_of_pattern().cite()}，线索级）", "List Bullet"
+        )
+    for pair in (p for p in result.pairs if p.level != "none"):
+        line = f"{LEVEL_NAMES[pair.level]}　{names[pair.a]} ↔ {names[pair.b]}：{pair.reason}"
+        doc.add_paragraph(line, "List Bullet")
+
+
+def _evidence(doc: DocxDocument, result: CheckResult, names: dict[str, str], procurement: bool) -> None:
+    doc.add_heading("二、逐对证据", 1)
+    raised = [p for p in result.pairs if p.level == "high"]
+    raised += [p for p in result.pairs if p.level == "watch"][:_WATCH_SHOWN]
+    if not raised:
+        doc.add_paragraph("没有达到一级预警或二级观察的文件对。")
+    documents = {d.id: d for d in result.documents}
+    for n, pair in enumerate(raised, 1):
+        doc.add_heading(f"{n}．{names[pair.a]} ↔ {names[pair.b]}（{LEVEL_NAMES[pair.level]}）", 2)
+        doc.add_paragraph(pair.reason)
+        _findings(doc, pair, procurement)
+        _passages(doc, pair)
+        _pictures(doc, result, pair, (documents[pair.a], documents[pair.b]))
+
+
+def _findings(doc: DocxDocument, pair: PairResult, procurement: bool) -> None:
+    rows: list[tuple[str, str, str]] = []
+    live = [p for p in pair.passages if p.live]
+    if live:
+        ground = ground_of_passages()
+        chars = sum(p.chars for p in live)
+        rows.append(
+            (
+                ground.cite(procurement),
+                ground.grade,
+                f"{len(live)} 段共同文字，共 {chars} 字（不计招标文件和公共文字）",
+            )
+        )
+    for signal in pair.signals:
+        sign: Ground = ground_of_signal(signal)
+        rows.append((sign.cite(procurement), sign.grade, signal_line(signal) + "；" + signal.detail))
+    if rows:
+        _table(doc, ("依据条款", "级别", "发现"), rows, (3.6, 1.6, 11.4))
+
+
+def _passages(doc: DocxDocument, pair: PairResult) -> None:
+    live = [p for p in pair.passages if p.live][:_PASSAGES_SHOWN]
+    if not live:
+        return
+    doc.add_paragraph(f"共同段落（前 {len(live)} 段；双方原文并列，页码与段落为各自文件中的位置）：")
+    rows = [
+        (
+            n,
+            f"第 {p.a.page} 页第 {p.a.paragraph} 段",
+            _quote(p.a.text),
+            f"第 {p.b.page} 页第 {p.b.paragraph} 段",
+            _quote(p.b.text),
+        )
+        for n, p in enumerate(live, 1)
+    ]
+    _table(doc, ("#", "A 位置", "A 原文", "B 位置", "B 原文"), rows, (0.8, 1.9, 6.0, 1.9, 6.0), 9)
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _QUOTE else text[:_QUOTE] + "…"
+
+
+def _pictures(
+    doc: DocxDocument, result: CheckResult, pair: PairResult, docs: tuple[Document, Document]
+) -> None:
+    """The evidence as the bids print it: the first passages (or located signs) on their PDF pages,
+    highlighted, and the pictures both bids hold."""
+    pictures = _evidence_pictures(result, pair, docs)
+    for caption, picture in itertools.islice(pictures, _PICTURES):
+        doc.add_paragraph(caption)
+        doc.add_picture(io.BytesIO(picture), width=Cm(15 if "第" in caption else 6))
+
+
+def _evidence_pictures(
+    result: CheckResult, pair: PairResult, docs: tuple[Document, Document]
+) -> Iterator[tuple[str, bytes]]:
+    places = [(p.a.page, p.a.text, p.b.page, p.b.text) for p in pair.passages if p.live]
+    places += [
+        (s.a.page, s.a.text, s.b.page, s.b.text)
+        for s in pair.signals
+        if s.a and s.b and s.a.page and s.b.page
+    ]
+    for a_page, a_text, b_page, b_text in places:
+        for bid, page, text in ((docs[0], a_page, a_text), (docs[1], b_page, b_text)):
+            crop = passage_crop(bid, page, text)
+            if crop is not None:
+                yield f"证据图：{bid.name} 第 {page} 页（黄色为共同内容的开头）", crop
+    for signal in pair.signals:
+        thumbnails = picture_thumbnails(result, signal)
+        if thumbnails:
+            yield f"相同图片：左为 {docs[0].name} 中的，右为 {docs[1].name} 中的", _side_by_side(*thumbnails)
+
+
+def _side_by_side(left: bytes, right: bytes) -> bytes:
+    """Two thumbnails in one picture, a gap between them."""
+    from PIL import Image
+
+    images = [Image.open(io.BytesIO(data)).convert("RGB") for data in (left, right)]
+    height = max(i.height for i in images)
+    joined = Image.new("RGB", (images[0].width + images[1].width + 16, height), "white")
+    joined.paste(images[0], (0, 0))
+    joined.paste(images[1], (images[0].width + 16, 0))
+    out = io.BytesIO()
+    joined.save(out, "PNG")
+    return out.getvalue()
+
+
+def _exclusions(doc: DocxDocument, result: CheckResult) -> None:
+    doc.add_heading("三、已排除的内容", 1)
+    flagged = [p for pair in result.pairs for p in pair.passages if not p.live]
+    template = sum(p.template for p in flagged)
+    common = sum(p.common and not p.template for p in flagged)
+    public = sum(p.public for p in flagged)
+    lines = [
+        f"招标文件和模板中的文字（投标人照填照抄）：{template} 段，不计入。",
+        f"多家投标文件共有的公共文字：{common} 段，不计入。",
+        f"资料库中其他标段也有的公开文字：{public} 段，不计入。",
+    ]
+    lines += [public_value_line(v) + "。" for v in result.public_values[:20]]
+    whitelist = str(result.settings.get("machine_whitelist", "")).strip()
+    if whitelist:
+        lines.append(f"设置中列出的公用电脑和加密锁（不计为迹象）：{whitelist}。")
+    for line in lines:
+        doc.add_paragraph(line, "List Bullet")
+
+
+def _method(doc: DocxDocument, result: CheckResult) -> None:
+    doc.add_heading("四、方法与局限", 1)
+    doc.add_paragraph(
+        "逐对比对投标文件的正文、表格和文本框文字，去除招标文件、模板和多家共有的文字后计算共同文字；"
+        "另查文档属性、同一电脑与加密锁记录、互见名称、相同联系方式与人员、相同错别字、表格填写、隐藏文字、"
+        "相同图片、报价规律和已标价工程量清单。扫描件经文字识别后比对，识别错误可能使少量共同文字漏检。"
+        "未发现不代表不存在串通；各项发现需由评标委员会结合其他情况认定。"
+    )
+    changed = _changed_settings(result.settings)
+    if changed:
+        doc.add_paragraph("与默认值不同的设置：")
+        _table(doc, ("设置", "本次取值", "默认值"), changed, (6.0, 5.3, 5.3), 9)
+    else:
+        doc.add_paragraph("全部设置均为默认值。")
+
+
+def _changed_settings(used: dict[str, object]) -> list[tuple[str, str, str]]:
+    defaults = Settings().to_dict()
+    skip = {
+        "version",
+        "workers",
+        "worker_memory_mb",
+        "library_path",
+        "cache_max_mb",
+    }  # the PC's, not the method's
+    return [
+        (key, str(value), str(defaults.get(key)))
+        for key, value in used.items()
+        if key not in skip and key in defaults and defaults[key] != value
+    ]
+
+
+def _files(doc: DocxDocument, result: CheckResult) -> None:
+    doc.add_heading("五、文件清单", 1)
+    rows = []
+    roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
+    for d in result.documents:
+        for name, path in _file_paths(d):
+            size, digest = _digest(path)
+            rows.append((name, roles[d.role], d.pages if d.ok else d.error or "", size, digest))
+    _table(doc, ("文件", "角色", "页数", "大小（字节）", "SHA-256"), rows, (4.2, 1.5, 1.2, 2.0, 7.7), 7.5)
+    doc.add_paragraph(
+        f"程序版本：bidcheck {__version__}。同一程序版本与设置对同一批文件的检查结果可重复得到。"
+    )
+
+
+def _file_paths(d: Document) -> list[tuple[str, Path]]:
+    """The files a document was read from: a bidder's folder's files, or its own."""
+    if d.parts:
+        return [(f"{d.name}/{p.name}", Path(d.path) / p.name) for p in d.parts]
+    return [(d.name, Path(d.path))]
+
+
+def _digest(path: Path) -> tuple[str, str]:
+    """A file's size and SHA-256 now (the file may have moved or changed since it was checked)."""
+    try:
+        with path.open("rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+        return f"{path.stat().st_size:,}", digest
+    except OSError:
+        return "", "（文件已不在原处）"
+
+
+def _appendix(doc: DocxDocument, procurement: bool) -> None:
+    doc.add_heading("附录：引用的条文", 1)
+    for key in ("条例第四十条", *(("办法第三十七条",) if procurement else ())):
+        lead, clauses = ARTICLES[key]
+        doc.add_paragraph(lead)
+        for clause in clauses:
+            doc.add_paragraph(clause)

@@ -1,0 +1,105 @@
+"""The Word dossier: on a section with signs of every kind it cites the articles, names both bidders of
+every 一级预警 pair, gives every file's SHA-256 and the version, page references and evidence pictures,
+and converts to PDF (whose pages are rendered to look at)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from docx import Document as open_docx
+
+from bench.signals import write_section
+from bidcheck import __version__
+from bidcheck.cli import ExitStatus, main
+from bidcheck.ingest.office import find_soffice
+from bidcheck.model import load_result
+
+SHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[Path]]:
+    """A 12-bid section with every kind of sign planted, checked by the command line into a dossier."""
+    root = tmp_path_factory.mktemp("dossier")
+    tender, paths, _plants = write_section(root / "section", 12, 13)
+    out, err = io.StringIO(), io.StringIO()
+    argv = [
+        "check",
+        *map(str, paths),
+        "--tender",
+        str(tender),
+        "--section",
+        "滨江新区排水管网改造工程第二标段",
+    ]
+    status = main(
+        [*argv, "--docx", str(root / "报告.docx"), "--json", str(root / "r.json"), "--quiet"], out, err
+    )
+    assert status == ExitStatus.SUCCESS, err.getvalue()
+    assert f"Word 报告：{root / '报告.docx'}" in out.getvalue()
+    return root / "报告.docx", root / "r.json", [tender, *paths]
+
+
+def _text(path: Path) -> str:
+    doc = open_docx(str(path))
+    cells = [c.text for t in doc.tables for row in t.rows for c in row.cells]
+    return "\n".join([p.text for p in doc.paragraphs] + cells)
+
+
+def test_the_dossier_cites_the_articles_and_names_every_raised_pair(
+    written: tuple[Path, Path, list[Path]],
+) -> None:
+    dossier, json_path, _files = written
+    text = _text(dossier)
+    result = load_result(json_path)
+    names = {d.id: d.name for d in result.documents}
+    assert (
+        "滨江新区排水管网改造工程第二标段" in text
+        and "条例第四十条（一）" in text
+        and "条例第四十条（四）" in text
+    )
+    assert "认定级" in text and "线索级" in text and "未发现不代表不存在串通" in text
+    high = [p for p in result.pairs if p.level == "high"]
+    assert high
+    for pair in high:
+        assert f"{names[pair.a]} ↔ {names[pair.b]}（一级预警）" in text
+    assert "《中华人民共和国招标投标法实施条例》第四十条" in text and "办法第三十七条" not in text
+
+
+def test_the_dossier_gives_every_files_digest_the_version_pages_and_pictures(
+    written: tuple[Path, Path, list[Path]],
+) -> None:
+    dossier, _json, files = written
+    text = _text(dossier)
+    for path in files:
+        assert hashlib.sha256(path.read_bytes()).hexdigest() in text, path.name
+    assert f"bidcheck {__version__}" in text
+    assert re.search(r"A 第 \d+ 页第 \d+ 段 / B 第 \d+ 页第 \d+ 段", text)  # signs located on both sides
+    assert len(open_docx(str(dossier)).inline_shapes) >= 1  # the evidence on its page
+    footer = open_docx(str(dossier)).sections[0].footer._element.xml
+    assert "NUMPAGES" in footer and "PAGE" in footer
+
+
+def test_the_dossier_converts_to_pdf(written: tuple[Path, Path, list[Path]], tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    soffice = find_soffice()
+    assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
+    dossier = written[0]
+    command = [str(soffice), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless"]
+    subprocess.run(
+        [*command, "--convert-to", "pdf", "--outdir", str(tmp_path), str(dossier)],
+        check=True,
+        capture_output=True,
+        timeout=240,
+    )
+    pdf = pdfium.PdfDocument(str(tmp_path / "报告.pdf"))
+    assert len(pdf) >= 3
+    assert "围标串标检查报告" in pdf[0].get_textpage().get_text_range()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for n in (0, 1):
+        pdf[n].render(scale=1.0).to_pil().save(SHOTS / f"dossier-page{n + 1}.png")
