@@ -35,6 +35,7 @@ def test_sheets_headers_frozen_and_filtered(workbook: tuple[Path, CheckResult]) 
         "报价规律",
         "疑似串标组",
         "文件清单",
+        "设置",
     ]
     assert book.sheetnames == sheets
     pairs = book["文件对排名"]
@@ -210,3 +211,17 @@ def test_texts_that_begin_with_an_equals_sign_stay_text(
     assert named["相似度矩阵"] == 2 * len(result.documents) - 2  # the bids, across and down
     assert named["文件对排名"] == 2 * len(result.pairs) and named["文件清单"] == len(result.documents)
     assert named["共同段落"] > 0 and named["概要"] >= 1
+
+
+def test_every_sheet_prints_with_the_section_and_page_numbers(workbook: tuple[Path, CheckResult]) -> None:
+    book = load_workbook(workbook[0])
+    for sheet in book.worksheets:
+        assert sheet.oddHeader.center.text == f"测试标段　{sheet.title}"
+        assert sheet.oddFooter.center.text == "第 &P 页 共 &N 页"
+        assert sheet.page_setup.orientation == "landscape" and sheet.page_setup.fitToWidth == 1
+    summary = [r for r in book["概要"].iter_rows(values_only=True) if r and r[0]]
+    at = next(n for n, r in enumerate(summary) if str(r[0]).startswith("与默认值不同的设置"))
+    changed = summary[at + 1 :]  # only what differs from the defaults (the workers of this check)
+    assert changed == [("并行进程数（0 为自动）（workers）", 1)]
+    settings = {r[0]: r[1] for r in book["设置"].iter_rows(min_row=2, values_only=True)}
+    assert len(settings) >= 50 and settings["设置版本（version）"] == 1

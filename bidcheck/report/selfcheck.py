@@ -148,7 +148,7 @@ def write_self_check_xlsx(result: SelfCheckResult, path: Path) -> None:
         _finding_row(sheet, number, finding)
     if result.findings:
         sheet.auto_filter.ref = f"A{header}:{get_column_letter(len(_COLUMNS))}{sheet.max_row}"
-    _fit_to_page_width(sheet)
+    _fit_to_page_width(sheet, f"投标人自查　{result.bidder}")
     sheet.print_title_rows = f"{header}:{header}"
     book.properties.creator = REPORT_CREATOR  # a report found among a section's files is no bid
     write_atomically(path, lambda temp: book.save(temp))

@@ -24,7 +24,7 @@ from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from bidcheck.config import SETTING_LABELS
+from bidcheck.config import SETTING_LABELS, Settings
 from bidcheck.gcpause import collector_paused
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
 from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
@@ -106,8 +106,9 @@ def _workbook(result: CheckResult, section: str) -> Workbook:
         write_bill_sheet(book.create_sheet("清单比对"), result, names, _append)
     _groups(book.create_sheet("疑似串标组"), result, names)
     _documents(book.create_sheet("文件清单"), result.documents)
+    _settings(book.create_sheet("设置"), result)
     for sheet in book.worksheets:
-        _fit_to_page_width(sheet)
+        _fit_to_page_width(sheet, section)
         _texts_not_formulas(sheet)
     return book
 
@@ -127,8 +128,12 @@ def _value_sheet(book: Workbook, title: str) -> ValueSheet:
     return sheet
 
 
-def _fit_to_page_width(sheet: Worksheet) -> None:
-    """Printed, every sheet is as wide as a landscape A4 page; the header row repeats on each page."""
+def _fit_to_page_width(sheet: Worksheet, section: str) -> None:
+    """Printed, every sheet is as wide as a landscape A4 page; the header row repeats on each page, the
+    section and the sheet head each page and 第 X 页 共 Y 页 foots it."""
+    head = replace_unsafe(f"{section or '未命名标段'}　{sheet.title}").replace("&", "&&")  # & starts a code
+    sheet.oddHeader.center.text = head
+    sheet.oddFooter.center.text = "第 &P 页 共 &N 页"
     sheet.sheet_properties.pageSetUpPr.fitToPage = True
     sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight = 1, 0
     sheet.page_setup.orientation, sheet.page_setup.paperSize = "landscape", sheet.PAPERSIZE_A4
@@ -208,14 +213,33 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         if row[0] == "注意":
             sheet.cell(row=sheet.max_row, column=2).font = _WARNING_FONT
     sheet.append([])
-    sheet.append(["设置", "值"])
+    sheet.append(["与默认值不同的设置（全部设置见“设置”表）", "值"])
     for cell in sheet[sheet.max_row]:
         cell.font = Font(bold=True)
-    for key, value in result.settings.items():
-        label = SETTING_LABELS.get(key)
-        _append(sheet, (f"{label}（{key}）" if label else key, value))
+    changed = _changed_settings(result.settings)
+    for key, value in changed:
+        _append(sheet, (_setting_name(key), value))
+    if not changed:
+        _append(sheet, ("（无：全部为默认值）", ""))
     for row in sheet.iter_rows(min_row=2, min_col=2, max_col=2):
         row[0].alignment = Alignment(horizontal="left")
+
+
+def _setting_name(key: str) -> str:
+    label = SETTING_LABELS.get(key)
+    return f"{label}（{key}）" if label else key
+
+
+def _changed_settings(used: dict[str, Any]) -> list[tuple[str, Any]]:
+    defaults = Settings().to_dict()
+    return [(k, v) for k, v in used.items() if k in defaults and defaults[k] != v]
+
+
+def _settings(sheet: Worksheet, result: CheckResult) -> None:
+    """Every setting the check ran with, last (the 概要 names only those that differ)."""
+    _header(sheet, ("设置", "值"), (60, 30))
+    for key, value in result.settings.items():
+        _append(sheet, (_setting_name(key), value))
 
 
 class _Styles:
