@@ -38,13 +38,15 @@ office-deps:
 	@missing=""; \
 	dpkg -s libreoffice-writer-nogui >/dev/null 2>&1 || dpkg -s libreoffice-writer >/dev/null 2>&1 \
 		|| missing="libreoffice-writer-nogui"; \
+	dpkg -s libreoffice-calc-nogui >/dev/null 2>&1 || dpkg -s libreoffice-calc >/dev/null 2>&1 \
+		|| missing="$$missing libreoffice-calc-nogui"; \
 	dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$$missing fonts-noto-cjk"; \
 	dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || missing="$$missing fonts-wqy-microhei"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else \
-		echo "bidcheck's tests need LibreOffice Writer and CJK fonts: install$$missing (e.g. sudo apt-get install$$missing)"; \
+		echo "bidcheck's tests need LibreOffice Writer and Calc and CJK fonts: install$$missing (e.g. sudo apt-get install$$missing)"; \
 	fi
 
 # bidcheck archive (a Spark job, tested in local mode) runs on Java 17: installed when missing.

@@ -103,3 +103,28 @@ def test_the_dossier_converts_to_pdf(written: tuple[Path, Path, list[Path]], tmp
     SHOTS.mkdir(parents=True, exist_ok=True)
     for n in (0, 1):
         pdf[n].render(scale=1.0).to_pil().save(SHOTS / f"dossier-page{n + 1}.png")
+
+
+def test_the_printed_workbook_carries_the_section_and_page_numbers(
+    written: tuple[Path, Path, list[Path]], tmp_path: Path
+) -> None:
+    import pypdfium2 as pdfium
+
+    from bidcheck.report import write_xlsx
+
+    soffice = find_soffice()
+    assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
+    result = load_result(written[1])
+    write_xlsx(result, tmp_path / "报告.xlsx", "滨江新区排水管网改造工程第二标段")
+    command = [str(soffice), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless"]
+    subprocess.run(
+        [*command, "--convert-to", "pdf", "--outdir", str(tmp_path), str(tmp_path / "报告.xlsx")],
+        check=True,
+        capture_output=True,
+        timeout=240,
+    )
+    pdf = pdfium.PdfDocument(str(tmp_path / "报告.pdf"))
+    first = pdf[0].get_textpage().get_text_range()
+    assert "滨江新区排水管网改造工程第二标段" in first and "第 1 页 共" in first
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pdf[0].render(scale=1.0).to_pil().save(SHOTS / "workbook-page1.png")
