@@ -201,9 +201,29 @@ def huge_text(path: Path, chars: int = 6_000_000) -> Path:
     return path
 
 
-def fifo(path: Path) -> Path:
-    """A named pipe: whoever reads it waits until the test writes (it never does)."""
+def named_pipe(path: Path) -> Path:
+    """A named pipe: a reader that opened it would wait for ever (it is refused unopened)."""
     os.mkfifo(path)
+    return path
+
+
+def zero_link(path: Path) -> Path:
+    """A link to ``/dev/zero``: a reader would fill its memory (it is refused unread)."""
+    path.symlink_to("/dev/zero")
+    return path
+
+
+def long_pdf(path: Path, pages: int = 4000) -> Path:
+    """A PDF of thousands of short pages: its reader holds it open for seconds, long enough to be seen
+    reading it (a named pipe would be refused unread: only regular files are read)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(path), pagesize=A4, invariant=1)
+    for n in range(pages):
+        canvas.drawString(72, 760, f"page {n + 1} of a long appendix")
+        canvas.showPage()
+    canvas.save()
     return path
 
 
@@ -213,7 +233,7 @@ class Case:
 
     name: str
     build: Callable[[Path], list[Path]]
-    given: bool = False  # passed on the command line itself (a FIFO is no file a folder lists)
+    given: bool = False  # passed on the command line itself
     during: Callable[[subprocess.Popen[bytes], list[Path]], None] | None = None
 
 
@@ -240,18 +260,12 @@ def _tree(root: int) -> dict[int, int]:
 def kill_reader(proc: subprocess.Popen[bytes], files: list[Path]) -> None:
     """SIGKILL every worker process that holds one of ``files`` open, as the system kills a process out of
     memory each time it reads such a file: a worker killed holding other tasks too has each given again
-    alone, and the file's second reader is killed as the first was. ``files`` are named pipes, held open
-    here for writing until the check ends, so that a reader opens them at once and waits for data (a
-    reader that came after the write end was closed would wait in ``open`` for ever, unseen)."""
-    held_here = [os.open(f, os.O_RDWR) for f in files]  # (Linux: opening a FIFO so never blocks)
+    alone, and the file's second reader is killed as the first was. ``files`` take their readers long to
+    read (``long_pdf``), so that a reader is seen holding one."""
     deadline = time.monotonic() + 120
-    try:
-        while proc.poll() is None and time.monotonic() < deadline:
-            _kill_holders(proc, {str(f) for f in files})
-            time.sleep(0.02)
-    finally:
-        for fd in held_here:
-            os.close(fd)
+    while proc.poll() is None and time.monotonic() < deadline:
+        _kill_holders(proc, {str(f) for f in files})
+        time.sleep(0.02)
 
 
 def _kill_holders(proc: subprocess.Popen[bytes], targets: set[str]) -> None:
@@ -288,7 +302,9 @@ CASES: dict[str, Case] = {
         Case("empty and random", lambda f: _empty_and_random(f)),
         Case("symlink loop", lambda f: _symlink_loop(f)),
         Case("missing file", lambda f: [f / "gone.docx"], given=True),
-        Case("worker killed", _single(fifo, "stuck.txt"), given=True, during=kill_reader),
+        Case("worker killed", _single(long_pdf, "stuck.pdf"), given=True, during=kill_reader),
+        Case("named pipe as a bid", _single(named_pipe, "pipe.pdf"), given=True),
+        Case("link to /dev/zero", _single(zero_link, "zero.docx"), given=True),
     )
 }
 FAST = (

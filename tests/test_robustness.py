@@ -50,7 +50,7 @@ def test_a_killed_reading_process_becomes_an_error_document(tmp_path: Path) -> N
     case = CASES["worker killed"]
     paths, given = prepare_folder(tmp_path / "in", [case])
     run = run_check(paths, tmp_path / "out", during=kill_reader, given=given)
-    stuck = next(d for d in run.documents if d["name"] == "stuck.txt")
+    stuck = next(d for d in run.documents if d["name"] == "stuck.pdf")
     assert stuck["status"] == "error" and stuck["error"] == "读取时程序异常退出（文件可能过大或已损坏）"
     assert run.exit_code == 1, run.stderr[-2000:]
     assert {d["name"] for d in run.documents if d["status"] == "ok"} == set(GOOD)
@@ -81,3 +81,14 @@ def test_a_page_past_the_ocr_time_limit_is_given_up(tmp_path: Path) -> None:
     assert doc.status == "error"
     assert doc.error == "第 1 页文字识别超时（超过 1 秒），未能读取，文件中没有其他可比较的文字"
     assert len(result.pairs) == 1
+
+
+def test_a_pipe_and_a_link_to_dev_zero_are_refused_unread(tmp_path: Path) -> None:
+    """Given as bids, a named pipe (which hung the check) and a link to /dev/zero (which filled the
+    memory) become documents with a plain message; the good bids are compared."""
+    paths, given = prepare_folder(tmp_path / "in", [CASES["named pipe as a bid"], CASES["link to /dev/zero"]])
+    run = run_check(paths, tmp_path / "out", given=given, memory_limit_mb=4096)
+    errors = {str(d["name"]): str(d["error"]) for d in run.documents if d["status"] == "error"}
+    assert set(errors) == {"pipe.pdf", "zero.docx"} and all("不是普通文件" in e for e in errors.values())
+    assert run.exit_code == 1 and run.good_pair_level() == "high" and run.seconds < 60
+    assert "Traceback" not in run.stderr
