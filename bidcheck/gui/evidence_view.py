@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -29,6 +31,7 @@ from PySide6.QtWidgets import (
 from bidcheck import words
 from bidcheck.model import PairResult, Passage
 from bidcheck.model import Signal as ModelSignal
+from bidcheck.review import REVIEW_STATES, Review
 
 from .doc_pane import DocPane, SideText, side_text
 from .history_view import HistoryView
@@ -113,6 +116,7 @@ class EvidenceView(QWidget):
     """A pair's shared passages, listed and shown in both documents side by side."""
 
     passage_selected = Signal(int)  # index into the pair's passages
+    review_changed = Signal(str, object)  # a pair's key (``review.pair_key``) and the panel's ``Review``
 
     def __init__(self) -> None:
         super().__init__()
@@ -147,6 +151,17 @@ class EvidenceView(QWidget):
         self._picture_row = QHBoxLayout(self.pictures)
         self._picture_row.setContentsMargins(0, 0, 0, 0)
         self.pictures.hide()
+        self.review_state = QComboBox()  # the panel's mark on the pair shown, and its note
+        for state, word in REVIEW_STATES.items():
+            self.review_state.addItem(tr(word), state)
+        self.review_note = QLineEdit()
+        self.review_note.setPlaceholderText(tr("核实备注（随检查保存，写入报告）"))
+        self.review_note.setMinimumWidth(220)
+        self._review_key = ""
+        self.review_state.currentIndexChanged.connect(lambda _i: self._review_edited())
+        self.review_note.editingFinished.connect(self._review_edited)
+        self.review_state.setEnabled(False)
+        self.review_note.setEnabled(False)
         self.counter = QLabel()
         self.previous_button = QPushButton(tr("◀ 上一段"))
         self.next_button = QPushButton(tr("下一段 ▶"))
@@ -170,6 +185,8 @@ class EvidenceView(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.heading)
         row.addWidget(self.badge)
+        row.addWidget(self.review_state)
+        row.addWidget(self.review_note)
         row.addStretch(1)
         row.addWidget(self.counter)
         row.addWidget(self.previous_button)
@@ -294,6 +311,23 @@ class EvidenceView(QWidget):
         """Where passage ``index`` lies in the text shown on side 0 (A) or 1 (B)."""
         assert self._texts is not None
         return self._texts[side].spans[index]
+
+    # -- the panel's mark -----------------------------------------------------------------------------
+
+    def show_review(self, key: str, review: Review | None) -> None:
+        """Show (and let the panel change) the mark on the pair shown, named by ``key``."""
+        self._review_key = ""  # no edit is told while the fields are filled
+        review = review or Review()
+        self.review_state.setCurrentIndex(self.review_state.findData(review.state))
+        self.review_note.setText(review.note)
+        self._review_key = key
+        self.review_state.setEnabled(True)
+        self.review_note.setEnabled(True)
+
+    def _review_edited(self) -> None:
+        if self._review_key:
+            review = Review(self.review_state.currentData(), self.review_note.text().strip())
+            self.review_changed.emit(self._review_key, review)
 
     # -- navigating -----------------------------------------------------------------------------------
 

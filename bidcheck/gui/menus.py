@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["build", "set_busy", "update"]
 
 Actions = dict[str, QAction]
-_NEEDS_RESULT = ("export_xlsx", "export_docx", "export_json", "save", "save_as")
+_NEEDS_RESULT = ("export_xlsx", "export_docx", "export_confirmed", "export_json", "save", "save_as")
 _IDLE_ONLY = ("new", "open", "add_bids", "add_folder", "add_tender", "add_template", "remove", "settings")
 
 
@@ -51,6 +51,7 @@ def _actions(w: MainWindow) -> Actions:
         "save_as": _action(w, "另存为…", lambda: _ask_save(w)),
         "export_xlsx": _action(w, "导出 Excel 报告…", lambda: _ask_export(w, ".xlsx")),
         "export_docx": _action(w, "导出 Word 报告…", lambda: _ask_export(w, ".docx")),
+        "export_confirmed": _action(w, "导出 Word 报告（仅已核实）…", lambda: _ask_confirmed(w)),
         "export_json": _action(w, "导出 JSON 结果…", lambda: _ask_export(w, ".json")),
         "quit": _action(w, "退出", w.close, "Ctrl+Q"),
         "add_bids": _action(w, "添加投标文件…", lambda: w.ask_files("bid")),
@@ -89,7 +90,7 @@ def _menus(w: MainWindow, a: Actions) -> None:
     recent.aboutToShow.connect(lambda: _fill_recent(w, recent))
     file_menu.addActions([a["save"], a["save_as"]])
     file_menu.addSeparator()
-    file_menu.addActions([a["export_xlsx"], a["export_docx"], a["export_json"]])
+    file_menu.addActions([a["export_xlsx"], a["export_docx"], a["export_confirmed"], a["export_json"]])
     file_menu.addSeparator()
     file_menu.addAction(a["quit"])
     check_menu = bar.addMenu(tr("检查"))
@@ -204,6 +205,14 @@ def _ask_export(w: MainWindow, suffix: str) -> None:
         return
     path = Path(name) if name.endswith(suffix) else Path(name + suffix)
     {".xlsx": w.export_xlsx, ".docx": w.export_docx, ".json": w.export_json}[suffix](path)
+
+
+def _ask_confirmed(w: MainWindow) -> None:
+    """The dossier of the pairs the panel marked 已核实 alone."""
+    title = tr("导出 Word 报告（仅已核实）…").rstrip("…")
+    name, _ = QFileDialog.getSaveFileName(w, title, _default_name(w, ".docx"), "*.docx")
+    if name:
+        w.export_docx(Path(name) if name.endswith(".docx") else Path(name + ".docx"), confirmed_only=True)
 
 
 def about_text() -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from bidcheck.model import SCHEMA as RESULT_SCHEMA
 from bidcheck.model import CheckResult, Role, result_from_dict, result_to_dict
 from bidcheck.report.files import write_atomically
+from bidcheck.review import Review, reviews_from_dict, reviews_to_dict
 from bidcheck.text.chars import utf8
 
 from .texts import DocText, doc_text_from_dict, doc_text_to_dict
@@ -53,6 +54,7 @@ class SavedCheck:
     files: tuple[SectionFile, ...] = ()
     result: CheckResult | None = None
     texts: Mapping[str, DocText] = field(default_factory=dict)
+    reviews: Mapping[str, Review] = field(default_factory=dict)  # the panel's marks, by pair_key
 
 
 def _file_to_dict(item: SectionFile, folder: Path) -> dict[str, str]:
@@ -81,6 +83,7 @@ def check_to_dict(check: SavedCheck, folder: Path) -> dict[str, Any]:
         "files": [_file_to_dict(f, folder) for f in check.files],
         "result": result_to_dict(check.result) if check.result else None,
         "texts": {doc_id: doc_text_to_dict(t) for doc_id, t in sorted(check.texts.items())},
+        "reviews": reviews_to_dict(check.reviews),
     }
 
 
@@ -95,7 +98,8 @@ def check_from_dict(data: Mapping[str, Any], folder: Path) -> SavedCheck:
     saved_result = result_from_dict(data["result"]) if data.get("result") else None
     texts = {str(k): doc_text_from_dict(v) for k, v in (data.get("texts") or {}).items()}
     files = tuple(_file_from_dict(f, folder) for f in data["files"])
-    return SavedCheck(str(data.get("name", "")), files, saved_result, texts)
+    reviews = reviews_from_dict(data.get("reviews"))
+    return SavedCheck(str(data.get("name", "")), files, saved_result, texts, reviews)
 
 
 def _unique(files: tuple[SectionFile, ...]) -> tuple[SectionFile, ...]:

@@ -33,6 +33,7 @@ from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path
+from bidcheck.review import Review, pair_key
 from bidcheck.semantic import plan_line, section_size
 from bidcheck.text.chars import replace_unsafe
 
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.settings = prefs.load_settings(store)
         self.result: CheckResult | None = None
         self.texts: dict[str, DocText] = {}
+        self.reviews: dict[str, Review] = {}  # the panel's marks on pairs (kept through a re-check)
         self.name = ""
         self.check_path: Path | None = None
         self.task: Task | None = None
@@ -90,6 +92,7 @@ class MainWindow(QMainWindow):
         self.matrix = MatrixView()
         self.matrix.pair_selected.connect(self.select_pair)
         self.evidence = EvidenceView()
+        self.evidence.review_changed.connect(self.set_review)
         self.summary = QLabel(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
         self.summary.setWordWrap(True)
         self.tender_note = TenderNote()
@@ -218,6 +221,7 @@ class MainWindow(QMainWindow):
             return
         self.files.clear()
         self.name, self.check_path = "", None
+        self.reviews = {}
         self._show_result(None, {})
         self.summary.setText(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
 
@@ -362,6 +366,7 @@ class MainWindow(QMainWindow):
             if (thumbnails := words.picture_thumbnails(self.result, s))
         ]
         self.evidence.show_pair(pair, names, (self.texts.get(pair.a), self.texts.get(pair.b)), pictures)
+        self.evidence.show_review(pair_key(*names), self.reviews.get(pair_key(*names)))
         history = self.result.history
         self.evidence.history.show_history(names, (history.get(pair.a, ()), history.get(pair.b, ())))
         self._mark_matrix(pair.a, pair.b)
@@ -378,17 +383,25 @@ class MainWindow(QMainWindow):
 
     def export_xlsx(self, path: Path) -> None:
         """Write the Excel report in the background."""
-        result, section = self.result, self.name
+        result, section, reviews = self.result, self.name, dict(self.reviews)
         if result is not None and self._writable(path):
-            self._write(lambda: write_xlsx(result, path, section), path)
+            self._write(lambda: write_xlsx(result, path, section, reviews), path)
 
-    def export_docx(self, path: Path) -> None:
-        """Write the Word dossier in the background."""
+    def export_docx(self, path: Path, confirmed_only: bool = False) -> None:
+        """Write the Word dossier in the background (with ``confirmed_only``, of the pairs the panel
+        marked 已核实 alone)."""
         from bidcheck.report.dossier import write_docx  # python-docx: loaded when a dossier is asked for
 
-        result, section = self.result, self.name
+        result, section, reviews = self.result, self.name, dict(self.reviews)
         if result is not None and self._writable(path):
-            self._write(lambda: write_docx(result, path, section), path)
+            self._write(
+                lambda: write_docx(result, path, section, reviews=reviews, confirmed_only=confirmed_only),
+                path,
+            )
+
+    def set_review(self, key: str, review: Review) -> None:
+        """Keep the panel's mark on a pair (saved with the check, shown in the reports)."""
+        self.reviews[key] = review
 
     def export_json(self, path: Path) -> None:
         """Write the result JSON in the background."""
@@ -434,7 +447,7 @@ class MainWindow(QMainWindow):
             if saved.result is None:
                 return saved
             texts = texts_from_files(saved.result, saved.texts, progress, cancel)
-            return SavedCheck(saved.name, saved.files, saved.result, texts)
+            return SavedCheck(saved.name, saved.files, saved.result, texts, saved.reviews)
 
         prefs.remember_recent(self.store, path)
         self._start(Task(job, self), lambda saved: self.apply_saved(saved, path), tr("正在打开…"))
@@ -444,13 +457,14 @@ class MainWindow(QMainWindow):
         self.files.set_files(saved.files)
         self.name = saved.name or (path.stem if path else "")
         self.check_path = path if path and path.suffix == CHECK_SUFFIX else None
+        self.reviews = dict(saved.reviews)
         self._show_result(saved.result, dict(saved.texts))
         if saved.result is None:
             self.stage.setText(tr("已打开，尚未检查。"))
 
     def snapshot(self) -> SavedCheck:
         """The check as it stands, to save or to carry into a new window."""
-        return SavedCheck(self.name, self.files.files(), self.result, dict(self.texts))
+        return SavedCheck(self.name, self.files.files(), self.result, dict(self.texts), dict(self.reviews))
 
     def open_self_check(self) -> SelfCheckWindow:
         """Open the 自查 window (a bidder checking its own bid), with this window's settings."""

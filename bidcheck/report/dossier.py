@@ -19,6 +19,7 @@ import hashlib
 import io
 import itertools
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from docx import Document as new_document
@@ -36,6 +37,7 @@ from bidcheck.model import CheckResult, Document, PairResult
 from bidcheck.report.files import write_atomically
 from bidcheck.report.page_crops import passage_crop
 from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, ground_of_pattern, ground_of_signal
+from bidcheck.review import REVIEW_STATES, Review, Reviews, review_of
 from bidcheck.words import LEVEL_NAMES, picture_thumbnails, public_value_line, signal_line
 
 __all__ = ["save_docx", "write_docx"]
@@ -47,18 +49,53 @@ _PICTURES = 2  # pages pictured per pair
 _FONT = "SimSun"
 
 
-def write_docx(result: CheckResult, path: Path, section: str = "", procurement: bool = False) -> None:
-    """Write the dossier for a check result to ``path`` (atomically)."""
-    write_atomically(path, functools.partial(save_docx, result, section=section, procurement=procurement))
+@dataclass(frozen=True)
+class _Marks:
+    """The panel's marks on the pairs, and whether the dossier holds the 已核实 pairs alone."""
+
+    reviews: Reviews
+    confirmed_only: bool
+
+    def of(self, result: CheckResult, pair: PairResult) -> Review | None:
+        return review_of(self.reviews, result, pair)
+
+    def shown(self, result: CheckResult, pair: PairResult) -> bool:
+        review = self.of(result, pair)
+        return not self.confirmed_only or (review is not None and review.state == "confirmed")
 
 
-def save_docx(result: CheckResult, target: Path, section: str = "", procurement: bool = False) -> None:
+def write_docx(
+    result: CheckResult,
+    path: Path,
+    section: str = "",
+    procurement: bool = False,
+    reviews: Reviews | None = None,
+    confirmed_only: bool = False,
+) -> None:
+    """Write the dossier for a check result to ``path`` (atomically), with the panel's marks; with
+    ``confirmed_only``, of the pairs it marked 已核实 alone."""
+    marks = _Marks(reviews or {}, confirmed_only)
+    write_atomically(
+        path, functools.partial(save_docx, result, section=section, procurement=procurement, marks=marks)
+    )
+
+
+def save_docx(
+    result: CheckResult,
+    target: Path,
+    section: str = "",
+    procurement: bool = False,
+    marks: _Marks | None = None,
+) -> None:
     """Write the dossier to ``target``."""
+    marks = marks or _Marks({}, False)
     doc = _new_document(section or "未命名标段")
     names = {d.id: d.name for d in result.documents}
     _cover(doc, result, section)
-    _conclusion(doc, result, names)
-    _evidence(doc, result, names, procurement)
+    if marks.confirmed_only:
+        doc.add_paragraph("本报告只收录评标委员会已核实的文件对。")
+    _conclusion(doc, result, names, marks)
+    _evidence(doc, result, names, procurement, marks)
     _exclusions(doc, result)
     _method(doc, result)
     _files(doc, result)
@@ -155,7 +192,7 @@ def _user() -> str:
         return "未知"
 
 
-def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str]) -> None:
+def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str], marks: _Marks) -> None:
     doc.add_heading("一、结论", 1)
     counts = {level: sum(p.level == level for p in result.pairs) for level in ("high", "watch", "none")}
     doc.add_paragraph(
@@ -171,21 +208,31 @@ def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str]) -
         doc.add_paragraph(
             f"报价规律：{pattern.detail}（{ground_of_pattern().cite()}，线索级）", "List Bullet"
         )
-    for pair in (p for p in result.pairs if p.level != "none"):
+    for pair in (p for p in result.pairs if p.level != "none" and marks.shown(result, p)):
         line = f"{LEVEL_NAMES[pair.level]}　{names[pair.a]} ↔ {names[pair.b]}：{pair.reason}"
-        doc.add_paragraph(line, "List Bullet")
+        doc.add_paragraph(line + _review_words(marks.of(result, pair)), "List Bullet")
 
 
-def _evidence(doc: DocxDocument, result: CheckResult, names: dict[str, str], procurement: bool) -> None:
+def _review_words(review: Review | None) -> str:
+    if review is None or (review.state == "pending" and not review.note):
+        return ""
+    note = f"：{review.note}" if review.note else ""
+    return f"【评标委员会：{REVIEW_STATES[review.state]}{note}】"
+
+
+def _evidence(
+    doc: DocxDocument, result: CheckResult, names: dict[str, str], procurement: bool, marks: _Marks
+) -> None:
     doc.add_heading("二、逐对证据", 1)
     raised = [p for p in result.pairs if p.level == "high"]
     raised += [p for p in result.pairs if p.level == "watch"][:_WATCH_SHOWN]
+    raised = [p for p in raised if marks.shown(result, p)]
     if not raised:
         doc.add_paragraph("没有达到一级预警或二级观察的文件对。")
     documents = {d.id: d for d in result.documents}
     for n, pair in enumerate(raised, 1):
         doc.add_heading(f"{n}．{names[pair.a]} ↔ {names[pair.b]}（{LEVEL_NAMES[pair.level]}）", 2)
-        doc.add_paragraph(pair.reason)
+        doc.add_paragraph(pair.reason + _review_words(marks.of(result, pair)))
         _findings(doc, pair, procurement)
         _passages(doc, pair)
         _pictures(doc, result, pair, (documents[pair.a], documents[pair.b]))

@@ -30,6 +30,7 @@ from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, Pr
 from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
 from bidcheck.report.files import write_atomically
 from bidcheck.report.sheetxml import ValueSheet, save_workbook
+from bidcheck.review import REVIEW_STATES, Review, Reviews, pair_key
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
@@ -67,12 +68,12 @@ _CELL_LIMIT = 32000
 _YUAN = "#,##0.00"
 
 
-def write_xlsx(result: CheckResult, path: Path, section: str = "") -> None:
-    """Write the workbook for a check result to ``path`` (atomically)."""
-    write_atomically(path, functools.partial(save_xlsx, result, section=section))
+def write_xlsx(result: CheckResult, path: Path, section: str = "", reviews: Reviews | None = None) -> None:
+    """Write the workbook for a check result to ``path`` (atomically), with the panel's marks."""
+    write_atomically(path, functools.partial(save_xlsx, result, section=section, reviews=reviews))
 
 
-def save_xlsx(result: CheckResult, target: Path, section: str = "") -> None:
+def save_xlsx(result: CheckResult, target: Path, section: str = "", reviews: Reviews | None = None) -> None:
     """Write the workbook for a check result to ``target`` as it goes (``write_xlsx`` writes it whole).
 
     Raises:
@@ -80,7 +81,7 @@ def save_xlsx(result: CheckResult, target: Path, section: str = "") -> None:
     """
     with collector_paused():
         try:
-            save_workbook(_workbook(result, section), target)
+            save_workbook(_workbook(result, section, reviews), target)
         except etree.SerialisationError as exc:
             raise _os_error(exc) from None
 
@@ -92,13 +93,14 @@ def _os_error(exc: etree.SerialisationError) -> Exception:
     return OSError(code, os.strerror(code)) if isinstance(code, int) else exc
 
 
-def _workbook(result: CheckResult, section: str) -> Workbook:
+def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None) -> Workbook:
+    reviews = reviews or {}
     book = Workbook()
     names = {d.id: d.name for d in result.documents}
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
     _summary(book.active, result, section, quiet_flagged)
     _matrix(_value_sheet(book, "相似度矩阵"), result)
-    _pairs(_value_sheet(book, "文件对排名"), result.pairs, names)
+    _pairs(_value_sheet(book, "文件对排名"), result.pairs, names, reviews)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
@@ -319,7 +321,7 @@ def _centred(cell: Cell) -> None:
     cell.alignment = Alignment(horizontal="center")
 
 
-def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str]) -> None:
+def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str], reviews: Reviews) -> None:
     _header(
         sheet,
         (
@@ -336,8 +338,10 @@ def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str]
             "全部共同段落数",
             "原因",
             "串标迹象",
+            "核实",
+            "核实备注",
         ),
-        (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70, 40),
+        (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70, 40, 8, 30),
     )
     styles = _Styles()
     for rank, pair in enumerate(pairs, start=1):
@@ -358,9 +362,17 @@ def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str]
             (len(pair.passages) + pair.passages_omitted, None),
             (_safe(pair.reason), None),
             (_safe(_sign_summary(pair)), None),
+            *_review_cells(reviews.get(pair_key(names[pair.a], names[pair.b]))),
         ]
         sheet.put_row(rank + 1, row)
     _finish_table(sheet)
+
+
+def _review_cells(review: Review | None) -> list[tuple[object, StyleArray | None]]:
+    """The panel's mark on a pair and its note (blank where it made none)."""
+    if review is None:
+        return [("", None), ("", None)]
+    return [(REVIEW_STATES[review.state], None), (_safe(review.note), None)]
 
 
 def _sign_summary(pair: PairResult) -> str:
