@@ -294,10 +294,27 @@ def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> 
     for path in [*args.tender, *args.template]:
         if not path.is_file():
             raise _UsageError(f"找不到文件：{path}")
-    inputs = CheckInputs(tuple(args.paths), tuple(args.tender), tuple(args.template))  # folders: see _jobs
+    tenders = [*args.tender, *_tenders_by_name(args, stderr)]
+    inputs = CheckInputs(tuple(args.paths), tuple(tenders), tuple(args.template))  # folders: see _jobs
     folder = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
     section = args.section or folder  # the reports name the section as the user does
     return _run_check(inputs, _settings(args), args, section, stdout, stderr)
+
+
+def _tenders_by_name(args: argparse.Namespace, stderr: TextIO) -> list[Path]:
+    """The files of the section's folders named as the tender (招标文件, 招标控制价), as the app takes them,
+    when no tender is given; each is said."""
+    from bidcheck.ingest import collect_sources
+    from bidcheck.ingest.folder import named_as_tender
+    from bidcheck.text.chars import replace_unsafe
+
+    if args.tender:
+        return []
+    folders = [p for p in args.paths if p.is_dir()]
+    found = [p for p in collect_sources(folders) if p.is_file() and named_as_tender(p)]
+    for path in found:
+        stderr.write(f"按文件名把 {replace_unsafe(path.name)} 作为招标文件（用 --tender 可另行指定）\n")
+    return found
 
 
 def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:

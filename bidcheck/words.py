@@ -69,6 +69,7 @@ SIGN_PHRASES: dict[str, str] = {
     "metadata.author": "不同投标人的文件由同一人编辑（{fields}相同）",
     "metadata.last_modified_by": "不同投标人的文件由同一人编辑（{fields}相同）",
     "metadata": "不同投标人的文件属性相同（{fields}）",
+    "identical": "不同投标人递交了逐字节完全相同的文件",
     "machine": "不同投标人的文件出自同一电脑、加密锁或账号（{fields}相同，条例第四十条（一））",
     "machine.pdf_id": "不同投标人的文件出自同一 PDF 文件（{fields}相同）",
     "bill": "不同投标人的已标价工程量清单逐项雷同（{fields}）",
@@ -94,6 +95,7 @@ CONCEALED_KINDS: dict[str, str] = {
     "deleted": "修订中删除的文字",
 }
 SIGNAL_KINDS: dict[str, str] = {
+    "identical": "同一文件",
     "machine": "同一机器",
     "bill": "清单雷同",
     "metadata": "文档属性",
@@ -116,6 +118,7 @@ SIGNAL_FIELDS: dict[str, str] = {
     "modified": "保存时间",
     "last_printed": "打印时间",
     "producer": "生成程序",
+    "same_file": "逐字节相同的文件",
     "same_prices": "综合单价相同",
     "same_buildup": "组价相同",
     "derived_ratio": "单价成固定比例",

@@ -290,3 +290,17 @@ def test_a_document_variable_that_is_an_id_is_a_lead_and_a_short_one_nothing(tmp
     result = check(CheckInputs(tuple(bids), (tender,)), Settings(workers=2))
     found = [(s.value, s.strength) for p in result.pairs for s in p.signals if s.field == "doc_var"]
     assert found == [("BidToolFileId=9f2c4e1ab7d04c5e8a61f03b2d7c9e45", "supporting")]
+
+
+def test_the_same_file_in_two_bidders_folders_is_said_to_be_one_file(tmp_path: Path) -> None:
+    tender = make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)])
+    for name in ("甲公司", "乙公司", "丙公司"):
+        (tmp_path / "bids" / name).mkdir(parents=True)
+    own = make_docx(tmp_path / "bids" / "甲公司" / "投标文件.docx", [paragraphs(70, 6)])
+    shutil.copy(own, tmp_path / "bids" / "乙公司" / "投标文件.docx")  # handed in twice
+    make_docx(tmp_path / "bids" / "丙公司" / "投标文件.docx", [paragraphs(71, 6)])
+    result = check(CheckInputs((tmp_path / "bids",), (tender,)), Settings(workers=2))
+    pair = _pair(result, "甲公司", "乙公司")
+    same = [s for s in pair.signals if s.kind == "identical"]
+    assert [s.strength for s in same] == ["strong"] and "逐字节完全相同" in same[0].detail
+    assert not [s for p in result.pairs for s in p.signals if s.kind == "identical" and p is not pair]

@@ -63,3 +63,15 @@ def test_a_reference_folder_holding_the_tender_leaves_it_the_tender(section: Pat
     assert [d.name for d in result.tenders] == ["招标文件.docx"] and result.tenders[0].ok
     assert "招标文件.docx" not in [d.name for d in result.references]
     assert result.clean, [f.detail for f in result.findings]  # the agency's phone and account are no finding
+
+
+def test_without_tender_given_a_file_named_as_the_tender_is_taken_and_said(
+    section: Path, tmp_path: Path
+) -> None:
+    """The command line takes the folder's 招标文件 as the tender, as the app does, and says so."""
+    report = tmp_path / "结果.json"
+    status, out, err = _run("check", str(section), "--json", str(report), "--quiet")
+    assert status == ExitStatus.SUCCESS and "未提供招标文件" not in out
+    assert "按文件名把 招标文件.docx 作为招标文件" in err
+    roles = {d["name"]: d["role"] for d in json.loads(report.read_text(encoding="utf-8"))["documents"]}
+    assert roles["招标文件.docx"] == "tender" and out.startswith("3 份投标文件，3 对")

@@ -11,6 +11,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableWidget, QTableWidgetItem
 
 from bidcheck.ingest import collect_sources
+from bidcheck.ingest.folder import named_as_tender
 from bidcheck.model import Document, Role
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import PRICE_UNREAD, concealed_lines, price_place
@@ -29,8 +30,8 @@ _TOOLTIP_LINES = 20  # concealed findings listed in a tooltip; the workbook's fi
 
 def guess_role(path: Path) -> Role:
     """A file named like the tender (招标文件) or its control price (招标控制价) starts as the tender;
-    anything else as a bid."""
-    return "tender" if "招标文件" in path.stem or "招标控制价" in path.stem else "bid"
+    anything else as a bid (the command line's rule: ``ingest.folder.named_as_tender``)."""
+    return "tender" if named_as_tender(path) else "bid"
 
 
 class FilesTable(QTableWidget):

@@ -24,6 +24,7 @@ __all__ = [
     "FOLDER_FORMAT",
     "bidder_files",
     "is_report",
+    "named_as_tender",
     "read_folder",
     "section_sources",
     "source_size",
@@ -34,6 +35,14 @@ FOLDER_FORMAT = "folder"
 _SKIPPED = ("~$", ".")  # Office's lock files, hidden files and folders
 _REPORT_CREATOR = re.compile(rb"<dc:creator[^>]*>bidcheck</dc:creator>")
 _CORE_BYTES = 1 << 16
+
+
+TENDER_WORDS = ("招标文件", "招标控制价")  # a file so named is the tender's, in the app and the command line
+
+
+def named_as_tender(path: Path) -> bool:
+    """Whether a file's name says it is the tender (招标文件) or its control price (招标控制价)."""
+    return any(word in path.stem for word in TENDER_WORDS)
 
 
 def is_report(path: Path) -> bool:

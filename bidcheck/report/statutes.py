@@ -61,6 +61,7 @@ class Ground:
 # (kind, field or "") -> (clause, proven when strong)
 _SIGNS: dict[tuple[str, str], tuple[int, bool]] = {
     ("machine", ""): (1, True),
+    ("identical", ""): (1, True),
     ("edit_session", ""): (1, True),
     ("metadata", ""): (1, False),
     ("identifier", "person"): (3, True),

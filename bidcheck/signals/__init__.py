@@ -20,6 +20,7 @@ from bidcheck.signals import (
     concealed,
     cross_name,
     edit_session,
+    identical,
     identifier,
     image,
     machine,
@@ -37,6 +38,7 @@ __all__ = ["Linked", "SectionInfo", "SignalsFound", "find_signals", "price_patte
 
 Finder = Callable[[Sequence[Ready], SectionInfo], Sequence[Linked | PublicValue]]
 _FINDERS: dict[str, Finder] = {
+    "identical": identical.find,
     "machine": machine.find,
     "bill": bills.find,
     "metadata": metadata.find,
