@@ -76,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     _output_options(chk)
     chk.add_argument("--docx", type=Path, metavar="OUT.docx", help="Word 检查报告路径（可归档的书面报告）")
     chk.add_argument(
+        "--pdf", type=Path, metavar="OUT.pdf", help="PDF 检查报告路径（同 Word 报告，需要 LibreOffice）"
+    )
+    chk.add_argument(
         "--procurement",
         action="store_true",
         help="政府采购项目：报告同时引用《政府采购货物和服务招标投标管理办法》第三十七条",
@@ -163,12 +166,17 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
         stream.write(f"{result.semantic_note}\n")
 
 
-_EXCEL, _JSON, _WORD = "Excel 报告", "JSON 结果", "Word 报告"  # the reports, as the summary names them
+_EXCEL, _JSON, _WORD, _PDF = "Excel 报告", "JSON 结果", "Word 报告", "PDF 报告"  # as the summary names them
 
 
 def _outputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The reports asked for: (what, path)."""
-    wanted = ((_EXCEL, args.xlsx), (_WORD, getattr(args, "docx", None)), (_JSON, args.json))
+    wanted = (
+        (_EXCEL, args.xlsx),
+        (_WORD, getattr(args, "docx", None)),
+        (_PDF, getattr(args, "pdf", None)),
+        (_JSON, args.json),
+    )
     return [(label, path) for label, path in wanted if path]
 
 
@@ -185,6 +193,7 @@ def _write_reports(
     writers: dict[str, Callable[[Path], None]] = {
         _EXCEL: lambda path: write_xlsx(result, path, section),
         _WORD: lambda path: _write_docx(result, path, section, getattr(args, "procurement", False)),
+        _PDF: lambda path: _write_docx(result, path, section, getattr(args, "procurement", False), pdf=True),
         _JSON: lambda path: write_json(result, path),
     }
     outputs = _outputs(args)
@@ -200,10 +209,10 @@ def _write_reports(
     return [(label, path) for label, path in outputs if done[label]]
 
 
-def _write_docx(result: CheckResult, path: Path, section: str, procurement: bool) -> None:
-    from bidcheck.report.dossier import write_docx  # python-docx: loaded when a dossier is asked for
+def _write_docx(result: CheckResult, path: Path, section: str, procurement: bool, pdf: bool = False) -> None:
+    from bidcheck.report.dossier import write_docx, write_pdf  # python-docx: loaded when asked for
 
-    write_docx(result, path, section, procurement)
+    (write_pdf if pdf else write_docx)(result, path, section, procurement)
 
 
 def _json_aside(
@@ -256,6 +265,12 @@ def _run_check(
     from bidcheck.report.files import check_outputs
     from bidcheck.text.chars import replace_unsafe
 
+    if getattr(args, "pdf", None):
+        from bidcheck.ingest.office import find_soffice
+        from bidcheck.report.dossier import PDF_NEEDS_LIBREOFFICE
+
+        if find_soffice() is None:
+            raise _UsageError(PDF_NEEDS_LIBREOFFICE)  # said now, not after the whole check
     read = [*inputs.bid_files(), *inputs.tenders, *inputs.templates]
     check_outputs(_outputs(args), read)  # a wrong path is said now, not after the whole check
     progress = no_progress if args.quiet else _progress_bar(stderr)

@@ -153,3 +153,19 @@ def test_a_copy_of_the_control_bill_in_a_bidders_folder_is_not_its_bill(
     result = check(inputs, Settings(workers=2))
     assert [s.field for s in _pair(result, 1, 2).signals if s.kind == "bill"] == ["same_prices"]
     assert not [s for s in _pair(result, 1, 7).signals if s.kind == "bill"]
+
+
+def test_the_dossier_sets_a_bill_signals_items_side_by_side(result: CheckResult, tmp_path: Path) -> None:
+    from docx import Document as open_docx
+
+    from bidcheck.report.dossier import write_docx
+
+    write_docx(result, tmp_path / "r.docx", "清单标段")
+    doc = open_docx(str(tmp_path / "r.docx"))
+    text = "\n".join(p.text for p in doc.paragraphs)
+    assert "清单逐项并列" in text and "条例第四十条（四）" in "\n".join(
+        c.text for t in doc.tables for row in t.rows for c in row.cells
+    )
+    bill = next(t for t in doc.tables if t.rows[0].cells[0].text == "项目编码")
+    first = [c.text for c in bill.rows[1].cells]
+    assert first[3] == first[4] and first[5] not in ("", "—")  # both prices alike, the control's beside

@@ -128,3 +128,22 @@ def test_the_printed_workbook_carries_the_section_and_page_numbers(
     assert "滨江新区排水管网改造工程第二标段" in first and "第 1 页 共" in first
     SHOTS.mkdir(parents=True, exist_ok=True)
     pdf[0].render(scale=1.0).to_pil().save(SHOTS / "workbook-page1.png")
+
+
+def test_the_dossier_as_pdf_or_a_plain_word_why_not(
+    section: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pypdfium2 as pdfium
+
+    from bidcheck.ingest.office import SOFFICE_ENV
+
+    out = tmp_path / "报告.pdf"
+    argv = ["check", str(section["bids"]), "--tender", str(section["tender"]), "--quiet"]
+    status = main([*argv, "--pdf", str(out)], io.StringIO(), io.StringIO())
+    assert status == ExitStatus.SUCCESS
+    assert "围标串标检查报告" in pdfium.PdfDocument(str(out))[0].get_textpage().get_text_range()
+    monkeypatch.setenv(SOFFICE_ENV, str(tmp_path / "no-such-soffice"))
+    err = io.StringIO()
+    status = main([*argv, "--pdf", str(tmp_path / "again.pdf")], io.StringIO(), err)
+    assert status == ExitStatus.USAGE and "写 PDF 报告需要 LibreOffice" in err.getvalue()
+    assert not (tmp_path / "again.pdf").exists()

@@ -75,6 +75,18 @@ def convert_to_docx(source: Path, soffice: Path, workdir: Path, timeout_s: float
     Raises:
         ReadError: LibreOffice failed, produced nothing, or ran past ``timeout_s`` (it is then killed).
     """
+    return convert(source, soffice, workdir, "docx:MS Word 2007 XML", timeout_s)
+
+
+def convert(
+    source: Path, soffice: Path, workdir: Path, target: str, timeout_s: float = CONVERT_TIMEOUT_S
+) -> Path:
+    """Convert ``source`` to ``target`` (LibreOffice's ``--convert-to`` argument: ``pdf``, ``docx:…``)
+    inside ``workdir``, with macros off and a profile of its own, and return the new file.
+
+    Raises:
+        ReadError: LibreOffice failed, produced nothing, or ran past ``timeout_s`` (it is then killed).
+    """
     profile = workdir / "profile"
     (profile / "user").mkdir(parents=True)
     (profile / "user" / "registrymodifications.xcu").write_text(_NO_MACROS, encoding="utf-8")
@@ -89,13 +101,13 @@ def convert_to_docx(source: Path, soffice: Path, workdir: Path, timeout_s: float
         "--norestore",
         "--nolockcheck",
         "--convert-to",
-        "docx:MS Word 2007 XML",
+        target,
         "--outdir",
         str(outdir),
         str(source),
     ]
     _run(command, timeout_s)
-    result = outdir / f"{source.stem}.docx"
+    result = outdir / f"{source.stem}.{target.partition(':')[0]}"
     if not result.is_file() or result.stat().st_size == 0:
         raise ReadError(
             "LibreOffice 无法转换此文件（文件已损坏、已加密或不是文字处理文档，如 .doc/.wps/.rtf）"

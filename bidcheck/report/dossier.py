@@ -13,11 +13,13 @@ size, pages and SHA-256; the program's version; the statute texts cited.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import functools
 import getpass
 import hashlib
 import io
 import itertools
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,8 @@ from docx.text.paragraph import Paragraph
 
 from bidcheck import __version__
 from bidcheck.config import Settings
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.office import convert, find_soffice
 from bidcheck.model import CheckResult, Document, PairResult
 from bidcheck.report.files import write_atomically
 from bidcheck.report.page_crops import passage_crop
@@ -40,12 +44,13 @@ from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, groun
 from bidcheck.review import REVIEW_STATES, Review, Reviews, review_of
 from bidcheck.words import LEVEL_NAMES, picture_thumbnails, public_value_line, signal_line
 
-__all__ = ["save_docx", "write_docx"]
+__all__ = ["PDF_NEEDS_LIBREOFFICE", "save_docx", "write_docx", "write_pdf"]
 
 _WATCH_SHOWN = 30  # 二级观察 pairs given a section of their own; the others are listed in the conclusion
 _PASSAGES_SHOWN = 12  # passages of a pair quoted
 _QUOTE = 160  # characters of a passage quoted on each side
 _PICTURES = 2  # pages pictured per pair
+_BILL_ROWS = 20  # items of a bill signal set side by side
 _FONT = "SimSun"
 
 
@@ -78,6 +83,42 @@ def write_docx(
     write_atomically(
         path, functools.partial(save_docx, result, section=section, procurement=procurement, marks=marks)
     )
+
+
+def write_pdf(
+    result: CheckResult,
+    path: Path,
+    section: str = "",
+    procurement: bool = False,
+    reviews: Reviews | None = None,
+    confirmed_only: bool = False,
+) -> None:
+    """The dossier as PDF (written as Word, converted by LibreOffice), written atomically.
+
+    Raises:
+        OSError: LibreOffice is not installed, or the conversion failed (its reason in words).
+    """
+    soffice = find_soffice()
+    if soffice is None:
+        raise OSError(errno.ENOENT, PDF_NEEDS_LIBREOFFICE)
+    marks = _Marks(reviews or {}, confirmed_only)
+    with tempfile.TemporaryDirectory(prefix="bidcheck-dossier-") as folder:
+        work = Path(folder)
+        save_docx(result, work / "dossier.docx", section, procurement, marks)
+        try:
+            made = convert(work / "dossier.docx", soffice, work / "convert", "pdf")
+        except ReadError as exc:
+            raise OSError(errno.EIO, f"转换为 PDF 失败：{exc}") from exc
+        write_atomically(path, functools.partial(_copy, made))
+
+
+def _copy(source: Path, target: Path) -> None:
+    target.write_bytes(source.read_bytes())
+
+
+PDF_NEEDS_LIBREOFFICE = (
+    "写 PDF 报告需要 LibreOffice（Debian/Ubuntu：sudo apt-get install libreoffice-writer-nogui）"
+)
 
 
 def save_docx(
@@ -234,6 +275,7 @@ def _evidence(
         doc.add_heading(f"{n}．{names[pair.a]} ↔ {names[pair.b]}（{LEVEL_NAMES[pair.level]}）", 2)
         doc.add_paragraph(pair.reason + _review_words(marks.of(result, pair)))
         _findings(doc, pair, procurement)
+        _bill_rows(doc, pair)
         _passages(doc, pair)
         _pictures(doc, result, pair, (documents[pair.a], documents[pair.b]))
 
@@ -256,6 +298,30 @@ def _findings(doc: DocxDocument, pair: PairResult, procurement: bool) -> None:
         rows.append((sign.cite(procurement), sign.grade, signal_line(signal) + "；" + signal.detail))
     if rows:
         _table(doc, ("依据条款", "级别", "发现"), rows, (3.6, 1.6, 11.4))
+
+
+def _bill_rows(doc: DocxDocument, pair: PairResult) -> None:
+    """A bill signal's items side by side (the first of them; all are in the workbook's 清单比对)."""
+    for signal in (s for s in pair.signals if s.rows):
+        shown = signal.rows[:_BILL_ROWS]
+        more = (
+            f"，其余 {len(signal.rows) - len(shown)} 项见 Excel 报告的“清单比对”表"
+            if len(signal.rows) > len(shown)
+            else ""
+        )
+        doc.add_paragraph(f"清单逐项并列（{len(shown)} 项{more}）：")
+        rows = [(r.code, r.name, r.unit, _yuan(r.a), _yuan(r.b), _yuan(r.control)) for r in shown]
+        _table(
+            doc,
+            ("项目编码", "项目名称", "单位", "A 综合单价", "B 综合单价", "招标控制价"),
+            rows,
+            (2.8, 4.4, 1.2, 2.7, 2.7, 2.8),
+            9,
+        )
+
+
+def _yuan(value: float | None) -> str:
+    return f"{value:,.2f}" if value is not None else "—"
 
 
 def _passages(doc: DocxDocument, pair: PairResult) -> None:
