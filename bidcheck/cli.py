@@ -418,7 +418,12 @@ def run() -> NoReturn:
     """Console-script entry point. A check (``check``, ``demo``) ends without the interpreter's
     teardown (``_exit_now``); the other commands, which may hold the library open, end as usual."""
     argv = sys.argv[1:]
-    code = main(argv)
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader that stopped early (``library list | head -1``): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = ExitStatus.SUCCESS
     if argv[:1] in (["check"], ["demo"]):
         _exit_now(code)
     sys.exit(code)

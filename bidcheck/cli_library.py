@@ -176,6 +176,10 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
     groups.add_argument("--json", type=Path, metavar="OUT", help="把分堆写入 JSON 文件")
     verbs.add_parser("export", help="导出到文件").add_argument("file", type=Path, metavar="FILE")
     verbs.add_parser("import", help="从文件导入").add_argument("file", type=Path, metavar="FILE")
+    for verb in verbs.choices.values():  # after the verb too: ``library list --library X``
+        verb.add_argument(
+            "--library", type=Path, metavar="FILE", default=argparse.SUPPRESS, help="资料库文件"
+        )
 
 
 def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO) -> int:

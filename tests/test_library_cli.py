@@ -146,3 +146,24 @@ def test_a_section_that_only_shares_a_default_name_is_kept(tmp_path: Path) -> No
     listed = run("library", "--library", library, "list")[1]
     names = sorted(line.split("  ")[2] for line in listed.splitlines())
     assert names == ["01-甲公司.docx", "01-甲公司.docx（2）", "投标文件", "投标文件（2）"]
+
+
+def test_the_library_option_may_follow_the_verb_and_a_closed_pipe_ends_quietly(stored: Path) -> None:
+    import subprocess
+    import sys
+
+    status, listed, _ = run("library", "list", "--library", str(stored))
+    assert status == ExitStatus.SUCCESS and "一" in listed
+    command = [
+        sys.executable,
+        "-c",
+        "from bidcheck.cli import run; run()",
+        "library",
+        "--library",
+        str(stored),
+    ]
+    process = subprocess.Popen([*command, "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before a word is written (``| head -0``)
+    stderr = process.stderr.read().decode("utf-8", "replace")
+    assert process.wait(timeout=120) == 0 and "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
