@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Price, PublicValue, Signal
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "picture_thumbnails",
     "price_place",
     "price_words",
+    "property_time",
     "public_value_line",
     "sign_phrases",
     "signal_line",
@@ -209,6 +212,20 @@ def signal_line(signal: Signal) -> str:
 
 def _concealed_place(found: Concealed) -> str:
     return f"{CONCEALED_KINDS.get(found.kind, found.kind)} 第 {found.page} 页第 {found.paragraph} 段"
+
+
+_PDF_TIME = re.compile(r"D:(\d{4})(\d{2})(\d{2})(\d{2})?(\d{2})?(\d{2})?")
+
+
+def property_time(value: str) -> str:
+    """A document property's time as a panel reads it: ``2026-12-06 17:31:23`` from a PDF date
+    (``D:20261206173123Z'``) or a Word one (``2026-12-06T17:31:23Z``); other text as it is."""
+    found = _PDF_TIME.match(value.strip())
+    if found:
+        date = "-".join(found.groups()[:3])
+        clock = ":".join(g for g in found.groups()[3:] if g)
+        return f"{date} {clock}".strip()
+    return value.replace("T", " ").removesuffix("Z") if re.match(r"\d{4}-\d{2}-\d{2}T", value) else value
 
 
 def parts_summary(doc: Document) -> str:

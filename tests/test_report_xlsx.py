@@ -225,3 +225,11 @@ def test_every_sheet_prints_with_the_section_and_page_numbers(workbook: tuple[Pa
     assert changed == [("并行进程数（0 为自动）（workers）", 1)]
     settings = {r[0]: r[1] for r in book["设置"].iter_rows(min_row=2, values_only=True)}
     assert len(settings) >= 50 and settings["设置版本（version）"] == 1
+
+
+def test_file_property_times_read_as_times(workbook: tuple[Path, CheckResult]) -> None:
+    sheet = load_workbook(workbook[0])["文件清单"]
+    header = [c.value for c in sheet[1]]
+    created = header.index("创建时间")
+    times = {r[1]: r[created] for r in sheet.iter_rows(min_row=2, values_only=True)}
+    assert times["02-乙.pdf"] == "2000-01-01 00:00:00"  # not D:20000101000000+00'00'

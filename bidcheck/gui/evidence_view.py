@@ -276,7 +276,9 @@ class EvidenceView(QWidget):
 
     def _show_level(self, pair: PairResult) -> None:
         colour = LEVEL_COLOURS[pair.level].name()
-        self.badge.setText(f" {level_name(pair.level)}  {pair.similarity:.1%} ")
+        raised_by_signs = pair.level != "none" and not any(p.live for p in pair.passages)
+        figure = tr("迹象") if raised_by_signs else f"{pair.similarity:.1%}"  # no shared text: no 0.0%
+        self.badge.setText(f" {level_name(pair.level)}  {figure} ")
         self.badge.setStyleSheet(
             f"QLabel {{ background: {colour}; color: white; border-radius: 9px; padding: 2px 8px;"
             " font-weight: bold; }"

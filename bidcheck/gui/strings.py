@@ -35,8 +35,9 @@ ENGLISH: dict[str, str] = {
     "；{n} 个文件无法读取": "; {n} files could not be read",
     "疑似串标组：{members}": "Suspected ring: {members}",
     "另有 {n} 个多家共有的值，见报告概要": "{n} more values many bids hold: see the report's summary",
-    "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高": (
-        "No tender document given: text several bidders share may come from the tender, so results run high"
+    "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）": (
+        "No tender document given: tender text only two or three bidders copied cannot be left out and may "
+        "count as evidence (text many share is taken as public)"
     ),
     "指定招标文件…": "Mark the tender…",
     "把标段中的一个文件标为招标文件，然后重新检查": (
@@ -50,6 +51,7 @@ ENGLISH: dict[str, str] = {
     "角色": "Role",
     "页数": "Pages",
     "页": "Pages",
+    "迹象": "signs",
     "导出 Word 报告…": "Export Word report…",
     "导出 Word 报告（仅已核实）…": "Export Word report (confirmed only)…",
     "待定": "Open",

@@ -48,12 +48,15 @@ from bidcheck.words import (
     passage_kind,
     picture_thumbnails,
     price_place,
+    property_time,
     public_value_line,
 )
 
 __all__ = ["NO_TENDER_WARNING", "save_xlsx", "write_xlsx"]
 
-NO_TENDER_WARNING = "未提供招标文件：多家共有的文字可能来自招标文件，结果偏高"
+NO_TENDER_WARNING = (
+    "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）"
+)
 _HEADER_FONT = Font(bold=True, color="FFFFFF")
 _HEADER_FILL = PatternFill("solid", fgColor="305496")
 _GREY = Font(color="808080")
@@ -652,8 +655,8 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
                 meta.get("author", ""),
                 meta.get("last_modified_by", ""),
                 meta.get("company", ""),
-                meta.get("created", ""),
-                meta.get("modified", ""),
+                property_time(meta.get("created", "")),
+                property_time(meta.get("modified", "")),
                 meta.get("application", meta.get("producer", "")),
                 doc.path,
                 meta.get("xmp_document_id", ""),

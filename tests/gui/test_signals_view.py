@@ -34,6 +34,7 @@ def test_the_top_pair_lists_its_signal(shown: MainWindow) -> None:
     evidence = shown.evidence
     assert evidence.signals.isVisible()
     assert evidence.signals.text() == "【强】文档属性 · 作者：刘建国（文件属性）"  # no place: no link
+    assert evidence.badge.text().split() == ["一级预警", "迹象"]  # raised by a sign alone: no "0.0%"
     assert "由同一人编辑" in evidence.reason.text()
 
 
