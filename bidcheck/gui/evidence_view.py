@@ -14,7 +14,7 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -167,6 +167,15 @@ class EvidenceView(QWidget):
         self.next_button = QPushButton(tr("下一段 ▶"))
         self.previous_button.clicked.connect(self.previous_passage)
         self.next_button.clicked.connect(self.next_passage)
+        for button, keys, step in (
+            (self.next_button, ("F3", "Ctrl+Down"), self.next_passage),
+            (self.previous_button, ("Shift+F3", "Ctrl+Up"), self.previous_passage),
+        ):  # from either text, the list or the buttons: wherever the focus is in this view
+            for key in keys:
+                QShortcut(
+                    QKeySequence(key), self, step, context=Qt.ShortcutContext.WidgetWithChildrenShortcut
+                )
+            button.setToolTip(" / ".join(keys))
         self.passages = self._passage_table()
         self.left, self.right = DocPane(), DocPane()
         self.left.clicked.connect(lambda offset: self._clicked(0, offset))

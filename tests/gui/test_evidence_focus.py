@@ -144,3 +144,20 @@ def test_the_passage_stays_at_the_top_when_the_window_is_resized(shown: MainWind
     finally:
         shown.resize(1600, 1000)
         settle()
+
+
+def test_keys_step_through_the_passages_from_either_text(shown: MainWindow, qtbot: QtBot) -> None:
+    """F3 / Shift+F3 (and Ctrl+↓ / Ctrl+↑) move to the next and previous passage with the focus in a text."""
+    evidence = shown.evidence
+    evidence.select_passage(0)
+    shown.activateWindow()
+    for pane, key, modifier, index in (
+        (evidence.left, Qt.Key.Key_F3, Qt.KeyboardModifier.NoModifier, 1),
+        (evidence.right, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier, 2),
+        (evidence.left, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier, 1),
+    ):
+        pane.view.setFocus()
+        qtbot.keyClick(pane.view, key, modifier)
+        settle()
+        assert_focused(shown, index)
+    assert "F3" in evidence.next_button.toolTip() and "Shift+F3" in evidence.previous_button.toolTip()
