@@ -332,7 +332,16 @@ class MainWindow(QMainWindow):
 
     # -- results --------------------------------------------------------------------------------------
 
+    def _shown_names(self) -> tuple[str, str] | None:
+        """The two documents of the pair shown, by name (the same pair after a re-check)."""
+        index = self.pairs.selected_pair()
+        if self.result is None or index is None or index >= len(self.result.pairs):
+            return None
+        pair = self.result.pairs[index]
+        return self.result.document(pair.a).name, self.result.document(pair.b).name
+
     def _show_result(self, result: CheckResult | None, texts: dict[str, DocText]) -> None:
+        shown = self._shown_names()
         self.result, self.texts = result, texts
         self.files.show_documents(result.documents if result else ())
         self.pairs.set_result(result)
@@ -345,8 +354,16 @@ class MainWindow(QMainWindow):
         self.summary.setText(summary_text(result))
         self.stage.setText(tr("检查完成，用时 {s:.1f} 秒。").format(s=result.elapsed_s))
         if result.pairs:
-            self.select_pair(0)
+            self.select_pair(self._index_of(shown))
         self.result_shown.emit()
+
+    def _index_of(self, names: tuple[str, str] | None) -> int:
+        """The index of the pair of these two documents in the result shown (0 when it has none)."""
+        assert self.result is not None
+        for index, pair in enumerate(self.result.pairs):
+            if names and {self.result.document(pair.a).name, self.result.document(pair.b).name} == set(names):
+                return index
+        return 0
 
     def select_pair(self, index: int) -> None:
         """Select a pair (the level filter shows every level again if it hid this one)."""

@@ -80,3 +80,14 @@ def test_a_mark_is_kept_saved_and_reported(checked: MainWindow, qtbot: QtBot, tm
     assert f"{c} ↔ {d}" not in text  # not marked: not in the confirmed dossier
     full = "\n".join(p.text for p in open_docx(str(tmp_path / "r.docx")).paragraphs)
     assert f"{c} ↔ {d}" in full
+
+
+def test_a_recheck_keeps_the_pair_shown(checked: MainWindow, qtbot: QtBot) -> None:
+    checked.select_pair(2)
+    settle()
+    before = _names(checked, 2)
+    with qtbot.waitSignal(checked.result_shown, timeout=60_000):
+        checked.run_check()
+    index = checked.pairs.selected_pair()
+    assert index is not None and set(_names(checked, index)) == set(before) and index == 2
+    assert checked.evidence.heading.text() == f"{before[0]}  ↔  {before[1]}"
