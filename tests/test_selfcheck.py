@@ -18,7 +18,7 @@ from bidcheck.findings import SCHEMA
 from bidcheck.model import Place
 from bidcheck.selfcheck import SelfCheckInputs, self_check
 from bidcheck.selfcheck.foreign import company_names
-from tests.builders import paragraphs
+from tests.builders import make_docx, paragraphs
 from tests.selfcheck_files import (
     BIDDER,
     COMMENT,
@@ -251,3 +251,29 @@ def test_a_copy_of_the_bid_among_its_references_is_left_out(files: dict[str, Pat
     shutil.copy(files["fixed"], folder / "备份" / "副本.docx")
     result = self_check(SelfCheckInputs(Path(bid), (folder,), (files["tender"],)), Settings(workers=1))
     assert result.references == () and result.clean
+
+
+def test_without_a_tender_the_tenderee_and_agency_are_never_another_company(tmp_path: Path) -> None:
+    """The bid letter's addressee (致：…) and the 招标人/代理机构 the bid names are named in every bid: no
+    advice to remove them, wherever else they stand; another company's name still is a finding."""
+    own = paragraphs(61, 4)
+    bid = make_docx(
+        tmp_path / "01-甲建设.docx",
+        [
+            [
+                "投标函",
+                "致：某市滨江新区城市建设发展有限公司",
+                "投标人：甲建设工程有限公司（盖单位章）",
+                *own[:2],
+                "我方承诺按某市滨江新区城市建设发展有限公司的要求组织施工。",
+                "招标代理机构：临江工程咨询有限公司，我方已按其通知提交保证金。",
+                "本方案的施工组织由临江工程咨询有限公司审核后实施。",
+                "本项目施工机械由乙路桥工程有限公司统一调配。",
+                *own[2:],
+            ]
+        ],
+    )
+    result = self_check(SelfCheckInputs(bid), Settings(workers=1))
+    named = [f.value for f in result.findings if f.part == "foreign"]
+    assert not [v for v in named if "滨江新区" in v or "临江工程" in v], named
+    assert any("乙路桥" in v for v in named), named

@@ -34,8 +34,11 @@ _NAME = re.compile(
 _LEAD = re.compile(r"[由与及向对受被给从经将把的了是在为和、]|公司|单位|我方|代表")
 _THIRD_PARTY = re.compile(r"银行|保险|担保|证券|信用社|信用合作|公证处|律师事务所")
 # the owner, designer or supervisor of a past project, named in the bid's 业绩 tables
+# (and the addressee of the bid letter, 致：…, and the tenderee, purchaser or agency the bid names: every
+# bid names them, so they are never another bidder's left behind)
 _CLIENT = re.compile(
-    r"(?:发包人|建设单位|业主|招标人|代理机构|监理单位|设计单位|委托单位|甲方)[^\n。；]{0,8}$"
+    r"(?:发包人|建设单位|业主|招标人|采购人|代理机构|招标代理|采购代理|监理单位|设计单位|委托单位|甲方|(?:^|\n)\s*致)"
+    r"[^\n。；]{0,8}$"
 )
 _ROLES = re.compile(
     r"(项目经理|项目负责人|技术负责人|法定代表人)(?:姓名)?\s*[：:]\s*([\u4e00-\u9fff]{2,3})(?![\u4e00-\u9fff])"
@@ -104,10 +107,12 @@ def foreign_names(clean: CleanText, owner: Owner) -> list[ForeignName]:
     """Each other company the bid names, once (by its core), at the first place it stands; a name a
     filled-in form gives (投标人：…（盖单位章）) first of all."""
     forms = {m.start(1) for m in FORM_NAME.finditer(clean.text)}
+    names = list(company_names(clean.text))
+    clients = {core_name(n) for n, start, _end in names if _third_party(n, clean.text, start)}
     found: dict[str, ForeignName] = {}
-    for name, start, end in company_names(clean.text):
-        if owner.owns(name) or _third_party(name, clean.text, start):
-            continue
+    for name, start, end in names:
+        if owner.owns(name) or any(c and c in core_name(name) for c in clients):
+            continue  # a client named once is the client throughout (with the words a sentence puts before)
         key = core_name(name)
         in_form = any(start <= f < end for f in forms)
         if key not in found or (in_form and not found[key].in_form):
