@@ -262,3 +262,34 @@ def test_a_deviation_table_answered_alike_is_a_sign(tmp_path: Path) -> None:
     assert shared.level == "high" and "表格的填写大量相同" in shared.reason
     assert by_pair[frozenset(("a.docx", "c.docx"))].level == "none"
     assert by_pair[frozenset(("b.docx", "c.docx"))].level == "none"
+
+
+@pytest.mark.parametrize(("alike", "strength"), [(8, "supporting"), (10, "strong")])
+def test_rows_filled_alike_weigh_by_their_share_of_the_rows_both_filled(
+    tmp_path: Path, alike: int, strength: str
+) -> None:
+    """Of 16 rows both bids filled, 8 alike (half) is a supporting sign though 8 rows make a strong one
+    when they are all (``_SHARE``); 10 of 16 is strong."""
+    requirements = [f"第{n}项技术要求：{text}" for n, text in enumerate(paragraphs(320, 16, sentences=1), 1)]
+    header = ["序号", "招标要求", "投标响应", "偏离情况"]
+    tender_rows = [header] + [[str(n), req, "", ""] for n, req in enumerate(requirements, 1)]
+    shared = [
+        f"采用{brand}牌产品，{text}"
+        for brand, text in zip("沙马鞍首宝永中日华安", paragraphs(321, 10, 1), strict=True)
+    ]
+    own = {name: paragraphs(seed, 16, sentences=1) for name, seed in (("a", 322), ("b", 323), ("c", 324))}
+    (tmp_path / "t").mkdir()
+    tender = _docx_with_table(tmp_path / "t" / "tender.docx", [], tender_rows)
+    for name in ("a", "b", "c"):
+        answers = [shared[n] if name != "c" and n < alike else own[name][n] for n in range(16)]
+        rows = [header] + [
+            [str(n), req, ans, "无偏离"]
+            for n, (req, ans) in enumerate(zip(requirements, answers, strict=True), 1)
+        ]
+        _docx_with_table(tmp_path / f"{name}.docx", paragraphs(330 + ord(name), 5), rows)
+    bids = tuple(tmp_path / f"{n}.docx" for n in ("a", "b", "c"))
+    result = check(CheckInputs(bids, tenders=(tender,)), Settings(workers=1))
+    names = {d.id: d.name for d in result.documents}
+    pair = next(p for p in result.pairs if {names[p.a], names[p.b]} == {"a.docx", "b.docx"})
+    fills = [(s.strength, s.value) for s in pair.signals if s.kind == "table_fill"]
+    assert fills == [(strength, f"{alike}/16 行")]
