@@ -118,7 +118,11 @@ def test_a_strong_signal_alone_makes_high_and_a_supporting_one_watch() -> None:
     level, reason = verdict(quiet, None, {}, Settings(), signals=(strong, editor))
     assert level == "high"
     assert reason.startswith("一级预警：不同投标人的文件由同一人编辑（作者、最后修改者相同）")
+    assert verdict(quiet, None, {}, Settings(), signals=(strong,))[0] == "high"  # one alone
     assert verdict(quiet, None, {}, Settings(), signals=(saved,))[0] == "watch"
+    assert (
+        verdict(quiet, None, {}, Settings(), signals=(saved, saved))[0] == "watch"
+    )  # supporting ones add up to no more
     assert verdict(quiet, None, {}, Settings())[0] == "none"
 
 
@@ -216,6 +220,15 @@ def test_check_characters_of_id_numbers_and_credit_codes() -> None:
     assert not id_number_ok("1101051949123100")  # too short
     assert credit_code_ok("91350100M000100Y43")
     assert not credit_code_ok("91350100M000100Y44")
+    chars = "0123456789ABCDEFGHJKLMNPQRTUWXY"  # GB 32100: the code's 31 characters, weights 3^i mod 31
+    checks = set()
+    for base in ("91350100M000100Y4", "91110000600037341", "92440300MA5DXXXX1", "12100000400012345"):
+        total = sum(chars.index(c) * pow(3, i, 31) for i, c in enumerate(base))
+        right = chars[(31 - total % 31) % 31]
+        checks.add(right)
+        assert credit_code_ok(base + right), base + right
+        assert not any(credit_code_ok(base + c) for c in chars if c != right)
+    assert len(checks) >= 3  # the rule tried with several check characters, not one
     assert not credit_code_ok("91350100I000100Y43")  # I is not among the code's characters
 
 
