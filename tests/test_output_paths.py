@@ -302,3 +302,21 @@ def test_a_report_to_a_pipe_is_written_into_it_and_the_pipe_stays(
     assert status == ExitStatus.SUCCESS, stderr
     assert stat.S_ISFIFO(pipe.stat().st_mode) and b'"schema": "bidcheck.result/1"' in got[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.pipe"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file size limits are POSIX")
+def test_a_selfcheck_report_that_cannot_be_written_exits_4_and_leaves_nothing(
+    section: dict[str, Path], tmp_path: Path
+) -> None:
+    """The self-check as the check: its workbook larger than the process may write is told, exit 4."""
+    command = [sys.executable, "-c", _LIMITED, "selfcheck", str(section["a"]), "--against", str(section["b"])]
+    done = subprocess.run(
+        [*command, "--xlsx", str(tmp_path / "自查.xlsx"), "--quiet"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == ExitStatus.WRITE_FAILED, done.stderr[-2000:]
+    assert f"无法写入 {tmp_path / '自查.xlsx'}" in done.stderr and list(tmp_path.iterdir()) == []

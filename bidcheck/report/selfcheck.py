@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lxml import etree
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, PatternFill
 from openpyxl.utils import get_column_letter
@@ -23,6 +24,7 @@ from bidcheck.report.xlsx import (
     _append,
     _fit_to_page_width,
     _text_height,
+    os_error_of,
 )
 from bidcheck.text.chars import utf8
 from bidcheck.words import LEVEL_FILLS, LEVEL_NAMES
@@ -151,4 +153,13 @@ def write_self_check_xlsx(result: SelfCheckResult, path: Path) -> None:
     _fit_to_page_width(sheet, f"投标人自查　{result.bidder}")
     sheet.print_title_rows = f"{header}:{header}"
     book.properties.creator = REPORT_CREATOR  # a report found among a section's files is no bid
-    write_atomically(path, lambda temp: book.save(temp))
+    write_atomically(path, lambda temp: _save(book, temp))
+
+
+def _save(book: Workbook, target: Path) -> None:
+    """Save the workbook; lxml's report of a failed write (``IO_EFBIG``: a full disk, a size limit) is
+    the ``OSError`` it is, told as the check's reports tell it, not a traceback."""
+    try:
+        book.save(target)
+    except etree.SerialisationError as exc:
+        raise os_error_of(exc) from None

@@ -52,7 +52,7 @@ from bidcheck.words import (
     public_value_line,
 )
 
-__all__ = ["NO_TENDER_WARNING", "save_xlsx", "write_xlsx"]
+__all__ = ["NO_TENDER_WARNING", "os_error_of", "save_xlsx", "write_xlsx"]
 
 NO_TENDER_WARNING = (
     "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）"
@@ -86,10 +86,10 @@ def save_xlsx(result: CheckResult, target: Path, section: str = "", reviews: Rev
         try:
             save_workbook(_workbook(result, section, reviews), target)
         except etree.SerialisationError as exc:
-            raise _os_error(exc) from None
+            raise os_error_of(exc) from None
 
 
-def _os_error(exc: etree.SerialisationError) -> Exception:
+def os_error_of(exc: etree.SerialisationError) -> Exception:
     """The ``OSError`` lxml reports as ``IO_`` and the error's name (``IO_ENOSPC``: a full disk)."""
     name = str(exc).removeprefix("IO_")
     code = getattr(errno, name, None) if str(exc).startswith("IO_") else None
