@@ -372,3 +372,24 @@ def test_processes_creating_one_library_at_once_all_open_it(tmp_path: Path) -> N
             process.join(timeout=60)
         assert [process.exitcode for process in opening] == [0, 0, 0, 0]
     assert failures.value == 0
+
+
+def test_a_bids_history_leaves_out_the_tenders_text(tmp_path: Path) -> None:
+    """A bid of the second section holds a paragraph of a stored bid and the tender's paragraph that the
+    stored bid held too: its history names the stored bid for the first only."""
+    tender_text = prose(99, 8)
+    (tmp_path / "t").mkdir()
+    tender = tmp_path / "t" / "范本.txt"
+    tender.write_text("\n\n".join(tender_text), encoding="utf-8")
+    library = tmp_path / "lib.sqlite"
+    own = prose(1, 16)
+    write_bid(tmp_path / "一", "01-甲公司", own + tender_text)
+    write_bid(tmp_path / "一", "02-乙公司", prose(2, 16))
+    check_section(tmp_path, library, "一", "--tender", str(tender))
+    write_bid(tmp_path / "二", "03-丙公司", own[:2] + prose(3, 12) + tender_text)
+    write_bid(tmp_path / "二", "04-丁公司", prose(4, 16))
+    _, _, result = check_section(tmp_path, library, "二", "--tender", str(tender))
+    third = next(d for d in result["documents"] if d["name"] == "03-丙公司.txt")
+    (match,) = [m for m in third["history"] if m["document"] == "01-甲公司.txt"]
+    quoted = "".join(p["text"] for p in match["passages"])
+    assert own[1][20:40] in quoted and not any(t[20:40] in quoted for t in tender_text)
