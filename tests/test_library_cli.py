@@ -167,3 +167,24 @@ def test_the_library_option_may_follow_the_verb_and_a_closed_pipe_ends_quietly(s
     process.stdout.close()  # the reader is gone before a word is written (``| head -0``)
     stderr = process.stderr.read().decode("utf-8", "replace")
     assert process.wait(timeout=120) == 0 and "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+def test_a_section_stored_under_a_template_sets_name_replaces_it_never_joins_it(tmp_path: Path) -> None:
+    """A section named as a kept template set is a section of bids: the set is replaced, and its model
+    documents are no longer offered as templates; the bids never become model documents."""
+    from bidcheck.library import open_library
+
+    library = tmp_path / "库.sqlite"
+    model = make_docx(tmp_path / "范本.docx", [paragraphs(40, 4)])
+    assert run("library", "--library", str(library), "add-template", str(model), "--name", "范本")[0] == 0
+    folder = tmp_path / "标段"
+    folder.mkdir()
+    make_docx(folder / "01-甲公司.docx", [paragraphs(41, 6)])
+    make_docx(folder / "02-乙公司.docx", [paragraphs(42, 6)])
+    assert run("library", "--library", str(library), "add", str(folder), "--section", "范本")[0] == 0
+    opened = open_library(library)
+    try:
+        (row,) = [r for r in opened.sections() if r.name == "范本"]
+        assert (row.kind, row.files) == ("section", 2) and opened.template_texts() == []
+    finally:
+        opened.close()
