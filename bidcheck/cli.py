@@ -414,16 +414,20 @@ def _command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitSt
         return ExitStatus.INTERRUPTED
 
 
+_BROKEN_PIPE = 141
+
+
 def run() -> NoReturn:
     """Console-script entry point. A check (``check``, ``demo``) ends without the interpreter's
     teardown (``_exit_now``); the other commands, which may hold the library open, end as usual."""
     argv = sys.argv[1:]
+    code: int
     try:
         code = main(argv)
         sys.stdout.flush()
-    except BrokenPipeError:  # a reader that stopped early (``library list | head -1``): no traceback
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = ExitStatus.SUCCESS
+    except BrokenPipeError:  # a reader that stopped early (``library list | head -1``): no traceback,
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # and the status other tools give
+        code = _BROKEN_PIPE  # (128 + SIGPIPE): never a false all-clear
     if argv[:1] in (["check"], ["demo"]):
         _exit_now(code)
     sys.exit(code)

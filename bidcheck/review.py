@@ -1,5 +1,6 @@
 """The panel's marks on pairs (待定 / 已核实 / 已排除, with a note): made in the app, saved with the
-check, kept through a re-check (a pair is named by its two bidders, not by the run's ids), and carried
+check, kept through a re-check (a pair is named by its two documents' paths, not by the run's ids: two
+bidders' files of one name in two folders are two documents), and carried
 into the workbook and the dossier, whose 已核实-only form holds the confirmed findings alone."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bidcheck.model import CheckResult, PairResult
+from bidcheck.text.chars import replace_unsafe
 
 __all__ = [
     "REVIEW_STATES",
@@ -36,14 +38,14 @@ Reviews = Mapping[str, Review]
 
 
 def pair_key(a: str, b: str) -> str:
-    """A pair as its two documents' names, in either order (the same pair after a re-check)."""
+    """A pair as its two documents' paths, in either order (the same pair after a re-check)."""
     return "\0".join(sorted((a, b)))
 
 
 def review_of(reviews: Reviews, result: CheckResult, pair: PairResult) -> Review | None:
     """The mark on a pair of a result, if the panel made one."""
-    names = {d.id: d.name for d in result.documents}
-    return reviews.get(pair_key(names[pair.a], names[pair.b]))
+    paths = {d.id: d.path for d in result.documents}
+    return reviews.get(pair_key(paths[pair.a], paths[pair.b]))
 
 
 def reviews_to_dict(reviews: Reviews) -> list[dict[str, Any]]:
@@ -62,9 +64,8 @@ def reviews_from_dict(data: object) -> dict[str, Review]:
         try:
             a, b = item["pair"]
             state = item.get("state", "pending")
-            out[pair_key(str(a), str(b))] = Review(
-                state if state in REVIEW_STATES else "pending", str(item.get("note", ""))
-            )
+            note = replace_unsafe(str(item.get("note", "")))  # a damaged file's control characters
+            out[pair_key(str(a), str(b))] = Review(state if state in REVIEW_STATES else "pending", note)
         except (KeyError, TypeError, ValueError):
             continue
     return out

@@ -147,3 +147,52 @@ def test_the_dossier_as_pdf_or_a_plain_word_why_not(
     status = main([*argv, "--pdf", str(tmp_path / "again.pdf")], io.StringIO(), err)
     assert status == ExitStatus.USAGE and "写 PDF 报告需要 LibreOffice" in err.getvalue()
     assert not (tmp_path / "again.pdf").exists()
+
+
+def test_a_dossier_saved_among_the_bids_is_no_bid_and_odd_names_do_not_stop_it(
+    section: dict[str, Path], tmp_path: Path
+) -> None:
+    """The dossier (and its PDF) carries its author: saved in the section's folder it is not read as a
+    bid the next time; a section name or note holding characters Word cannot hold is written all the same."""
+    import shutil
+
+    from bidcheck.pipeline import CheckInputs, check
+    from bidcheck.report.dossier import write_docx
+    from bidcheck.review import Review, pair_key
+
+    bids = tmp_path / "bids"
+    shutil.copytree(section["bids"], bids)
+    argv = ["check", str(bids), "--tender", str(section["tender"]), "--quiet"]
+    out = io.StringIO()
+    argv_reports = ["--docx", str(bids / "标段-bidcheck.docx"), "--pdf", str(bids / "标段-bidcheck.pdf")]
+    assert main([*argv, *argv_reports], out, io.StringIO()) == ExitStatus.SUCCESS
+    out = io.StringIO()
+    assert main(argv, out, io.StringIO()) == ExitStatus.SUCCESS
+    assert "\n4 份投标文件，6 对" in out.getvalue()  # the two reports beside them are not bids
+    result = check(CheckInputs((bids,), (section["tender"],)))
+    pair = result.pairs[0]
+    paths = {d.id: d.path for d in result.documents}
+    reviews = {pair_key(paths[pair.a], paths[pair.b]): Review("confirmed", "备注\x0b\udcb1")}
+    write_docx(result, tmp_path / "odd.docx", "标段\x01\udcb1", reviews=reviews)
+    text = "\n".join(p.text for p in open_docx(str(tmp_path / "odd.docx")).paragraphs)
+    assert "【评标委员会：已核实：备注" in text
+
+
+def test_the_confirmed_dossier_holds_every_confirmed_pair_at_any_level(
+    written: tuple[Path, Path, list[Path]], tmp_path: Path
+) -> None:
+    from bidcheck.report.dossier import write_docx
+    from bidcheck.review import Review, pair_key
+
+    result = load_result(written[1])
+    names = {d.id: d.name for d in result.documents}
+    paths = {d.id: d.path for d in result.documents}
+    quiet = next(p for p in result.pairs if p.level == "none")
+    high = [p for p in result.pairs if p.level == "high"]
+    reviews = {pair_key(paths[p.a], paths[p.b]): Review("confirmed") for p in (quiet, high[0])}
+    reviews[pair_key(paths[high[1].a], paths[high[1].b])] = Review("excluded", "同一集团内部，已说明")
+    write_docx(result, tmp_path / "c.docx", "标段", reviews=reviews, confirmed_only=True)
+    text = "\n".join(p.text for p in open_docx(str(tmp_path / "c.docx")).paragraphs)
+    for pair in (quiet, high[0]):
+        assert f"{names[pair.a]} ↔ {names[pair.b]}（" in text
+    assert f"{names[high[1].a]} ↔ {names[high[1].b]}" not in text and "疑似串标组" not in text

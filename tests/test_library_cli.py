@@ -166,7 +166,9 @@ def test_the_library_option_may_follow_the_verb_and_a_closed_pipe_ends_quietly(s
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # the reader is gone before a word is written (``| head -0``)
     stderr = process.stderr.read().decode("utf-8", "replace")
-    assert process.wait(timeout=120) == 0 and "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+    assert process.wait(timeout=120) == 141 and "Traceback" not in stderr and "BrokenPipe" not in stderr, (
+        stderr
+    )
 
 
 def test_a_section_stored_under_a_template_sets_name_replaces_it_never_joins_it(tmp_path: Path) -> None:

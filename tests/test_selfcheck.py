@@ -277,3 +277,22 @@ def test_without_a_tender_the_tenderee_and_agency_are_never_another_company(tmp_
     named = [f.value for f in result.findings if f.part == "foreign"]
     assert not [v for v in named if "滨江新区" in v or "临江工程" in v], named
     assert any("乙路桥" in v for v in named), named
+
+
+def test_a_client_of_a_like_name_never_hides_another_company_in_a_form(tmp_path: Path) -> None:
+    """业主：华东建设有限公司 in a 业绩 table is a client; 浙江华东建设有限公司 written in the bid's own
+    form is another company all the same."""
+    bid = make_docx(
+        tmp_path / "01-甲建设.docx",
+        [
+            [
+                "投标人：浙江华东建设有限公司（盖单位章）",
+                *paragraphs(62, 3),
+                "类似项目业绩：某路改造工程，业主：华东建设有限公司，合同金额 1200 万元。",
+                "投标人：甲建设工程有限公司（盖单位章）",
+            ]
+        ],
+    )
+    result = self_check(SelfCheckInputs(bid, bidder="甲建设工程有限公司"), Settings(workers=1))
+    named = [f.value for f in result.findings if f.part == "foreign"]
+    assert any("浙江华东建设" in v for v in named), named

@@ -75,3 +75,22 @@ def test_without_tender_given_a_file_named_as_the_tender_is_taken_and_said(
     assert "按文件名把 招标文件.docx 作为招标文件" in err
     roles = {d["name"]: d["role"] for d in json.loads(report.read_text(encoding="utf-8"))["documents"]}
     assert roles["招标文件.docx"] == "tender" and out.startswith("3 份投标文件，3 对")
+
+
+@pytest.mark.parametrize(
+    ("name", "tender"),
+    [
+        ("招标文件.docx", True),
+        ("00-招标文件.pdf", True),
+        ("招标控制价.xml", True),
+        ("1、招标文件（第二版）.docx", True),
+        ("关于招标文件的澄清响应.docx", False),
+        ("恒信公司-对招标文件的响应与偏离表.pdf", False),
+        ("投标文件（招标文件编号ZB2024-001）.pdf", False),
+        ("招标文件响应表.docx", False),
+    ],
+)
+def test_a_file_is_the_tender_by_a_name_that_begins_so_and_answers_nothing(name: str, tender: bool) -> None:
+    from bidcheck.ingest.folder import named_as_tender
+
+    assert named_as_tender(Path(name)) is tender

@@ -159,6 +159,7 @@ class EvidenceView(QWidget):
         self.review_note.setMinimumWidth(220)
         self._review_key = ""
         self.review_state.currentIndexChanged.connect(lambda _i: self._review_edited())
+        self.review_note.textEdited.connect(lambda _text: self._review_edited())  # kept as typed
         self.review_note.editingFinished.connect(self._review_edited)
         self.review_state.setEnabled(False)
         self.review_note.setEnabled(False)

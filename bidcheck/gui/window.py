@@ -383,7 +383,8 @@ class MainWindow(QMainWindow):
             if (thumbnails := words.picture_thumbnails(self.result, s))
         ]
         self.evidence.show_pair(pair, names, (self.texts.get(pair.a), self.texts.get(pair.b)), pictures)
-        self.evidence.show_review(pair_key(*names), self.reviews.get(pair_key(*names)))
+        key = pair_key(self.result.document(pair.a).path, self.result.document(pair.b).path)
+        self.evidence.show_review(key, self.reviews.get(key))
         history = self.result.history
         self.evidence.history.show_history(names, (history.get(pair.a, ()), history.get(pair.b, ())))
         self._mark_matrix(pair.a, pair.b)

@@ -22,6 +22,7 @@ from bidcheck.model import Block, Document, Part
 
 __all__ = [
     "FOLDER_FORMAT",
+    "REPORT_AUTHOR",
     "bidder_files",
     "is_report",
     "named_as_tender",
@@ -33,6 +34,7 @@ __all__ = [
 
 FOLDER_FORMAT = "folder"
 _SKIPPED = ("~$", ".")  # Office's lock files, hidden files and folders
+REPORT_AUTHOR = "bidcheck"  # the author the reports carry
 _REPORT_CREATOR = re.compile(rb"<dc:creator[^>]*>bidcheck</dc:creator>")
 _CORE_BYTES = 1 << 16
 
@@ -40,15 +42,24 @@ _CORE_BYTES = 1 << 16
 TENDER_WORDS = ("招标文件", "招标控制价")  # a file so named is the tender's, in the app and the command line
 
 
+_NUMBERING = re.compile(r"^[\d\s\-_.、（）()【】\[\]]*")  # 00-, 1.、（一）… before a file's name
+_BIDDERS_WORDS = ("投标", "响应", "偏离", "应答")  # a bid answering the tender names it too
+
+
 def named_as_tender(path: Path) -> bool:
-    """Whether a file's name says it is the tender (招标文件) or its control price (招标控制价)."""
-    return any(word in path.stem for word in TENDER_WORDS)
+    """Whether a file's name says it is the tender: it begins (after its numbering) with 招标文件 or
+    招标控制价, and is no bidder's answer to it (投标, 响应, 偏离, 应答: ``招标文件响应表``)."""
+    stem = _NUMBERING.sub("", path.stem)
+    return stem.startswith(TENDER_WORDS) and not any(word in stem for word in _BIDDERS_WORDS)
 
 
 def is_report(path: Path) -> bool:
-    """Whether a workbook is a report this program wrote (its creator ``bidcheck``): a report saved
-    among a section's files is never read as a bid."""
-    if path.suffix.lower() != ".xlsx":
+    """Whether a file is a report this program wrote (its creator ``bidcheck``: the workbook, the Word
+    dossier and its PDF): a report saved among a section's files is never read as a bid."""
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        return _pdf_author(path) == REPORT_AUTHOR
+    if suffix not in (".xlsx", ".docx"):
         return False
     try:
         with zipfile.ZipFile(path) as package:
@@ -56,6 +67,21 @@ def is_report(path: Path) -> bool:
     except (OSError, KeyError, zipfile.BadZipFile):
         return False
     return _REPORT_CREATOR.search(core) is not None
+
+
+def _pdf_author(path: Path) -> str:
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(str(path))
+    except (pdfium.PdfiumError, OSError):
+        return ""
+    try:
+        return str(pdf.get_metadata_dict(skip_empty=True).get("Author", ""))
+    except pdfium.PdfiumError:
+        return ""
+    finally:
+        pdf.close()
 
 
 def wanted(path: Path, suffixes: frozenset[str]) -> bool:

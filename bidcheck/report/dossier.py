@@ -19,6 +19,7 @@ import getpass
 import hashlib
 import io
 import itertools
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -36,17 +37,21 @@ from docx.text.paragraph import Paragraph
 from bidcheck import __version__
 from bidcheck.config import Settings
 from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.ingest.office import convert, find_soffice
 from bidcheck.model import CheckResult, Document, PairResult
 from bidcheck.report.files import write_atomically
 from bidcheck.report.page_crops import passage_crop
 from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, ground_of_pattern, ground_of_signal
 from bidcheck.review import REVIEW_STATES, Review, Reviews, review_of
+from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import LEVEL_NAMES, picture_thumbnails, public_value_line, signal_line
 
 __all__ = ["PDF_NEEDS_LIBREOFFICE", "save_docx", "write_docx", "write_pdf"]
 
 _WATCH_SHOWN = 30  # 二级观察 pairs given a section of their own; the others are listed in the conclusion
+_HIGH_SHOWN = 100  # 一级预警 pairs so given (a section of 100 bids may raise more; all are listed)
+_PICTURES_IN_ALL = 40  # pictures in the whole dossier: its size and time stay bounded
 _PASSAGES_SHOWN = 12  # passages of a pair quoted
 _QUOTE = 160  # characters of a passage quoted on each side
 _PICTURES = 2  # pages pictured per pair
@@ -130,6 +135,7 @@ def save_docx(
 ) -> None:
     """Write the dossier to ``target``."""
     marks = marks or _Marks({}, False)
+    section = replace_unsafe(section)  # a folder's name in undecoded bytes, a control character
     doc = _new_document(section or "未命名标段")
     names = {d.id: d.name for d in result.documents}
     _cover(doc, result, section)
@@ -146,6 +152,8 @@ def save_docx(
 
 def _new_document(section: str) -> DocxDocument:
     doc = new_document()
+    doc.core_properties.author = REPORT_AUTHOR  # a report saved among a section's files is no bid
+    doc.core_properties.title = f"围标串标检查报告　{section}"
     page = doc.sections[0]
     page.page_width, page.page_height = Cm(21), Cm(29.7)
     page.orientation = WD_ORIENT.PORTRAIT
@@ -219,7 +227,7 @@ def _cover(doc: DocxDocument, result: CheckResult, section: str) -> None:
         ("标段", section or "未命名标段"),
         ("招标文件", "、".join(tenders)),
         ("投标文件", f"{len(result.bids)} 份（可读 {sum(d.ok for d in result.bids)} 份）"),
-        ("检查时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),
+        ("报告生成时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),
         ("检查人", _user()),
         ("程序", f"bidcheck {__version__}"),
     ]
@@ -240,6 +248,11 @@ def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str], m
         f"共比对 {len(result.pairs)} 对投标文件：一级预警 {counts['high']} 对，"
         f"二级观察 {counts['watch']} 对，未发现 {counts['none']} 对。未发现不代表不存在串通。"
     )
+    if marks.confirmed_only:  # groups and patterns carry no mark: the pairs confirmed alone
+        for pair in (p for p in result.pairs if marks.shown(result, p)):
+            line = f"{LEVEL_NAMES[pair.level]}　{names[pair.a]} ↔ {names[pair.b]}：{pair.reason}"
+            doc.add_paragraph(line + _review_words(marks.of(result, pair)), "List Bullet")
+        return
     for n, group in enumerate(result.groups, 1):
         members = "、".join(names[m] for m in group.members)
         doc.add_paragraph(
@@ -249,7 +262,7 @@ def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str], m
         doc.add_paragraph(
             f"报价规律：{pattern.detail}（{ground_of_pattern().cite()}，线索级）", "List Bullet"
         )
-    for pair in (p for p in result.pairs if p.level != "none" and marks.shown(result, p)):
+    for pair in (p for p in result.pairs if p.level != "none"):
         line = f"{LEVEL_NAMES[pair.level]}　{names[pair.a]} ↔ {names[pair.b]}：{pair.reason}"
         doc.add_paragraph(line + _review_words(marks.of(result, pair)), "List Bullet")
 
@@ -257,19 +270,27 @@ def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str], m
 def _review_words(review: Review | None) -> str:
     if review is None or (review.state == "pending" and not review.note):
         return ""
-    note = f"：{review.note}" if review.note else ""
+    note = f"：{replace_unsafe(review.note)}" if review.note else ""
     return f"【评标委员会：{REVIEW_STATES[review.state]}{note}】"
+
+
+def _raised(result: CheckResult, marks: _Marks) -> list[PairResult]:
+    """The pairs given a section of their own: the confirmed ones alone (at any level) when only those
+    are asked for; else the 一级预警 pairs and the first 二级观察 ones, up to a bound each."""
+    if marks.confirmed_only:
+        return [p for p in result.pairs if marks.shown(result, p)]
+    high = [p for p in result.pairs if p.level == "high"][:_HIGH_SHOWN]
+    return high + [p for p in result.pairs if p.level == "watch"][:_WATCH_SHOWN]
 
 
 def _evidence(
     doc: DocxDocument, result: CheckResult, names: dict[str, str], procurement: bool, marks: _Marks
 ) -> None:
     doc.add_heading("二、逐对证据", 1)
-    raised = [p for p in result.pairs if p.level == "high"]
-    raised += [p for p in result.pairs if p.level == "watch"][:_WATCH_SHOWN]
-    raised = [p for p in raised if marks.shown(result, p)]
+    raised = _raised(result, marks)
     if not raised:
         doc.add_paragraph("没有达到一级预警或二级观察的文件对。")
+    pictures = _PICTURES_IN_ALL
     documents = {d.id: d for d in result.documents}
     for n, pair in enumerate(raised, 1):
         doc.add_heading(f"{n}．{names[pair.a]} ↔ {names[pair.b]}（{LEVEL_NAMES[pair.level]}）", 2)
@@ -277,7 +298,7 @@ def _evidence(
         _findings(doc, pair, procurement)
         _bill_rows(doc, pair)
         _passages(doc, pair)
-        _pictures(doc, result, pair, (documents[pair.a], documents[pair.b]))
+        pictures -= _pictures(doc, result, pair, (documents[pair.a], documents[pair.b]), pictures)
 
 
 def _findings(doc: DocxDocument, pair: PairResult, procurement: bool) -> None:
@@ -348,19 +369,23 @@ def _quote(text: str) -> str:
 
 
 def _pictures(
-    doc: DocxDocument, result: CheckResult, pair: PairResult, docs: tuple[Document, Document]
-) -> None:
+    doc: DocxDocument, result: CheckResult, pair: PairResult, docs: tuple[Document, Document], left: int
+) -> int:
     """The evidence as the bids print it: the first passages (or located signs) on their PDF pages,
-    highlighted, and the pictures both bids hold."""
-    pictures = _evidence_pictures(result, pair, docs)
-    for caption, picture in itertools.islice(pictures, _PICTURES):
+    highlighted, and the pictures both bids hold; at most ``left`` (the dossier's bound); how many."""
+    shown = 0
+    for caption, picture, page in itertools.islice(
+        _evidence_pictures(result, pair, docs), min(_PICTURES, left)
+    ):
         doc.add_paragraph(caption)
-        doc.add_picture(io.BytesIO(picture), width=Cm(15 if "第" in caption else 6))
+        doc.add_picture(io.BytesIO(picture), width=Cm(15 if page else 6))
+        shown += 1
+    return shown
 
 
 def _evidence_pictures(
     result: CheckResult, pair: PairResult, docs: tuple[Document, Document]
-) -> Iterator[tuple[str, bytes]]:
+) -> Iterator[tuple[str, bytes, bool]]:
     places = [(p.a.page, p.a.text, p.b.page, p.b.text) for p in pair.passages if p.live]
     places += [
         (s.a.page, s.a.text, s.b.page, s.b.text)
@@ -371,11 +396,15 @@ def _evidence_pictures(
         for bid, page, text in ((docs[0], a_page, a_text), (docs[1], b_page, b_text)):
             crop = passage_crop(bid, page, text)
             if crop is not None:
-                yield f"证据图：{bid.name} 第 {page} 页（黄色为共同内容的开头）", crop
+                yield f"证据图：{bid.name} 第 {page} 页（黄色为共同内容的开头）", crop, True
     for signal in pair.signals:
         thumbnails = picture_thumbnails(result, signal)
         if thumbnails:
-            yield f"相同图片：左为 {docs[0].name} 中的，右为 {docs[1].name} 中的", _side_by_side(*thumbnails)
+            yield (
+                f"相同图片：左为 {docs[0].name} 中的，右为 {docs[1].name} 中的",
+                _side_by_side(*thumbnails),
+                False,
+            )
 
 
 def _side_by_side(left: bytes, right: bytes) -> bytes:
@@ -465,8 +494,11 @@ def _file_paths(d: Document) -> list[tuple[str, Path]]:
 
 
 def _digest(path: Path) -> tuple[str, str]:
-    """A file's size and SHA-256 now (the file may have moved or changed since it was checked)."""
+    """A file's size and SHA-256 now (the file may have moved or changed since it was checked); none for
+    what is no regular file (a pipe would wait, a device never end)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return "", "（不是普通文件，未读取）"
         with path.open("rb") as handle:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
         return f"{path.stat().st_size:,}", digest

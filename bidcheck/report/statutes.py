@@ -66,7 +66,7 @@ _SIGNS: dict[tuple[str, str], tuple[int, bool]] = {
     ("metadata", ""): (1, False),
     ("identifier", "person"): (3, True),
     ("identifier", "certificate"): (3, True),
-    ("identifier", "id_number"): (3, True),
+    ("identifier", "id_number"): (3, False),  # a proxy's as well as a manager's: a lead
     ("identifier", "bank_account"): (6, False),
     ("identifier", ""): (2, False),
     ("cross_name", ""): (5, True),

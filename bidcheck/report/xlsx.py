@@ -103,7 +103,8 @@ def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None)
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
     _summary(book.active, result, section, quiet_flagged)
     _matrix(_value_sheet(book, "相似度矩阵"), result)
-    _pairs(_value_sheet(book, "文件对排名"), result.pairs, names, reviews)
+    paths = {d.id: d.path for d in result.documents}
+    _pairs(_value_sheet(book, "文件对排名"), result.pairs, names, reviews, paths)
     _passages(book.create_sheet("共同段落"), result.pairs, names)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
@@ -324,7 +325,14 @@ def _centred(cell: Cell) -> None:
     cell.alignment = Alignment(horizontal="center")
 
 
-def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str], reviews: Reviews) -> None:
+def _pairs(
+    sheet: ValueSheet,
+    pairs: Sequence[PairResult],
+    names: dict[str, str],
+    reviews: Reviews,
+    paths: dict[str, str],
+) -> None:
+    """One row a pair, ranked, with the panel's mark (``reviews``, by the documents' ``paths``)."""
     _header(
         sheet,
         (
@@ -365,7 +373,7 @@ def _pairs(sheet: ValueSheet, pairs: Sequence[PairResult], names: dict[str, str]
             (len(pair.passages) + pair.passages_omitted, None),
             (_safe(pair.reason), None),
             (_safe(_sign_summary(pair)), None),
-            *_review_cells(reviews.get(pair_key(names[pair.a], names[pair.b]))),
+            *_review_cells(reviews.get(pair_key(paths[pair.a], paths[pair.b]))),
         ]
         sheet.put_row(rank + 1, row)
     _finish_table(sheet)

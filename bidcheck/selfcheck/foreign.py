@@ -103,18 +103,25 @@ def _third_party(name: str, text: str, start: int) -> bool:
     return bool(_THIRD_PARTY.search(name) or _CLIENT.search(text[max(0, start - 16) : start]))
 
 
+def _a_client(name: str, clients: set[str]) -> bool:
+    """Whether a name is one of the clients': the same core, or a client's full name with the words a
+    sentence puts before it (``承诺按某市…有限公司``); another company of a like name is not."""
+    core = core_name(name)
+    return any(core == core_name(c) or name.endswith(c) for c in clients)
+
+
 def foreign_names(clean: CleanText, owner: Owner) -> list[ForeignName]:
     """Each other company the bid names, once (by its core), at the first place it stands; a name a
     filled-in form gives (投标人：…（盖单位章）) first of all."""
     forms = {m.start(1) for m in FORM_NAME.finditer(clean.text)}
     names = list(company_names(clean.text))
-    clients = {core_name(n) for n, start, _end in names if _third_party(n, clean.text, start)}
+    clients = {n for n, start, _end in names if _third_party(n, clean.text, start)}
     found: dict[str, ForeignName] = {}
     for name, start, end in names:
-        if owner.owns(name) or any(c and c in core_name(name) for c in clients):
-            continue  # a client named once is the client throughout (with the words a sentence puts before)
-        key = core_name(name)
         in_form = any(start <= f < end for f in forms)
+        if owner.owns(name) or (not in_form and _a_client(name, clients)):
+            continue  # a client named once is the client throughout; a name a form gives never is
+        key = core_name(name)
         if key not in found or (in_form and not found[key].in_form):
             found[key] = ForeignName(name, start, end, in_form)
     return sorted(found.values(), key=lambda f: f.start)

@@ -16,6 +16,12 @@ from tests.gui.conftest import new_window, settle
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
+def _paths(window: MainWindow, index: int) -> tuple[str, str]:
+    assert window.result is not None
+    pair = window.result.pairs[index]
+    return window.result.document(pair.a).path, window.result.document(pair.b).path
+
+
 def _names(window: MainWindow, index: int) -> tuple[str, str]:
     assert window.result is not None
     pair = window.result.pairs[index]
@@ -27,16 +33,16 @@ def test_a_mark_is_kept_saved_and_reported(checked: MainWindow, qtbot: QtBot, tm
     settle()
     evidence = checked.evidence
     evidence.review_state.setCurrentIndex(evidence.review_state.findData("confirmed"))
-    evidence.review_note.setText("两家技术标第四章同出一稿，已约谈核实")
-    evidence.review_note.editingFinished.emit()
-    top = pair_key(*_names(checked, 0))
-    assert checked.reviews[top] == Review("confirmed", "两家技术标第四章同出一稿，已约谈核实")
+    evidence.review_note.setFocus()
+    qtbot.keyClicks(evidence.review_note, "chapter 4 from one draft, heard 12-05")  # kept as typed, no Enter
+    top = pair_key(*_paths(checked, 0))
+    assert checked.reviews[top] == Review("confirmed", "chapter 4 from one draft, heard 12-05")
     checked.select_pair(1)
     settle()
     assert evidence.review_state.currentData() == "pending" and evidence.review_note.text() == ""
     checked.select_pair(0)
     settle()
-    assert evidence.review_note.text() == "两家技术标第四章同出一稿，已约谈核实"  # shown again with its pair
+    assert evidence.review_note.text() == "chapter 4 from one draft, heard 12-05"  # shown again with its pair
 
     with qtbot.waitSignal(checked.result_shown, timeout=60_000):
         checked.run_check()  # checked again (from the cache): the pair is the same pair
@@ -68,14 +74,14 @@ def test_a_mark_is_kept_saved_and_reported(checked: MainWindow, qtbot: QtBot, tm
     rows = list(load_workbook(tmp_path / "r.xlsx")["文件对排名"].iter_rows(values_only=True))
     assert rows[0][13:15] == ("核实", "核实备注") and rows[1][13:15] == (
         "已核实",
-        "两家技术标第四章同出一稿，已约谈核实",
+        "chapter 4 from one draft, heard 12-05",
     )
     only = tmp_path / "confirmed.docx"
     with qtbot.waitSignal(checked.file_written, timeout=30_000):
         checked.export_docx(only, confirmed_only=True)
     text = "\n".join(p.text for p in open_docx(str(only)).paragraphs)
     a, b = _names(checked, 0)
-    assert f"{a} ↔ {b}" in text and "【评标委员会：已核实：两家技术标第四章同出一稿，已约谈核实】" in text
+    assert f"{a} ↔ {b}" in text and "【评标委员会：已核实：chapter 4 from one draft, heard 12-05】" in text
     c, d = _names(checked, 1)
     assert f"{c} ↔ {d}" not in text  # not marked: not in the confirmed dossier
     full = "\n".join(p.text for p in open_docx(str(tmp_path / "r.docx")).paragraphs)
