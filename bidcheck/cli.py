@@ -343,6 +343,7 @@ def _demo_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> E
     except OSError as exc:
         raise _UsageError(f"无法创建文件夹 {args.out}：{exc.strerror or exc}") from exc
     args.xlsx, args.json = args.out / "bidcheck-demo.xlsx", args.out / "bidcheck-demo.json"
+    args.docx, args.pdf, args.procurement = args.out / "bidcheck-demo.docx", None, False  # the dossier too
     args.library = args.section = None
     inputs = CheckInputs((bids,), tuple(sorted(tender.glob("*.docx"))))
     return _run_check(inputs, _settings(args), args, "示例标段", stdout, stderr)

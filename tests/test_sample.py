@@ -28,9 +28,16 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     }
 
 
-def test_demo_writes_both_reports(demo: dict[str, object]) -> None:
+def test_demo_writes_the_reports(demo: dict[str, object]) -> None:
     assert demo["status"] == ExitStatus.SUCCESS
     assert isinstance(demo["xlsx"], Path) and load_workbook(demo["xlsx"]).sheetnames[0] == "概要"
+    from docx import Document as open_docx
+
+    dossier = open_docx(str(demo["xlsx"].with_suffix(".docx")))
+    assert (
+        dossier.paragraphs[0].text == "围标串标检查报告"
+        and "示例标段" in dossier.sections[0].header.paragraphs[0].text
+    )
 
 
 def test_every_pair_gets_its_expected_level(demo: dict[str, object]) -> None:
