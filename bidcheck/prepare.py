@@ -25,6 +25,7 @@ from bidcheck.ingest.registry import document_name, error_document
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
 from bidcheck.model import Document, Role
 from bidcheck.text import CleanText, build_clean_text, clean_document
+from bidcheck.text.bills import bill_from_tables
 from bidcheck.text.prices import read_price
 
 __all__ = [
@@ -127,6 +128,8 @@ def prepare_document(
     try:
         doc = clean_document(doc)
         doc = replace(doc, chars=sum(len(b.text) for b in doc.compared_blocks()))
+        if not doc.bill:  # a Word or PDF bid's priced bill, from its tables (an XML or Excel one is read)
+            doc = replace(doc, bill=tuple(bill_from_tables(doc.compared_blocks(), doc.name)))
         if role == "bid":
             price, why = read_price(list(doc.blocks))
             doc = replace(doc, price=price, price_error=why)
@@ -142,7 +145,7 @@ def prepare_document(
         )
 
 
-CACHE_VERSION = 9  # raise it when reading, cleaning or fingerprinting changes what they produce
+CACHE_VERSION = 10  # raise it when reading, cleaning or fingerprinting changes what they produce
 _CACHE_KIND = "documents"
 _PREPARE_SETTINGS = (
     "window_chars",

@@ -169,3 +169,27 @@ def test_the_dossier_sets_a_bill_signals_items_side_by_side(result: CheckResult,
     bill = next(t for t in doc.tables if t.rows[0].cells[0].text == "项目编码")
     first = [c.text for c in bill.rows[1].cells]
     assert first[3] == first[4] and first[5] not in ("", "—")  # both prices alike, the control's beside
+
+
+def test_a_word_bids_bill_table_is_compared_item_by_item(tmp_path: Path) -> None:
+    """Bills in the tables of Word bids (no XML, no sheet): read under their header, compared by item."""
+    from tests.test_tables import _docx_with_table
+
+    items = bill_items(14, 21)
+    header = ["项目编码", "项目名称", "计量单位", "工程量", "综合单价", "合价"]
+    bills = {n: priced_around(items, 400 + n) for n in range(1, 5)}
+    bills[2] = _copied(bills[1], bills[2], 13)
+    for n, bill in bills.items():
+        rows = [header] + [
+            [i["code"], i["name"], i["unit"], i["quantity"], i["unit_price"], i["total"]] for i in bill
+        ]
+        _docx_with_table(tmp_path / f"0{n}-投标人{n}.docx", paragraphs(500 + n, 5), rows)
+    read = read_document(tmp_path / "01-投标人1.docx", "x")
+    assert read.bill == ()  # the reader reads text; the items are taken from its tables once it is cleaned
+    result = check(CheckInputs(tuple(sorted(tmp_path.glob("*.docx")))), Settings(workers=1))
+    bid = next(d for d in result.bids if d.name.startswith("01"))
+    assert bid.ok
+    pair = _pair(result, 1, 2)
+    fields = [(s.field, s.strength) for s in pair.signals if s.kind in ("bill", "price")]
+    assert ("same_prices", "strong") in fields and ("unit_price", "strong") not in fields  # said once
+    assert not [s for s in _pair(result, 3, 4).signals if s.kind in ("bill", "price")]

@@ -226,8 +226,8 @@ def test_a_generated_section_with_tables_keeps_its_levels(tmp_path: Path, bids: 
     for pair in result.pairs:
         if {names[pair.a], names[pair.b]} != {prices["a"], prices["b"]}:
             assert pair.level == "none" and not pair.signals, (names[pair.a], names[pair.b], pair.reason)
-        else:  # the bill priced alike row for row
-            assert pair.level == "high" and [s.kind for s in pair.signals] == ["table_fill"]
+        else:  # the bill priced alike row for row: its rows filled alike, its items priced alike
+            assert pair.level == "high" and [s.kind for s in pair.signals] == ["bill", "table_fill"]
     assert len(list(itertools.combinations(section.bids, 2))) == len(result.pairs)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.model import BillItem, Block, Document
-from bidcheck.text.bills import BILL_HEADERS, bill_item
+from bidcheck.text.bills import bill_from_rows
 
 __all__ = ["read_xlsx"]
 
@@ -46,7 +46,7 @@ def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Documen
             rows = [_trimmed([_text(v) for v in row]) for row in sheet.iter_rows(values_only=True)]
             first = blocks[-1].row if blocks else 0
             blocks += _row_blocks(rows, page, first, budget)
-            bill += _bill(rows, name)
+            bill += bill_from_rows(rows, name, header_within=_HEADER_ROWS)
     finally:
         book.close()
     return Document(
@@ -93,45 +93,8 @@ def _row_blocks(rows: Iterable[list[str]], page: int, first: int, budget: TextBu
     return blocks
 
 
-def _columns(cells: list[str]) -> dict[str, int]:
-    """The bill's fields a header row names, by column; empty when it is no bill header."""
-    found: dict[str, int] = {}
-    for column, text in enumerate(cells):
-        plain = text.replace(" ", "").replace("（元）", "").replace("(元)", "")
-        for field, words in BILL_HEADERS:
-            if field not in found and any(plain.startswith(w) for w in words):
-                found[field] = column
-                break
-    return found if {"unit_price"} <= set(found) and ({"code", "name"} & set(found)) else {}
-
-
 def _trimmed(cells: list[str]) -> list[str]:
     """A row less its empty cells at the end."""
     while cells and not cells[-1]:
         cells.pop()
     return cells
-
-
-def _merged(upper: list[str], lower: list[str]) -> list[str]:
-    """A header of two rows read as one, column by column (金额 over 综合单价 | 合价: the lower row's)."""
-    width = max(len(upper), len(lower))
-    return [
-        (lower[n] if n < len(lower) and lower[n] else "") or (upper[n] if n < len(upper) else "")
-        for n in range(width)
-    ]
-
-
-def _bill(rows: list[list[str]], file: str) -> list[BillItem]:
-    """The items under a sheet's bill header, of one row or two (none when the sheet has none)."""
-    for at, row in enumerate(rows[:_HEADER_ROWS]):
-        cells = _merged(row, rows[at + 1]) if at + 1 < len(rows) and not _columns(row) else row
-        columns = _columns(cells)
-        if columns and cells is not row:
-            at += 1  # the header's second row
-        if columns:
-            items = (
-                bill_item({f: row[c] for f, c in columns.items() if c < len(row)}, file=file)
-                for row in rows[at + 1 :]
-            )
-            return [i for i in items if i is not None and (i.unit_price is not None or i.code)]
-    return []

@@ -100,8 +100,17 @@ def find_signals(
 
 
 def _said_once(signals: list[Signal]) -> list[Signal]:
-    """A pair's signals less the unit prices its tender tables filled alike already say (the same rows
-    of prices, told twice)."""
+    """A pair's signals less what another of them says already: the unit prices its tender tables
+    filled alike say (the same rows of prices, told twice); and of the unit prices alike and its bills'
+    prices alike (told item by item), the one that weighs more (the bills' where they weigh the same)."""
     if any(s.kind == "table_fill" for s in signals):
         return [s for s in signals if s.field != "unit_price"]
+    alike = [s for s in signals if s.field == "same_prices"]
+    rows = [s for s in signals if s.field == "unit_price"]
+    if alike and rows:
+        rows_weigh_more = any(s.strength == "strong" for s in rows) and all(
+            s.strength != "strong" for s in alike
+        )
+        dropped = "same_prices" if rows_weigh_more else "unit_price"
+        return [s for s in signals if s.field != dropped]
     return signals
