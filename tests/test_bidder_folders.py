@@ -304,3 +304,23 @@ def test_the_same_file_in_two_bidders_folders_is_said_to_be_one_file(tmp_path: P
     same = [s for s in pair.signals if s.kind == "identical"]
     assert [s.strength for s in same] == ["strong"] and "逐字节完全相同" in same[0].detail
     assert not [s for p in result.pairs for s in p.signals if s.kind == "identical" and p is not pair]
+
+
+def test_names_in_gbk_bytes_read_as_their_owner_wrote_them(tmp_path: Path) -> None:
+    """An archive from a Chinese Windows unpacked here: file and folder names in GBK bytes."""
+    import os
+
+    root = os.fsencode(tmp_path / "bids")
+    os.mkdir(root)
+    os.mkdir(os.path.join(root, "乙公司".encode("gbk")))
+    for raw, seed in (
+        ("02-甲公司.docx".encode("gbk"), 81),
+        (os.path.join("乙公司".encode("gbk"), "技术标.docx".encode("gbk")), 82),
+    ):
+        make_docx(Path(os.fsdecode(os.path.join(root, raw))), [paragraphs(seed, 5)])
+    make_docx(tmp_path / "bids" / "03-丙公司.docx", [paragraphs(83, 5)])
+    result = check(CheckInputs((tmp_path / "bids",)), Settings(workers=1))
+    names = sorted(d.name for d in result.bids)
+    assert names == ["02-甲公司.docx", "03-丙公司.docx", "乙公司"], names
+    folder = next(d for d in result.bids if d.name == "乙公司")
+    assert [p.name for p in folder.parts] == ["技术标.docx"]

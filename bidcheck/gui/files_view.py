@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QTableW
 from bidcheck.ingest import collect_sources
 from bidcheck.ingest.folder import named_as_tender
 from bidcheck.model import Document, Role
-from bidcheck.text.chars import replace_unsafe
+from bidcheck.text.chars import decoded_name, replace_unsafe
 from bidcheck.words import PRICE_UNREAD, concealed_lines, price_place
 
 from .i18n import tr
@@ -140,7 +140,7 @@ class FilesTable(QTableWidget):
 
     def _fill_row(self, row: int, item: SectionFile, doc: Document | None) -> None:
         folder = item.path.is_dir()  # a bidder's folder: its files are one bid
-        name = QTableWidgetItem(replace_unsafe(item.path.name) + ("/" if folder else ""))
+        name = QTableWidgetItem(replace_unsafe(decoded_name(item.path.name)) + ("/" if folder else ""))
         name.setToolTip("\n".join([replace_unsafe(str(item.path)), *_parts_lines(doc)]))
         self.setItem(row, 0, name)
         self.setCellWidget(row, 1, self._role_box(row, item.role))

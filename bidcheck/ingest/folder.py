@@ -19,6 +19,7 @@ from pathlib import Path
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.scan import OcrNeeded, OcrTask
 from bidcheck.model import Block, Document, Part
+from bidcheck.text.chars import decoded_name, replace_unsafe
 
 __all__ = [
     "FOLDER_FORMAT",
@@ -175,7 +176,7 @@ def read_folder(folder: Path, doc_id: str, suffixes: frozenset[str], read_one: R
 def _named_in(doc: Document, folder: Path) -> Document:
     """A file of a folder named by its path inside the folder (``技术标/施工组织设计.docx``)."""
     try:
-        name = Path(doc.path).relative_to(folder).as_posix()
+        name = replace_unsafe(decoded_name(Path(doc.path).relative_to(folder).as_posix()))
     except ValueError:
         return doc
     return replace(doc, name=name, marks=tuple(replace(m, file=name) for m in doc.marks))
@@ -185,7 +186,8 @@ def joined(folder: Path, doc_id: str, docs: Sequence[Document]) -> Document:
     """The documents of a bidder's files as one: pages, rows and blocks one after the other."""
     blocks: list[Block] = []
     parts: list[Part] = []
-    joined_doc = Document(id=doc_id, path=str(folder), name=folder.name, format=FOLDER_FORMAT)
+    name = replace_unsafe(decoded_name(folder.name))
+    joined_doc = Document(id=doc_id, path=str(folder), name=name, format=FOLDER_FORMAT)
     for doc in docs:
         if not doc.ok:
             parts.append(Part(doc.name, doc.format, error=doc.error))

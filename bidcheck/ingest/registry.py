@@ -21,7 +21,7 @@ from bidcheck.ingest.pricing_xml import looks_like_pricing_xml, read_pricing_xml
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions
 from bidcheck.ingest.xlsx import read_xlsx
 from bidcheck.model import Document
-from bidcheck.text.chars import replace_unsafe
+from bidcheck.text.chars import decoded_name, replace_unsafe
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
@@ -173,8 +173,9 @@ def read_document(
 
 
 def document_name(path: Path) -> str:
-    """The name a file's document goes by: its file name, characters no output can hold replaced."""
-    return replace_unsafe(path.name)
+    """The name a file's document goes by: its file name (GBK bytes read as such), characters no output
+    can hold replaced."""
+    return replace_unsafe(decoded_name(path.name))
 
 
 def _printable(doc: Document) -> Document:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REPLACEMENT", "replace_unsafe", "utf8"]
+__all__ = ["REPLACEMENT", "decoded_name", "replace_unsafe", "utf8"]
 
 REPLACEMENT = "\ufffd"
 _UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -21,6 +21,18 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def replace_unsafe(text: str) -> str:
     """``text`` with every character XML 1.0 or UTF-8 cannot hold replaced by U+FFFD (same length)."""
     return _UNSAFE.sub(REPLACEMENT, text) if _UNSAFE.search(text) else text
+
+
+def decoded_name(name: str) -> str:
+    """A file's name as its owner wrote it: a name whose bytes were not UTF-8 (an archive from a Chinese
+    Windows unpacked elsewhere: GBK bytes, held as lone surrogates) read as GB18030 when they are that;
+    else the name as it is."""
+    if not _SURROGATE.search(name):
+        return name
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("gb18030")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return name
 
 
 def utf8(text: str) -> bytes:
