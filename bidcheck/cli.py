@@ -139,12 +139,17 @@ _PUBLIC_SHOWN = 5  # values many bids hold, named in the summary (the report's �
 
 def _summary(result: CheckResult, stream: TextIO) -> None:
     from bidcheck.report.xlsx import NO_TENDER_WARNING
+    from bidcheck.text.chars import decoded_name, replace_unsafe
     from bidcheck.words import LEVEL_NAMES, public_value_line
 
     names = {d.id: d.name for d in result.documents}
     for doc in result.documents:
         if not doc.ok:
             stream.write(f"无法读取 {doc.name}：{doc.error}\n")
+    for path, why in result.skipped[:_PUBLIC_SHOWN]:
+        stream.write(f"跳过 {replace_unsafe(decoded_name(Path(path).name))}：{why}\n")
+    if len(result.skipped) > _PUBLIC_SHOWN:
+        stream.write(f"另有 {len(result.skipped) - _PUBLIC_SHOWN} 个文件被跳过，见报告的文件清单\n")
     for pair in result.pairs:
         if pair.level != "none":
             stream.write(

@@ -415,6 +415,7 @@ class CheckResult:
         PublicValue, ...
     ] = ()  # values too many bids hold to be a sign (see ``PublicValue``)
     bill_shares: tuple[BillShare, ...] = ()  # pairs of priced bills: unit prices alike of those common
+    skipped: tuple[tuple[str, str], ...] = ()  # files found in the folders given and not read: (path, why)
 
     def document(self, doc_id: str) -> Document:
         """The document with this id."""
@@ -587,6 +588,7 @@ def result_to_dict(result: CheckResult, with_pairs: bool = True) -> dict[str, An
         "price_patterns": [{**asdict(p), "members": list(p.members)} for p in result.price_patterns],
         "public_values": [asdict(v) for v in result.public_values],
         "bill_shares": [asdict(v) for v in result.bill_shares],
+        "skipped": [{"path": path, "why": why} for path, why in result.skipped],
     }
 
 
@@ -724,6 +726,7 @@ def result_from_dict(data: dict[str, Any]) -> CheckResult:
             BillShare(str(v["a"]), str(v["b"]), int(v["same"]), int(v["common"]))
             for v in data.get("bill_shares", ())
         ),
+        tuple((str(v["path"]), str(v["why"])) for v in data.get("skipped", ())),
     )
 
 

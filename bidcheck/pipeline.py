@@ -31,7 +31,7 @@ from bidcheck.fingerprint.wordkeys import load_word_keys
 from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths, collect_sources
 from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
-from bidcheck.ingest.folder import bidder_files, source_size
+from bidcheck.ingest.folder import bidder_files, skipped_files, source_size
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.model import (
@@ -857,4 +857,13 @@ def _check(
         run.semantic_note,
         run.signals.public,
         run.bill_shares,
+        _skipped(inputs),
     )
+
+
+def _skipped(inputs: CheckInputs) -> tuple[tuple[str, str], ...]:
+    """The files of the folders given that are not read, each with why (nothing found is dropped unsaid)."""
+    found = skipped_files(
+        [*inputs.bids, *inputs.bidders, *inputs.tenders, *inputs.templates], SUPPORTED_SUFFIXES
+    )
+    return tuple((str(path), why) for path, why in found)

@@ -94,3 +94,28 @@ def test_a_file_is_the_tender_by_a_name_that_begins_so_and_answers_nothing(name:
     from bidcheck.ingest.folder import named_as_tender
 
     assert named_as_tender(Path(name)) is tender
+
+
+def test_every_file_found_is_listed_with_what_became_of_it(section: Path, tmp_path: Path) -> None:
+    """Files in the section's folder that are not read are said, with why, in the summary, the JSON and
+    the workbook's file list: none vanishes without a word."""
+    import shutil
+
+    from openpyxl import load_workbook
+
+    folder = tmp_path / "标段"
+    shutil.copytree(section, folder)
+    (folder / "资料.zip").write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    (folder / "演示.pptx").write_bytes(b"x")
+    (folder / "~$01-甲建设有限公司.docx").write_bytes(b"x")
+    report, book = tmp_path / "r.json", tmp_path / "r.xlsx"
+    status, out, _ = _run("check", str(folder), "--json", str(report), "--xlsx", str(book), "--quiet")
+    assert status == ExitStatus.SUCCESS
+    assert "跳过 资料.zip：不支持的文件类型（.zip）" in out and "跳过 演示.pptx" in out
+    assert "跳过 ~$01-甲建设有限公司.docx：Office 打开文件时留下的临时文件" in out
+    skipped = {
+        Path(s["path"]).name: s["why"] for s in json.loads(report.read_text(encoding="utf-8"))["skipped"]
+    }
+    assert set(skipped) == {"资料.zip", "演示.pptx", "~$01-甲建设有限公司.docx"}
+    rows = list(load_workbook(book)["文件清单"].iter_rows(min_row=2, values_only=True))
+    assert {r[1] for r in rows if r[7] == "跳过"} == set(skipped)

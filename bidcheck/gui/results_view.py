@@ -298,6 +298,8 @@ def summary_text(result: CheckResult) -> str:
     unreadable = sum(1 for d in result.documents if not d.ok)
     if unreadable:
         text += tr("；{n} 个文件无法读取").format(n=unreadable)
+    if result.skipped:
+        text += tr("；跳过 {n} 个文件（不支持的格式等，见报告的文件清单）").format(n=len(result.skipped))
     names = {d.id: short_name(d.name) for d in result.documents}
     for group in result.groups:
         text += "\n" + tr("疑似串标组：{members}").format(members="、".join(names[m] for m in group.members))

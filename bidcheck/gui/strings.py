@@ -51,6 +51,9 @@ ENGLISH: dict[str, str] = {
     "角色": "Role",
     "页数": "Pages",
     "页": "Pages",
+    "；跳过 {n} 个文件（不支持的格式等，见报告的文件清单）": (
+        "; {n} files skipped (other formats…: the report's file list)"
+    ),
     "迹象": "signs",
     "导出 Word 报告…": "Export Word report…",
     "导出 Word 报告（仅已核实）…": "Export Word report (confirmed only)…",

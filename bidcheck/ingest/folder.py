@@ -29,6 +29,7 @@ __all__ = [
     "named_as_tender",
     "read_folder",
     "section_sources",
+    "skipped_files",
     "source_size",
     "wanted",
 ]
@@ -134,6 +135,37 @@ def section_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> list[Pat
 def _bidder_folders(folder: Path, suffixes: frozenset[str]) -> list[Path]:
     """A folder's sub-folders holding a supported file."""
     return [p for p in _listed(folder) if p.is_dir() and not p.is_symlink() and bidder_files(p, suffixes)]
+
+
+def skipped_files(paths: Iterable[Path], suffixes: frozenset[str]) -> list[tuple[Path, str]]:
+    """The files of the folders given (and of their bidders' sub-folders) that are not read, each with
+    why in a user's words: another format, a report this program wrote, an Office lock file. Hidden
+    files are not listed."""
+    out: list[tuple[Path, str]] = []
+    for path in paths:
+        if path.is_dir():
+            out += _skipped_in(path, suffixes)
+    return out
+
+
+def _skipped_in(folder: Path, suffixes: frozenset[str]) -> list[tuple[Path, str]]:
+    try:
+        entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    except OSError:
+        return []
+    out: list[tuple[Path, str]] = []
+    for path in entries:
+        if path.is_dir() and not path.is_symlink():
+            out += _skipped_in(path, suffixes)
+        elif path.name.startswith("~$"):
+            out.append((path, "Office 打开文件时留下的临时文件"))
+        elif not path.is_file():
+            out.append((path, "不是普通文件（链接失效、设备或管道）"))
+        elif path.suffix.lower() not in suffixes:
+            out.append((path, f"不支持的文件类型（{path.suffix or '无扩展名'}）"))
+        elif is_report(path):
+            out.append((path, "本程序生成的检查报告，不作为投标文件"))
+    return out
 
 
 def source_size(path: Path, suffixes: frozenset[str]) -> int:

@@ -31,7 +31,7 @@ from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
 from bidcheck.report.files import write_atomically
 from bidcheck.report.sheetxml import ValueSheet, save_workbook
 from bidcheck.review import REVIEW_STATES, Review, Reviews, pair_key
-from bidcheck.text.chars import replace_unsafe
+from bidcheck.text.chars import decoded_name, replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
     LEVEL_NAMES,
@@ -111,7 +111,7 @@ def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None)
     if has_bills(result):
         write_bill_sheet(book.create_sheet("清单比对"), result, names, _append)
     _groups(book.create_sheet("疑似串标组"), result, names)
-    _documents(book.create_sheet("文件清单"), result.documents)
+    _documents(book.create_sheet("文件清单"), result.documents, result.skipped)
     _settings(book.create_sheet("设置"), result)
     for sheet in book.worksheets:
         _fit_to_page_width(sheet, section)
@@ -613,7 +613,9 @@ def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> Non
     _finish_table(sheet)
 
 
-def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
+def _documents(
+    sheet: Worksheet, documents: Sequence[Document], skipped: Sequence[tuple[str, str]] = ()
+) -> None:
     _header(
         sheet,
         (
@@ -678,4 +680,9 @@ def _documents(sheet: Worksheet, documents: Sequence[Document]) -> None:
         sheet.cell(row=row, column=20).number_format = _YUAN
         if not doc.ok:
             sheet.cell(row=row, column=8).font = Font(color="C00000", bold=True)
+    for path, why in skipped:  # every file found is listed, with what became of it
+        name = replace_unsafe(decoded_name(Path(path).name))
+        _append(
+            sheet, ["", name, "", Path(path).suffix.lstrip("."), "", "", "", "跳过", why, *[""] * 6, path]
+        )
     _finish_table(sheet)
