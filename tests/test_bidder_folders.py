@@ -324,3 +324,32 @@ def test_names_in_gbk_bytes_read_as_their_owner_wrote_them(tmp_path: Path) -> No
     assert names == ["02-甲公司.docx", "03-丙公司.docx", "乙公司"], names
     folder = next(d for d in result.bids if d.name == "乙公司")
     assert [p.name for p in folder.parts] == ["技术标.docx"]
+
+
+def test_a_bidders_zip_is_read_as_its_folder(tmp_path: Path) -> None:
+    """A bidder's files zipped on a Chinese Windows (names in GBK, no UTF-8 flag): one bid named by the
+    zip, its files read together; an entry whose name climbs out of the zip is never written out."""
+    import zipfile
+
+    draft = paragraphs(90, 5)
+    make_docx(tmp_path / "商务标.docx", [paragraphs(91, 5)])
+    make_docx(tmp_path / "技术标.docx", [paragraphs(92, 4) + draft])
+    section = tmp_path / "标段"
+    section.mkdir()
+
+    class GbkName(zipfile.ZipInfo):  # an entry named as a Chinese Windows names it: GBK bytes, no flag
+        def _encodeFilenameFlags(self) -> tuple[bytes, int]:
+            return self.filename.encode("gbk"), self.flag_bits
+
+    with zipfile.ZipFile(section / "02-乙公司.zip", "w") as archive:
+        for name in ("商务标.docx", "技术标.docx"):
+            archive.writestr(GbkName(name), (tmp_path / name).read_bytes())
+        archive.writestr("../../逃逸.docx", (tmp_path / "商务标.docx").read_bytes())
+    make_docx(section / "01-甲公司.docx", [paragraphs(93, 4) + draft])  # shares the draft
+    make_docx(section / "03-丙公司.docx", [paragraphs(94, 6)])
+    result = check(CheckInputs((section,)), Settings(workers=1))
+    zipped = next(d for d in result.bids if d.name == "02-乙公司.zip")
+    assert zipped.ok and zipped.format == "zip"
+    assert [p.name for p in zipped.parts] == ["商务标.docx", "技术标.docx"]
+    assert _pair(result, "01-甲公司.docx", "02-乙公司.zip").level == "high"
+    assert not (tmp_path.parent / "逃逸.docx").exists() and not (tmp_path / "逃逸.docx").exists()

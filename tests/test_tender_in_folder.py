@@ -105,17 +105,17 @@ def test_every_file_found_is_listed_with_what_became_of_it(section: Path, tmp_pa
 
     folder = tmp_path / "标段"
     shutil.copytree(section, folder)
-    (folder / "资料.zip").write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    (folder / "资料.rar").write_bytes(b"Rar!\x1a\x07\x00")
     (folder / "演示.pptx").write_bytes(b"x")
     (folder / "~$01-甲建设有限公司.docx").write_bytes(b"x")
     report, book = tmp_path / "r.json", tmp_path / "r.xlsx"
     status, out, _ = _run("check", str(folder), "--json", str(report), "--xlsx", str(book), "--quiet")
     assert status == ExitStatus.SUCCESS
-    assert "跳过 资料.zip：不支持的文件类型（.zip）" in out and "跳过 演示.pptx" in out
+    assert "跳过 资料.rar：不支持的文件类型（.rar）" in out and "跳过 演示.pptx" in out
     assert "跳过 ~$01-甲建设有限公司.docx：Office 打开文件时留下的临时文件" in out
     skipped = {
         Path(s["path"]).name: s["why"] for s in json.loads(report.read_text(encoding="utf-8"))["skipped"]
     }
-    assert set(skipped) == {"资料.zip", "演示.pptx", "~$01-甲建设有限公司.docx"}
+    assert set(skipped) == {"资料.rar", "演示.pptx", "~$01-甲建设有限公司.docx"}
     rows = list(load_workbook(book)["文件清单"].iter_rows(min_row=2, values_only=True))
     assert {r[1] for r in rows if r[7] == "跳过"} == set(skipped)

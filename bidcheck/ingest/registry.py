@@ -20,6 +20,7 @@ from bidcheck.ingest.plain import read_plain
 from bidcheck.ingest.pricing_xml import looks_like_pricing_xml, read_pricing_xml
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions
 from bidcheck.ingest.xlsx import read_xlsx
+from bidcheck.ingest.zipped import read_zip, zip_holds
 from bidcheck.model import Document
 from bidcheck.text.chars import decoded_name, replace_unsafe
 
@@ -44,6 +45,7 @@ SUPPORTED_SUFFIXES = frozenset(
         ".ofd",
         ".xml",
         ".xlsx",
+        ".zip",
         ".png",
         ".jpg",
         ".jpeg",
@@ -125,6 +127,13 @@ def _looks_like_text(head: bytes) -> bool:
     return False
 
 
+def _reader_in_zip(ocr: OcrOptions | None, limits: ReadLimits) -> Callable[[Path, str], Document]:
+    """How a zip's files are read: as any file, their scanned pages recognised at once (the unpacked
+    files are gone before the OCR stage would come to them)."""
+    options = replace(ocr, defer=False) if ocr is not None else None
+    return lambda file, part_id: read_document(file, part_id, options, limits)
+
+
 def _office_format(path: Path) -> str:
     """The format to report for an OLE word-processing file: ``wps`` when so named, else ``doc``."""
     return "wps" if path.suffix.lower() == ".wps" else "doc"
@@ -154,6 +163,9 @@ def read_document(
         kind = sniff_format(path, head, limits)
         if kind == "doc" and _is_encrypted_office(path):
             raise ReadError("Office 文件已加密，需要密码才能打开")
+        if kind == "zip" and zip_holds(path, SUPPORTED_SUFFIXES, limits):  # a bidder's files, zipped
+            doc = read_zip(path, doc_id, name, SUPPORTED_SUFFIXES, limits, _reader_in_zip(ocr, limits))
+            return doc if any(b.text.strip() for b in doc.compared_blocks()) else _without_text(doc)
         reader = _READERS.get(kind)
         if reader is None:
             raise ReadError(_UNSUPPORTED[kind])
