@@ -161,21 +161,27 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
     lib.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")
     verbs = lib.add_subparsers(dest="verb", required=True, parser_class=type(lib))
     verbs.add_parser("list", help="列出标段")
-    verbs.add_parser("show", help="标段的文件与预警").add_argument("section", metavar="SECTION")
-    verbs.add_parser("remove", help="删除标段").add_argument("section", metavar="SECTION")
+    verbs.add_parser("show", help="标段的文件与预警").add_argument(
+        "section", metavar="SECTION", help="标段名称"
+    )
+    verbs.add_parser("remove", help="删除标段").add_argument("section", metavar="SECTION", help="标段名称")
     verbs.add_parser("stats", help="统计")
     add = verbs.add_parser("add", help="存入一个标段（不出报告）")
-    add.add_argument("paths", nargs="+", type=Path, metavar="DIR")
-    add.add_argument("--section", required=True, metavar="NAME")
-    add.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE")
+    add.add_argument("paths", nargs="+", type=Path, metavar="DIR", help="标段的投标文件或文件夹")
+    add.add_argument("--section", required=True, metavar="NAME", help="存入资料库时的标段名称")
+    add.add_argument("--tender", action="append", type=Path, default=[], metavar="FILE", help="招标文件")
     templ = verbs.add_parser("add-template", help="存入范本文件（每次检查都作为模板）")
-    templ.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    templ.add_argument("--name", metavar="NAME")
+    templ.add_argument("files", nargs="+", type=Path, metavar="FILE", help="范本文件")
+    templ.add_argument("--name", metavar="NAME", help="这组范本的名称")
     groups = verbs.add_parser("groups", help="整份相同或几乎相同的投标文件分堆（SimHash）")
     groups.add_argument("--hamming", type=int, choices=range(8), metavar="BITS")  # default: groups.HAMMING
     groups.add_argument("--json", type=Path, metavar="OUT", help="把分堆写入 JSON 文件")
-    verbs.add_parser("export", help="导出到文件").add_argument("file", type=Path, metavar="FILE")
-    verbs.add_parser("import", help="从文件导入").add_argument("file", type=Path, metavar="FILE")
+    verbs.add_parser("export", help="导出到文件").add_argument(
+        "file", type=Path, metavar="FILE", help="导出的文件"
+    )
+    verbs.add_parser("import", help="从文件导入").add_argument(
+        "file", type=Path, metavar="FILE", help="导入的文件"
+    )
     for verb in verbs.choices.values():  # after the verb too: ``library list --library X``
         verb.add_argument(
             "--library", type=Path, metavar="FILE", default=argparse.SUPPRESS, help="资料库文件"
@@ -212,10 +218,13 @@ def _show(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO)
     if not files:
         out.write(f"资料库中没有标段 {args.section}\n")
         return 2
+    from bidcheck.words import LEVEL_NAMES
+
+    roles = {"bid": "投标文件", "tender": "招标文件", "template": "模板文件"}
     for name, bidder, role, chars, digest in files:
-        out.write(f"{role}  {name}  {bidder}  {chars} 字  {digest[:12]}\n")
+        out.write(f"{roles.get(role, role)}  {name}  {bidder}  {chars} 字  {digest[:12]}\n")
     for a, b, level in library.section_pairs(args.section):
-        out.write(f"{level}  {a} ↔ {b}\n")
+        out.write(f"{LEVEL_NAMES.get(level, level)}  {a} ↔ {b}\n")
     return 0
 
 

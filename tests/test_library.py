@@ -224,7 +224,13 @@ def test_recheck_replaces_and_remove_removes(series: dict[str, object]) -> None:
     status, listed, _ = run("library", "--library", str(library), "list")
     assert status == ExitStatus.SUCCESS and listed.count("S6") == 1 and listed.count("标段") == 6
     status, shown, _ = run("library", "--library", str(library), "show", "S5")
-    assert "丙公司" in shown and "high" in shown
+    assert (
+        "丙公司" in shown
+        and "一级预警" in shown
+        and "投标文件" in shown
+        and "high" not in shown
+        and "bid " not in shown
+    )
     status, stats, _ = run("library", "--library", str(library), "stats")
     assert "6 个标段，48 份投标文件，0 组范本，" in stats and " 堆整份相同或几乎相同；" in stats
     copy = tmp / "copy.sqlite"
