@@ -53,7 +53,7 @@ def test_library_add_keeps_the_tender_apart(section: Path, tmp_path: Path) -> No
     status, out, _ = _run(*argv)
     assert status == ExitStatus.SUCCESS and "已存入标段 一：3 份投标文件" in out
     shown = _run("library", "--library", str(library), "show", "一")[1]
-    assert "tender  招标文件.docx" in shown and "bid  招标文件.docx" not in shown
+    assert "招标文件  招标文件.docx" in shown and "投标文件  招标文件.docx" not in shown
 
 
 def test_a_reference_folder_holding_the_tender_leaves_it_the_tender(section: Path) -> None:
