@@ -15,6 +15,7 @@ __all__ = [
     "SETTING_LABELS",
     "Settings",
     "SettingsError",
+    "changed_settings",
     "load_settings",
 ]
 
@@ -253,6 +254,13 @@ class Settings:
                 raise SettingsError(f"unknown setting {key!r}")
             values[key] = _coerce(key, value, type(getattr(cls(), key)))
         return cls(**values)
+
+
+def changed_settings(used: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The settings of a check (``Settings.to_dict()``, as a result keeps them) whose values differ
+    from the defaults, in their order."""
+    defaults = Settings().to_dict()
+    return [(key, value) for key, value in used.items() if key in defaults and defaults[key] != value]
 
 
 def _require(ok: bool, name: str, message: str) -> None:

@@ -37,7 +37,7 @@ __all__ = [
 FOLDER_FORMAT = "folder"
 _SKIPPED = ("~$", ".")  # Office's lock files, hidden files and folders
 REPORT_AUTHOR = "bidcheck"  # the author the reports carry
-_REPORT_CREATOR = re.compile(rb"<dc:creator[^>]*>bidcheck</dc:creator>")
+_REPORT_CREATOR = re.compile(rb"<dc:creator[^>]*>" + REPORT_AUTHOR.encode() + rb"</dc:creator>")
 _CORE_BYTES = 1 << 16
 
 

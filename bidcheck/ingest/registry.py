@@ -157,7 +157,7 @@ def read_document(
     try:
         if path.is_dir():
             doc = read_folder(path, doc_id, SUPPORTED_SUFFIXES, lambda f, i: read_document(f, i, ocr, limits))
-            return doc if any(b.text.strip() for b in doc.compared_blocks()) else _without_text(doc)
+            return _with_text(doc)
         head = _read_head(path)
         limits = limits or ReadLimits()
         kind = sniff_format(path, head, limits)
@@ -165,7 +165,7 @@ def read_document(
             raise ReadError("Office 文件已加密，需要密码才能打开")
         if kind == "zip" and zip_holds(path, SUPPORTED_SUFFIXES, limits):  # a bidder's files, zipped
             doc = read_zip(path, doc_id, name, SUPPORTED_SUFFIXES, limits, _reader_in_zip(ocr, limits))
-            return doc if any(b.text.strip() for b in doc.compared_blocks()) else _without_text(doc)
+            return _with_text(doc)
         reader = _READERS.get(kind)
         if reader is None:
             raise ReadError(_UNSUPPORTED[kind])
@@ -178,10 +178,7 @@ def read_document(
         return error_document(path, doc_id, OUT_OF_MEMORY)
     except Exception as exc:  # a reader library failing on a malformed file must not stop the batch
         return error_document(path, doc_id, f"文件已损坏或格式无法解析（{type(exc).__name__}）")
-    doc = _printable(doc)
-    if not any(b.text.strip() for b in doc.compared_blocks()):
-        return _without_text(doc)
-    return doc
+    return _with_text(_printable(doc))  # a folder's or a zip's files were each made printable as read
 
 
 def document_name(path: Path) -> str:
@@ -224,6 +221,11 @@ def _read_head(path: Path) -> bytes:
     if not head:
         raise ReadError("文件为空（0 字节）")
     return head
+
+
+def _with_text(doc: Document) -> Document:
+    """The document as read, or, when it has no text to compare, an error document saying why."""
+    return doc if any(b.text.strip() for b in doc.compared_blocks()) else _without_text(doc)
 
 
 def _without_text(doc: Document) -> Document:

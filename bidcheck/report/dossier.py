@@ -35,7 +35,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from bidcheck import __version__
-from bidcheck.config import Settings
+from bidcheck.config import Settings, changed_settings
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.ingest.office import convert, find_soffice
@@ -106,10 +106,9 @@ def write_pdf(
     soffice = find_soffice()
     if soffice is None:
         raise OSError(errno.ENOENT, PDF_NEEDS_LIBREOFFICE)
-    marks = _Marks(reviews or {}, confirmed_only)
     with tempfile.TemporaryDirectory(prefix="bidcheck-dossier-") as folder:
         work = Path(folder)
-        save_docx(result, work / "dossier.docx", section, procurement, marks)
+        write_docx(result, work / "dossier.docx", section, procurement, reviews, confirmed_only)
         try:
             made = convert(work / "dossier.docx", soffice, work / "convert", "pdf")
         except ReadError as exc:
@@ -457,19 +456,11 @@ def _method(doc: DocxDocument, result: CheckResult) -> None:
 
 
 def _changed_settings(used: dict[str, object]) -> list[tuple[str, str, str]]:
+    """The settings that differ from the defaults and shape the method (not the PC's: workers, memory,
+    the library's place, the cache), each with its value and its default."""
     defaults = Settings().to_dict()
-    skip = {
-        "version",
-        "workers",
-        "worker_memory_mb",
-        "library_path",
-        "cache_max_mb",
-    }  # the PC's, not the method's
-    return [
-        (key, str(value), str(defaults.get(key)))
-        for key, value in used.items()
-        if key not in skip and key in defaults and defaults[key] != value
-    ]
+    skip = {"workers", "worker_memory_mb", "library_path", "cache_max_mb"}
+    return [(key, str(value), str(defaults[key])) for key, value in changed_settings(used) if key not in skip]
 
 
 def _files(doc: DocxDocument, result: CheckResult) -> None:

@@ -13,9 +13,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from bidcheck.findings import PARTS, Finding, SelfCheckResult, self_check_to_dict
+from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import Place
 from bidcheck.report.files import write_atomically
-from bidcheck.report.sheetxml import REPORT_CREATOR
 from bidcheck.report.xlsx import (
     _HEADER_FILL,
     _HEADER_FONT,
@@ -152,7 +152,7 @@ def write_self_check_xlsx(result: SelfCheckResult, path: Path) -> None:
         sheet.auto_filter.ref = f"A{header}:{get_column_letter(len(_COLUMNS))}{sheet.max_row}"
     _fit_to_page_width(sheet, f"投标人自查　{result.bidder}")
     sheet.print_title_rows = f"{header}:{header}"
-    book.properties.creator = REPORT_CREATOR  # a report found among a section's files is no bid
+    book.properties.creator = REPORT_AUTHOR  # a report found among a section's files is no bid
     write_atomically(path, lambda temp: _save(book, temp))
 
 

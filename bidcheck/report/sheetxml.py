@@ -34,16 +34,13 @@ from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
-__all__ = ["REPORT_CREATOR", "ValueSheet", "cell_count", "save_workbook"]
+__all__ = ["ValueSheet", "cell_count", "save_workbook"]
 
 _PLACE = b"<sheetData/>"  # where the cells go in the sheet openpyxl writes without them
 # What lxml refuses to write: XML 1.0's forbidden characters (``text.chars`` replaces them before).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _SPECIAL = re.compile("[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # escaped or refused
 _NUMBERS = (int, float)
-
-
-REPORT_CREATOR = "bidcheck"
 
 
 class _Unsupported(Exception):
@@ -54,7 +51,6 @@ def save_workbook(book: Workbook, target: Path) -> None:
     """Save ``book`` to ``target`` as ``Workbook.save`` does, each sheet's cells written as text."""
     with ZipFile(target, "w", ZIP_DEFLATED, allowZip64=True) as archive:
         book.properties.modified = dt.datetime.now(tz=dt.UTC).replace(tzinfo=None)
-        book.properties.creator = REPORT_CREATOR  # a report found among a section's files is no bid
         _BookWriter(book, archive).save()
 
 

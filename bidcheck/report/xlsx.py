@@ -24,8 +24,9 @@ from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from bidcheck.config import SETTING_LABELS, Settings
+from bidcheck.config import SETTING_LABELS, changed_settings
 from bidcheck.gcpause import collector_paused
+from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
 from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
 from bidcheck.report.files import write_atomically
@@ -99,6 +100,7 @@ def os_error_of(exc: etree.SerialisationError) -> Exception:
 def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None) -> Workbook:
     reviews = reviews or {}
     book = Workbook()
+    book.properties.creator = REPORT_AUTHOR  # a report found among a section's files is no bid
     names = {d.id: d.name for d in result.documents}
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
     _summary(book.active, result, section, quiet_flagged)
@@ -222,7 +224,7 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
     sheet.append(["与默认值不同的设置（全部设置见“设置”表）", "值"])
     for cell in sheet[sheet.max_row]:
         cell.font = Font(bold=True)
-    changed = _changed_settings(result.settings)
+    changed = changed_settings(result.settings)
     for key, value in changed:
         _append(sheet, (_setting_name(key), value))
     if not changed:
@@ -234,11 +236,6 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
 def _setting_name(key: str) -> str:
     label = SETTING_LABELS.get(key)
     return f"{label}（{key}）" if label else key
-
-
-def _changed_settings(used: dict[str, Any]) -> list[tuple[str, Any]]:
-    defaults = Settings().to_dict()
-    return [(k, v) for k, v in used.items() if k in defaults and defaults[k] != v]
 
 
 def _settings(sheet: Worksheet, result: CheckResult) -> None:
