@@ -42,11 +42,12 @@ office-deps:
 		|| missing="$$missing libreoffice-calc-nogui"; \
 	dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$$missing fonts-noto-cjk"; \
 	dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || missing="$$missing fonts-wqy-microhei"; \
+	dpkg -s fonts-crosextra-carlito >/dev/null 2>&1 || missing="$$missing fonts-crosextra-carlito"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else \
-		echo "bidcheck's tests need LibreOffice Writer and Calc and CJK fonts: install$$missing (e.g. sudo apt-get install$$missing)"; \
+		echo "bidcheck's tests need LibreOffice Writer and Calc, CJK fonts and Carlito (Calibri's widths): install$$missing (e.g. sudo apt-get install$$missing)"; \
 	fi
 
 # bidcheck archive (a Spark job, tested in local mode) runs on Java 17: installed when missing.

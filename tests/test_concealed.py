@@ -162,7 +162,7 @@ def test_hidden_copied_text_and_a_disguised_copy_are_strong_signals(tmp_path: Pa
     assert [c["kind"] for c in documents["d5"]["concealed"]] == ["hidden"]
     assert documents["d1"]["concealed"] == []
     write_xlsx(result, tmp_path / "report.xlsx")
-    rows = list(load_workbook(tmp_path / "report.xlsx")["文件清单"].iter_rows(values_only=True))
+    rows = list(load_workbook(tmp_path / "report.xlsx")["文件属性"].iter_rows(values_only=True))
     column, count = rows[0].index("隐藏或伪装的文字"), rows[0].index("隐藏文字数")
     listed = {row[1]: (row[count], row[column]) for row in rows[1:]}
     assert listed["02.docx"][0] == 1 and str(listed["02.docx"][1]).startswith("隐藏文字 第 1 页第 6 段“")

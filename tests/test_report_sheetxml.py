@@ -107,7 +107,7 @@ def test_a_check_results_workbook_is_saved_as_openpyxl_saves_it(
         ):
             break
     sheets = [n for n in by_openpyxl if n.startswith("xl/worksheets/sheet")]
-    assert len(sheets) == 9 and as_text == by_openpyxl
+    assert len(sheets) == 10 and as_text == by_openpyxl
 
 
 def _as_cells(book: Workbook) -> Workbook:

@@ -138,9 +138,11 @@ def test_workbook_holds_the_passage_text_and_its_marks(reported: Reported) -> No
 def test_workbook_names_properties_and_warning(reported: Reported) -> None:
     book = load_workbook(reported.xlsx)
     files = {r[1]: r for r in book["文件清单"].iter_rows(min_row=2, values_only=True)}
-    assert set(files) == {"01-甲.txt", "02-乙\ufffd.txt", "03-\ufffd\ufffd.txt", "04-丁.pdf"}
-    assert files["04-丁.pdf"][9] == "张\ufffd三\ufffd"
-    assert str(files["02-乙\ufffd.txt"][15]).endswith("02-乙\ufffd.txt")
+    properties = {r[1]: r for r in book["文件属性"].iter_rows(min_row=2, values_only=True)}
+    names = {"01-甲.txt", "02-乙\ufffd.txt", "03-\ufffd\ufffd.txt", "04-丁.pdf"}
+    assert set(files) == set(properties) == names
+    assert properties["04-丁.pdf"][2] == "张\ufffd三\ufffd"
+    assert str(files["02-乙\ufffd.txt"][12]).endswith("02-乙\ufffd.txt")
     summary = {r[0]: r[1] for r in book["概要"].iter_rows(min_row=2, values_only=True)}
     assert summary["注意"] == NO_TENDER_WARNING
     assert book["相似度矩阵"]["A3"].value == "02-乙\ufffd.txt"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
@@ -25,13 +27,14 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from bidcheck.model import CheckResult, PairResult
+from bidcheck.model import CheckResult, Group, PairResult
+from bidcheck.review import REVIEW_STATES, Review
 from bidcheck.words import public_value_line
 
 from .i18n import tr
 from .style import heat, level_name, paint_badge
 
-__all__ = ["LEVEL_FILTERS", "MatrixView", "PairsView", "short_name", "summary_text"]
+__all__ = ["LEVEL_FILTERS", "MatrixView", "PairsView", "group_title", "short_name", "summary_text"]
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 COLUMNS = ("排名", "等级", "文件 A", "文件 B", "相似度", "共同字数", "段落", "原因")
@@ -288,9 +291,9 @@ class MatrixView(QTableWidget):
 _PUBLIC_SHOWN = 3  # values many bids hold, named in the summary (the report's 概要 lists them all)
 
 
-def summary_text(result: CheckResult) -> str:
-    """Counts by level, unreadable files, suspected rings, and the values too many bids hold to be a
-    sign, in a few lines."""
+def summary_text(result: CheckResult, marks: Callable[[Group], Review | None] = lambda _g: None) -> str:
+    """Counts by level, unreadable files, suspected rings (each with the panel's mark and a 标记 link,
+    ``group:N``), and the values too many bids hold to be a sign, in a few lines of rich text."""
     counts = {level: sum(1 for p in result.pairs if p.level == level) for level in ("high", "watch", "none")}
     text = tr("{bids} 份投标文件，{pairs} 对：一级预警 {high}，二级观察 {watch}，无 {none}").format(
         bids=len(result.bids), pairs=len(result.pairs), **counts
@@ -300,17 +303,31 @@ def summary_text(result: CheckResult) -> str:
         text += tr("；{n} 个文件无法读取").format(n=unreadable)
     if result.skipped:
         text += tr("；跳过 {n} 个文件（不支持的格式等，见报告的文件清单）").format(n=len(result.skipped))
+    lines = [html.escape(text)]
     names = {d.id: short_name(d.name) for d in result.documents}
-    for group in result.groups:
-        text += "\n" + tr("疑似串标组：{members}").format(members="、".join(names[m] for m in group.members))
-    if result.semantic_note:  # what the check says stays Chinese
-        text += "\n" + result.semantic_note
-    for value in result.public_values[:_PUBLIC_SHOWN]:
-        text += "\n" + public_value_line(value)
-    if len(result.public_values) > _PUBLIC_SHOWN:
-        more = len(result.public_values) - _PUBLIC_SHOWN
-        text += "\n" + tr("另有 {n} 个多家共有的值，见报告概要").format(n=more)
-    return text
+    for number, group in enumerate(result.groups, start=1):
+        members = "、".join(names[m] for m in group.members)
+        line = tr("疑似串标组 {n}：{members}").format(n=number, members=members) + _mark_words(marks(group))
+        lines.append(f'{html.escape(line)} <a href="group:{number}">{tr("标记…")}</a>')
+    more = len(result.public_values) - _PUBLIC_SHOWN
+    notes = [result.semantic_note] if result.semantic_note else []  # what the check says stays Chinese
+    notes += [public_value_line(v) for v in result.public_values[:_PUBLIC_SHOWN]]
+    notes += [tr("另有 {n} 个多家共有的值，见报告概要").format(n=more)] if more > 0 else []
+    return "<br>".join(lines + [html.escape(n) for n in notes])
+
+
+def group_title(result: CheckResult, number: int) -> tuple[str, str]:
+    """A group's heading (疑似串标组 N) and its members' names, for the dialog that marks it."""
+    names = {d.id: d.name for d in result.documents}
+    group = result.groups[number - 1]
+    return tr("疑似串标组 {n}").format(n=number), "、".join(names[m] for m in group.members)
+
+
+def _mark_words(review: Review | None) -> str:
+    if review is None or (review.state == "pending" and not review.note):
+        return ""
+    note = f"：{review.note}" if review.note else ""
+    return f"〔{tr(REVIEW_STATES[review.state])}{note}〕"
 
 
 def _clip(name: str, limit: int = 10) -> str:

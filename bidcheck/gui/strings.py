@@ -33,7 +33,13 @@ ENGLISH: dict[str, str] = {
         "{bids} bids, {pairs} pairs: high alert {high}, watch {watch}, none {none}"
     ),
     "；{n} 个文件无法读取": "; {n} files could not be read",
-    "疑似串标组：{members}": "Suspected ring: {members}",
+    "疑似串标组 {n}：{members}": "Suspected ring {n}: {members}",
+    "疑似串标组 {n}": "Suspected ring {n}",
+    "标记…": "Mark…",
+    "标记疑似串标组": "Mark a suspected ring",
+    "成员": "Members",
+    "备注": "Note",
+    "核实": "Mark",
     "另有 {n} 个多家共有的值，见报告概要": "{n} more values many bids hold: see the report's summary",
     "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）": (
         "No tender document given: tender text only two or three bidders copied cannot be left out and may "

@@ -33,16 +33,17 @@ from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path
-from bidcheck.review import Review, pair_key
+from bidcheck.review import Review, group_key, group_review_of, pair_key
 from bidcheck.semantic import plan_line, section_size
 from bidcheck.text.chars import replace_unsafe
 
 from . import menus, prefs
 from .evidence_view import EvidenceView
 from .files_view import FilesTable
+from .group_review import GroupReviewDialog
 from .i18n import tr
 from .library_page import LibraryPage
-from .results_view import LEVEL_FILTERS, MatrixView, PairsView, summary_text
+from .results_view import LEVEL_FILTERS, MatrixView, PairsView, group_title, summary_text
 from .selfcheck_window import SelfCheckWindow
 from .settings_dialog import SettingsDialog
 from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
@@ -95,6 +96,9 @@ class MainWindow(QMainWindow):
         self.evidence.review_changed.connect(self.set_review)
         self.summary = QLabel(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
         self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)  # a ring's 标记 link opens its mark
+        self.summary.linkActivated.connect(self.review_group)
+        self.group_dialog: GroupReviewDialog | None = None
         self.tender_note = TenderNote()
         self.tender_note.tender_picked.connect(self.mark_tender)
         self.tender_note.browse_requested.connect(self.browse_tender)
@@ -351,7 +355,7 @@ class MainWindow(QMainWindow):
         self._update_state()
         if result is None:
             return
-        self.summary.setText(summary_text(result))
+        self._show_summary()
         self.stage.setText(tr("检查完成，用时 {s:.1f} 秒。").format(s=result.elapsed_s))
         if result.pairs:
             self.select_pair(self._index_of(shown))
@@ -418,8 +422,29 @@ class MainWindow(QMainWindow):
             )
 
     def set_review(self, key: str, review: Review) -> None:
-        """Keep the panel's mark on a pair (saved with the check, shown in the reports)."""
+        """Keep the panel's mark on a pair or group (saved with the check, shown in the reports)."""
         self.reviews[key] = review
+
+    def _show_summary(self) -> None:
+        assert self.result is not None
+        result = self.result
+        self.summary.setText(summary_text(result, lambda g: group_review_of(self.reviews, result, g)))
+
+    def review_group(self, link: str) -> None:
+        """Open the dialog that marks the group a summary link (``group:N``) names."""
+        number = int(link.removeprefix("group:")) if link.removeprefix("group:").isdigit() else 0
+        if self.result is None or not 0 < number <= len(self.result.groups):
+            return
+        result, group = self.result, self.result.groups[number - 1]
+        key = group_key(result.document(m).path for m in group.members)
+        self.group_dialog = GroupReviewDialog(self, *group_title(result, number), self.reviews.get(key))
+        self.group_dialog.accepted.connect(lambda: self._group_reviewed(key))
+        self.group_dialog.open()
+
+    def _group_reviewed(self, key: str) -> None:
+        if self.group_dialog is not None:
+            self.set_review(key, self.group_dialog.review())
+            self._show_summary()
 
     def export_json(self, path: Path) -> None:
         """Write the result JSON in the background."""

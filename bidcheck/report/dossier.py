@@ -39,11 +39,11 @@ from bidcheck.config import Settings, changed_settings
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.ingest.office import convert, find_soffice
-from bidcheck.model import CheckResult, Document, PairResult
+from bidcheck.model import CheckResult, Document, Group, PairResult
 from bidcheck.report.files import write_atomically
 from bidcheck.report.page_crops import passage_crop
 from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, ground_of_pattern, ground_of_signal
-from bidcheck.review import REVIEW_STATES, Review, Reviews, review_of
+from bidcheck.review import REVIEW_STATES, Review, Reviews, group_review_of, review_of
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import LEVEL_NAMES, picture_thumbnails, public_value_line, signal_line
 
@@ -61,7 +61,7 @@ _FONT = "SimSun"
 
 @dataclass(frozen=True)
 class _Marks:
-    """The panel's marks on the pairs, and whether the dossier holds the 已核实 pairs alone."""
+    """The panel's marks on the pairs and groups, and whether the dossier holds the 已核实 ones alone."""
 
     reviews: Reviews
     confirmed_only: bool
@@ -69,9 +69,18 @@ class _Marks:
     def of(self, result: CheckResult, pair: PairResult) -> Review | None:
         return review_of(self.reviews, result, pair)
 
+    def of_group(self, result: CheckResult, group: Group) -> Review | None:
+        return group_review_of(self.reviews, result, group)
+
     def shown(self, result: CheckResult, pair: PairResult) -> bool:
-        review = self.of(result, pair)
-        return not self.confirmed_only or (review is not None and review.state == "confirmed")
+        return not self.confirmed_only or _confirmed(self.of(result, pair))
+
+    def group_shown(self, result: CheckResult, group: Group) -> bool:
+        return not self.confirmed_only or _confirmed(self.of_group(result, group))
+
+
+def _confirmed(review: Review | None) -> bool:
+    return review is not None and review.state == "confirmed"
 
 
 def write_docx(
@@ -83,7 +92,7 @@ def write_docx(
     confirmed_only: bool = False,
 ) -> None:
     """Write the dossier for a check result to ``path`` (atomically), with the panel's marks; with
-    ``confirmed_only``, of the pairs it marked 已核实 alone."""
+    ``confirmed_only``, of the groups and pairs it marked 已核实 alone."""
     marks = _Marks(reviews or {}, confirmed_only)
     write_atomically(
         path, functools.partial(save_docx, result, section=section, procurement=procurement, marks=marks)
@@ -139,7 +148,7 @@ def save_docx(
     names = {d.id: d.name for d in result.documents}
     _cover(doc, result, section)
     if marks.confirmed_only:
-        doc.add_paragraph("本报告只收录评标委员会已核实的文件对。")
+        doc.add_paragraph("本报告只收录评标委员会已核实的疑似串标组和文件对。")
     _conclusion(doc, result, names, marks)
     _evidence(doc, result, names, procurement, marks)
     _exclusions(doc, result)
@@ -247,21 +256,18 @@ def _conclusion(doc: DocxDocument, result: CheckResult, names: dict[str, str], m
         f"共比对 {len(result.pairs)} 对投标文件：一级预警 {counts['high']} 对，"
         f"二级观察 {counts['watch']} 对，未发现 {counts['none']} 对。未发现不代表不存在串通。"
     )
-    if marks.confirmed_only:  # groups and patterns carry no mark: the pairs confirmed alone
-        for pair in (p for p in result.pairs if marks.shown(result, p)):
-            line = f"{LEVEL_NAMES[pair.level]}　{names[pair.a]} ↔ {names[pair.b]}：{pair.reason}"
-            doc.add_paragraph(line + _review_words(marks.of(result, pair)), "List Bullet")
-        return
     for n, group in enumerate(result.groups, 1):
-        members = "、".join(names[m] for m in group.members)
-        doc.add_paragraph(
-            f"疑似串标组 {n}：{members}（共有 {group.passages} 段、{group.chars} 字）", "List Number"
-        )
-    for pattern in result.price_patterns:
-        doc.add_paragraph(
-            f"报价规律：{pattern.detail}（{ground_of_pattern().cite()}，线索级）", "List Bullet"
-        )
-    for pair in (p for p in result.pairs if p.level != "none"):
+        if marks.group_shown(result, group):
+            members = "、".join(names[m] for m in group.members)
+            line = f"疑似串标组 {n}：{members}（共有 {group.passages} 段、{group.chars} 字）"
+            doc.add_paragraph(line + _review_words(marks.of_group(result, group)), "List Number")
+    if not marks.confirmed_only:  # price patterns carry no mark
+        for pattern in result.price_patterns:
+            doc.add_paragraph(
+                f"报价规律：{pattern.detail}（{ground_of_pattern().cite()}，线索级）", "List Bullet"
+            )
+    raised = (p for p in result.pairs if marks.confirmed_only or p.level != "none")
+    for pair in (p for p in raised if marks.shown(result, p)):
         line = f"{LEVEL_NAMES[pair.level]}　{names[pair.a]} ↔ {names[pair.b]}：{pair.reason}"
         doc.add_paragraph(line + _review_words(marks.of(result, pair)), "List Bullet")
 

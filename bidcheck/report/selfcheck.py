@@ -16,32 +16,25 @@ from bidcheck.findings import PARTS, Finding, SelfCheckResult, self_check_to_dic
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import Place
 from bidcheck.report.files import write_atomically
-from bidcheck.report.xlsx import (
-    _HEADER_FILL,
-    _HEADER_FONT,
-    _WARNING_FONT,
-    _WRAP,
-    _append,
-    _fit_to_page_width,
-    _text_height,
-    os_error_of,
-)
+from bidcheck.report.sheets import HEADER_FILL, HEADER_FONT, WRAP, append_row, print_set_up, text_height
+from bidcheck.report.xlsx import WARNING_FONT, os_error_of
 from bidcheck.text.chars import utf8
 from bidcheck.words import LEVEL_FILLS, LEVEL_NAMES
 
 __all__ = ["SHEET", "self_check_json", "self_check_verdict", "write_self_check_json", "write_self_check_xlsx"]
 
 SHEET = "自查"
+_TEXT_WIDTH = 32  # the wrapped texts: the finding, the bid's words, the fix
 _COLUMNS = (
     ("序号", 10),
-    ("分量", 10),
-    ("类别", 16),
-    ("问题", 48),
-    ("位置", 14),
-    ("原文", 48),
-    ("参考文件", 18),
-    ("参考文件位置", 14),
-    ("如何处理", 48),
+    ("分量", 6),
+    ("类别", 10),
+    ("问题", _TEXT_WIDTH),
+    ("位置", 10),
+    ("原文", _TEXT_WIDTH),
+    ("参考文件", 14),
+    ("参考文件位置", 10),
+    ("如何处理", _TEXT_WIDTH),
 )
 
 
@@ -93,22 +86,22 @@ def _summary(sheet: Worksheet, result: SelfCheckResult) -> None:
         ("结论", self_check_verdict(result)),
     )
     for label, value in rows:
-        _append(sheet, (label, value))
-    sheet.cell(row=1, column=1).font = _WARNING_FONT
+        append_row(sheet, (label, value))
+    sheet.cell(row=1, column=1).font = WARNING_FONT
     if not result.clean:
-        sheet.cell(row=len(rows), column=2).font = _WARNING_FONT
+        sheet.cell(row=len(rows), column=2).font = WARNING_FONT
     for d in result.references:
         if not d.ok:
-            _append(sheet, ("无法读取", f"{d.name}：{d.error}"))
-    _append(sheet, ())
+            append_row(sheet, ("无法读取", f"{d.name}：{d.error}"))
+    append_row(sheet, ())
 
 
 def _table_header(sheet: Worksheet) -> int:
-    _append(sheet, [title for title, _ in _COLUMNS])
+    append_row(sheet, [title for title, _ in _COLUMNS])
     row: int = sheet.max_row
     for col, (_title, width) in enumerate(_COLUMNS, start=1):
         cell = sheet.cell(row=row, column=col)
-        cell.font, cell.fill = _HEADER_FONT, _HEADER_FILL
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
         cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
         sheet.column_dimensions[get_column_letter(col)].width = width
     sheet.freeze_panes = f"A{row + 1}"
@@ -117,7 +110,7 @@ def _table_header(sheet: Worksheet) -> int:
 
 def _finding_row(sheet: Worksheet, number: int, finding: Finding) -> None:
     text = finding.where.text if finding.where else finding.value
-    _append(
+    append_row(
         sheet,
         (
             number,
@@ -134,8 +127,8 @@ def _finding_row(sheet: Worksheet, number: int, finding: Finding) -> None:
     row: int = sheet.max_row
     sheet.cell(row=row, column=2).fill = PatternFill("solid", fgColor=LEVEL_FILLS[finding.level])
     for col in range(1, len(_COLUMNS) + 1):
-        sheet.cell(row=row, column=col).alignment = _WRAP
-    tallest = max(_text_height(s, 46) for s in (finding.detail, text, finding.fix))
+        sheet.cell(row=row, column=col).alignment = WRAP
+    tallest = max(text_height(s, _TEXT_WIDTH) for s in (finding.detail, text, finding.fix))
     sheet.row_dimensions[row].height = tallest
 
 
@@ -150,7 +143,7 @@ def write_self_check_xlsx(result: SelfCheckResult, path: Path) -> None:
         _finding_row(sheet, number, finding)
     if result.findings:
         sheet.auto_filter.ref = f"A{header}:{get_column_letter(len(_COLUMNS))}{sheet.max_row}"
-    _fit_to_page_width(sheet, f"投标人自查　{result.bidder}")
+    print_set_up(sheet, f"投标人自查　{result.bidder}")
     sheet.print_title_rows = f"{header}:{header}"
     book.properties.creator = REPORT_AUTHOR  # a report found among a section's files is no bid
     write_atomically(path, lambda temp: _save(book, temp))

@@ -21,7 +21,6 @@ from openpyxl.cell.text import InlineFont
 from openpyxl.drawing.image import Image as XlImage
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.styles.cell_style import StyleArray
-from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from bidcheck.config import SETTING_LABELS, changed_settings
@@ -29,10 +28,22 @@ from bidcheck.gcpause import collector_paused
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
 from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
+from bidcheck.report.file_sheets import YUAN, write_file_sheets
 from bidcheck.report.files import write_atomically
+from bidcheck.report.sheets import (
+    WRAP,
+    append_row,
+    finish_table,
+    print_set_up,
+    rows_height,
+    safe,
+    sheet_header,
+    text_height,
+    wrap_long_texts,
+)
 from bidcheck.report.sheetxml import ValueSheet, save_workbook
-from bidcheck.review import REVIEW_STATES, Review, Reviews, pair_key
-from bidcheck.text.chars import decoded_name, replace_unsafe
+from bidcheck.review import REVIEW_STATES, Review, Reviews, group_review_of, pair_key
+from bidcheck.text.chars import replace_unsafe
 from bidcheck.words import (
     LEVEL_FILLS,
     LEVEL_NAMES,
@@ -43,13 +54,10 @@ from bidcheck.words import (
     SIGNAL_FIELDS,
     SIGNAL_KINDS,
     STRENGTH_NAMES,
-    concealed_summary,
     heat_rgb,
-    parts_summary,
     passage_kind,
     picture_thumbnails,
     price_place,
-    property_time,
     public_value_line,
 )
 
@@ -58,18 +66,17 @@ __all__ = ["NO_TENDER_WARNING", "os_error_of", "save_xlsx", "write_xlsx"]
 NO_TENDER_WARNING = (
     "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）"
 )
-_HEADER_FONT = Font(bold=True, color="FFFFFF")
-_HEADER_FILL = PatternFill("solid", fgColor="305496")
 _GREY = Font(color="808080")
 _MARK = InlineFont(color="C00000", b=True)
 _PLAIN = InlineFont()
 _GREY_INLINE = InlineFont(color="808080")
 _SEMANTIC_INLINE = InlineFont(color=SEMANTIC_MARK)
-_WRAP = Alignment(wrap_text=True, vertical="top")
 _THUMB_PX = 120  # the longer side of a picture's thumbnail in the workbook
-_WARNING_FONT = Font(color="C00000", bold=True)
+WARNING_FONT = Font(color="C00000", bold=True)
 _CELL_LIMIT = 32000
-_YUAN = "#,##0.00"
+_Put = tuple[object, StyleArray | None]  # a value and its style, as a value sheet puts it
+_PASSAGE_WIDTH = 44  # the passages' columns of 共同段落
+_PAIR_WIDTHS = (5, 18, 18, 9, 8, 8, 8, 9, 7, 7, 8, 34, 22, 7, 16)  # 文件对排名's columns
 
 
 def write_xlsx(result: CheckResult, path: Path, section: str = "", reviews: Reviews | None = None) -> None:
@@ -111,12 +118,13 @@ def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
     if has_bills(result):
-        write_bill_sheet(book.create_sheet("清单比对"), result, names, _append)
-    _groups(book.create_sheet("疑似串标组"), result, names)
-    _documents(book.create_sheet("文件清单"), result.documents, result.skipped)
+        write_bill_sheet(book.create_sheet("清单比对"), result, names)
+    _groups(book.create_sheet("疑似串标组"), result, names, reviews)
+    write_file_sheets(book, result.documents, result.skipped)
     _settings(book.create_sheet("设置"), result)
     for sheet in book.worksheets:
-        _fit_to_page_width(sheet, section)
+        print_set_up(sheet, f"{section or '未命名标段'}　{sheet.title}")
+        wrap_long_texts(sheet)
         _texts_not_formulas(sheet)
     return book
 
@@ -134,44 +142,6 @@ def _value_sheet(book: Workbook, title: str) -> ValueSheet:
     sheet = ValueSheet(book, title)
     book._add_sheet(sheet)
     return sheet
-
-
-def _fit_to_page_width(sheet: Worksheet, section: str) -> None:
-    """Printed, every sheet is as wide as a landscape A4 page; the header row repeats on each page, the
-    section and the sheet head each page and 第 X 页 共 Y 页 foots it."""
-    head = replace_unsafe(f"{section or '未命名标段'}　{sheet.title}").replace("&", "&&")  # & starts a code
-    sheet.oddHeader.center.text = head
-    sheet.oddFooter.center.text = "第 &P 页 共 &N 页"
-    sheet.sheet_properties.pageSetUpPr.fitToPage = True
-    sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight = 1, 0
-    sheet.page_setup.orientation, sheet.page_setup.paperSize = "landscape", sheet.PAPERSIZE_A4
-    sheet.print_title_rows = "1:1"
-
-
-def _header(sheet: Worksheet, titles: Sequence[str], widths: Sequence[int]) -> None:
-    _append(sheet, titles)
-    for col, width in enumerate(widths, start=1):
-        cell = sheet.cell(row=1, column=col)
-        cell.font, cell.fill = _HEADER_FONT, _HEADER_FILL
-        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-        sheet.column_dimensions[get_column_letter(col)].width = width
-    sheet.row_dimensions[1].height = 32
-    sheet.freeze_panes = "A2"
-
-
-def _safe(value: object) -> object:
-    """A cell value XML can hold: a text's characters that it cannot are shown as � (see ``text.chars``)."""
-    return replace_unsafe(value) if isinstance(value, str) else value
-
-
-def _append(sheet: Worksheet, values: Sequence[object]) -> None:
-    """Append a row, every text made safe (openpyxl refuses control characters; lxml, U+FFFE at saving)."""
-    sheet.append([_safe(v) for v in values])
-
-
-def _finish_table(sheet: Worksheet) -> None:
-    if sheet.max_row > 1:
-        sheet.auto_filter.ref = sheet.dimensions
 
 
 _PUBLIC_ROWS = 20  # values many bids hold, one a row of the summary
@@ -215,20 +185,20 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
             f"{quiet_flagged} 段（等级为“无”的文件对中的招标文件/多家共有文字）" if quiet_flagged else "无",
         ),
     ]
-    _header(sheet, ("项目", "内容"), (44, 70))
+    sheet_header(sheet, ("项目", "内容"), (44, 70))
     for row in rows:
-        _append(sheet, row)
+        append_row(sheet, row)
         if row[0] == "注意":
-            sheet.cell(row=sheet.max_row, column=2).font = _WARNING_FONT
+            sheet.cell(row=sheet.max_row, column=2).font = WARNING_FONT
     sheet.append([])
     sheet.append(["与默认值不同的设置（全部设置见“设置”表）", "值"])
     for cell in sheet[sheet.max_row]:
         cell.font = Font(bold=True)
     changed = changed_settings(result.settings)
     for key, value in changed:
-        _append(sheet, (_setting_name(key), value))
+        append_row(sheet, (_setting_name(key), value))
     if not changed:
-        _append(sheet, ("（无：全部为默认值）", ""))
+        append_row(sheet, ("（无：全部为默认值）", ""))
     for row in sheet.iter_rows(min_row=2, min_col=2, max_col=2):
         row[0].alignment = Alignment(horizontal="left")
 
@@ -240,9 +210,9 @@ def _setting_name(key: str) -> str:
 
 def _settings(sheet: Worksheet, result: CheckResult) -> None:
     """Every setting the check ran with, last (the 概要 names only those that differ)."""
-    _header(sheet, ("设置", "值"), (60, 30))
+    sheet_header(sheet, ("设置", "值"), (60, 30))
     for key, value in result.settings.items():
-        _append(sheet, (_setting_name(key), value))
+        append_row(sheet, (_setting_name(key), value))
 
 
 class _Styles:
@@ -297,12 +267,12 @@ def _matrix(sheet: ValueSheet, result: CheckResult) -> None:
     bids = [d for d in result.bids if d.ok]
     lookup = {(p.a, p.b): p.similarity for p in result.pairs}
     lookup.update({(p.b, p.a): p.similarity for p in result.pairs})
-    _header(sheet, ["文件", *[d.name for d in bids]], [28] + [14] * len(bids))
+    sheet_header(sheet, ["文件", *[d.name for d in bids]], [20] + [8] * len(bids), height=48)
     sheet.freeze_panes = "B2"
     styles = _Styles()
     for row, doc in enumerate(bids, start=2):
         values: list[tuple[object, StyleArray | None]] = [
-            (replace_unsafe(doc.name), styles.of(sheet, ("bold",), _bold))
+            (replace_unsafe(doc.name), styles.of(sheet, ("bold",), _bold_wrapped))
         ]
         for other in bids:
             if doc.id != other.id:
@@ -314,8 +284,22 @@ def _matrix(sheet: ValueSheet, result: CheckResult) -> None:
         sheet.put_row(row, values)
 
 
-def _bold(cell: Cell) -> None:
-    cell.font = Font(bold=True)
+def _bold_wrapped(cell: Cell) -> None:
+    cell.font, cell.alignment = Font(bold=True), WRAP
+
+
+def _wrapped(cell: Cell) -> None:
+    cell.alignment = WRAP
+
+
+def _on_top(style: Callable[[Cell], None]) -> Callable[[Cell], None]:
+    """``style``, the cell's content at the top of its row (beside a wrapped text)."""
+
+    def topped(cell: Cell) -> None:
+        style(cell)
+        cell.alignment = Alignment(horizontal=cell.alignment.horizontal, vertical="top")
+
+    return topped
 
 
 def _centred(cell: Cell) -> None:
@@ -330,7 +314,7 @@ def _pairs(
     paths: dict[str, str],
 ) -> None:
     """One row a pair, ranked, with the panel's mark (``reviews``, by the documents' ``paths``)."""
-    _header(
+    sheet_header(
         sheet,
         (
             "排名",
@@ -349,38 +333,49 @@ def _pairs(
             "核实",
             "核实备注",
         ),
-        (6, 28, 28, 10, 9, 9, 9, 12, 10, 10, 10, 70, 40, 8, 30),
+        _PAIR_WIDTHS,
     )
     styles = _Styles()
     for rank, pair in enumerate(pairs, start=1):
         live = [p for p in pair.passages if p.live]
-        level = styles.of(sheet, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
-        percent = styles.of(sheet, ("percent",), _percent)
+        # each cell at the top of its row, the long texts wrapped: printed whole, not cut off
+        level = styles.of(sheet, ("level", pair.level), _on_top(_filled(LEVEL_FILLS[pair.level])))
+        percent = styles.of(sheet, ("percent",), _on_top(_percent))
+        wrapped = styles.of(sheet, ("wrap",), _wrapped)
+        top = styles.of(sheet, ("top",), _on_top(lambda _cell: None))
         row: list[tuple[object, StyleArray | None]] = [
-            (rank, None),
-            (_safe(names[pair.a]), None),
-            (_safe(names[pair.b]), None),
+            (rank, top),
+            (safe(names[pair.a]), wrapped),
+            (safe(names[pair.b]), wrapped),
             (LEVEL_NAMES[pair.level], level),
             (pair.similarity, percent),
             (pair.coverage_a, percent),
             (pair.coverage_b, percent),
             (pair.simhash_similarity, percent),
-            (len(live), None),
-            (sum(p.chars for p in live), None),
-            (len(pair.passages) + pair.passages_omitted, None),
-            (_safe(pair.reason), None),
-            (_safe(_sign_summary(pair)), None),
-            *_review_cells(reviews.get(pair_key(paths[pair.a], paths[pair.b]))),
+            (len(live), top),
+            (sum(p.chars for p in live), top),
+            (len(pair.passages) + pair.passages_omitted, top),
+            (safe(pair.reason), wrapped),
+            (safe(_sign_summary(pair)), wrapped),
+            *_review_cells(reviews.get(pair_key(paths[pair.a], paths[pair.b])), wrapped, top),
         ]
         sheet.put_row(rank + 1, row)
-    _finish_table(sheet)
+        height = rows_height(
+            [(value, _PAIR_WIDTHS[n]) for n, (value, style) in enumerate(row) if style is wrapped]
+        )
+        if height is not None:
+            sheet.row_dimensions[rank + 1].height = height
+    finish_table(sheet)
 
 
-def _review_cells(review: Review | None) -> list[tuple[object, StyleArray | None]]:
-    """The panel's mark on a pair and its note (blank where it made none)."""
+def _review_cells(
+    review: Review | None, note: StyleArray | None = None, mark: StyleArray | None = None
+) -> list[_Put]:
+    """The panel's mark on a pair or group and its note (blank where it made none), styled ``mark`` and
+    ``note``."""
     if review is None:
-        return [("", None), ("", None)]
-    return [(REVIEW_STATES[review.state], None), (_safe(review.note), None)]
+        return [("", mark), ("", note)]
+    return [(REVIEW_STATES[review.state], mark), (safe(review.note), note)]
 
 
 def _sign_summary(pair: PairResult) -> str:
@@ -407,17 +402,17 @@ def _signals(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> No
     """One row a signal: the pair, the sign, its value and where it stands on both sides (a picture
     signal with both pictures' thumbnails in the wording columns)."""
     pairs = result.pairs
-    _header(
+    sheet_header(
         sheet,
         ("文件A", "文件B", "等级", "迹象", "强度", "项目", "值", "说明", "A位置", "A原文", "B位置", "B原文"),
-        (24, 24, 10, 10, 6, 14, 26, 50, 16, 40, 16, 40),
+        (16, 16, 9, 9, 5, 10, 16, 28, 10, 28, 10, 28),
     )
     styles = _Styles()
     row = sheet.max_row  # counted from here: max_row looks at every cell, each time it is asked
     for pair in pairs:
         for signal in pair.signals:
             row += 1
-            _append(
+            append_row(
                 sheet,
                 [
                     names[pair.a],
@@ -435,11 +430,11 @@ def _signals(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> No
             level = sheet.cell(row=row, column=3)
             styles.apply(level, ("level", pair.level), _filled(LEVEL_FILLS[pair.level]))
             for column in (8, 10, 12):
-                sheet.cell(row=row, column=column).alignment = _WRAP
+                sheet.cell(row=row, column=column).alignment = WRAP
             thumbnails = picture_thumbnails(result, signal)
             if thumbnails:
                 _thumbnails(sheet, row, thumbnails)
-    _finish_table(sheet)
+    finish_table(sheet)
 
 
 def _thumbnails(sheet: Worksheet, row: int, thumbnails: tuple[bytes, bytes]) -> None:
@@ -474,15 +469,6 @@ def _rich(side: Side, grey: bool, mark: InlineFont = _MARK) -> CellRichText | st
     return CellRichText(parts)
 
 
-def _text_height(text: str, width: int = 52) -> float:
-    """Row height (points) that shows a wrapped text in a column ``width`` wide (CJK counts double)."""
-    lines = sum(
-        max(1, -(-sum(2 if ord(c) > 0x2E80 else 1 for c in part) // width))
-        for part in text[:_CELL_LIMIT].split("\n")
-    )
-    return float(min(409, 16 * lines))
-
-
 def _listed(pair: PairResult) -> list[tuple[int, Passage]]:
     """The passages a pair lists: all of them when it reached a level, else its evidence only (the tender
     text every pair of a large section shares would bury the evidence in thousands of grey rows)."""
@@ -492,7 +478,7 @@ def _listed(pair: PairResult) -> list[tuple[int, Passage]]:
 
 def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, str]) -> int:
     """Write the passages sheet; returns how many template/common passages of quiet pairs were left out."""
-    _header(
+    sheet_header(
         sheet,
         (
             "文件A",
@@ -509,7 +495,7 @@ def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, st
             "B原文",
             "语义改写",
         ),
-        (22, 22, 6, 12, 8, 7, 6, 6, 60, 6, 6, 60, 10),
+        (16, 16, 5, 9, 7, 6, 5, 5, _PASSAGE_WIDTH, 5, 5, _PASSAGE_WIDTH, 8),
     )
     row, left_out = 1, 0
     for pair in pairs:
@@ -518,7 +504,7 @@ def _passages(sheet: Worksheet, pairs: Sequence[PairResult], names: dict[str, st
         for number, passage in listed:
             row += 1
             _passage_row(sheet, row, names[pair.a], names[pair.b], number, passage)
-    _finish_table(sheet)
+    finish_table(sheet)
     return left_out
 
 
@@ -541,21 +527,22 @@ def _passage_row(sheet: Worksheet, row: int, name_a: str, name_b: str, number: i
         "是" if passage.semantic else "",
     )
     for col, value in enumerate(values, start=1):
-        cell = sheet.cell(row=row, column=col, value=_safe(value))
-        cell.alignment = _WRAP
+        cell = sheet.cell(row=row, column=col, value=safe(value))
+        cell.alignment = WRAP
         if grey and col not in (9, 12):
             cell.font = _GREY
     sheet.cell(row=row, column=5).number_format = "0.0%"
     if passage.semantic:  # the app's colour for a rewritten passage (its similarity is a cosine)
         for col in (4, 13):
             _filled(SEMANTIC_FILL)(sheet.cell(row=row, column=col))
-    sheet.row_dimensions[row].height = _text_height(max(passage.a.text, passage.b.text, key=len))
+    longer = max(passage.a.text, passage.b.text, key=len)
+    sheet.row_dimensions[row].height = text_height(longer[:_CELL_LIMIT], _PASSAGE_WIDTH)
 
 
 def _price_patterns(sheet: Worksheet, result: CheckResult) -> None:
     """One row a member of each price pattern: the pattern (its kind, strength and sentence), the bid,
     its total and where the total was read; a sentence when the section has none."""
-    _header(
+    sheet_header(
         sheet,
         ("规律", "类型", "强度", "说明", "文件", "投标总价（元）", "总价出处"),
         (6, 14, 6, 60, 28, 18, 18),
@@ -566,7 +553,7 @@ def _price_patterns(sheet: Worksheet, result: CheckResult) -> None:
     if not result.price_patterns:
         read = sum(1 for d in result.bids if d.price is not None)
         unread = sum(1 for d in result.bids if d.ok and d.price is None)
-        _append(
+        append_row(
             sheet,
             [
                 "",
@@ -575,111 +562,25 @@ def _price_patterns(sheet: Worksheet, result: CheckResult) -> None:
                 f"读出投标总价的 {read} 家中没有三家以上成规律；{unread} 家{PRICE_UNREAD}（见文件清单）",
             ],
         )
-    _finish_table(sheet)
+    finish_table(sheet)
 
 
 def _pattern_row(sheet: Worksheet, number: int, pattern: PricePattern, doc: Document) -> None:
     kind = PRICE_PATTERN_KINDS.get(pattern.kind, pattern.kind)
     total, place = (doc.price.total, price_place(doc.price)) if doc.price else ("", "")
-    _append(sheet, [number, kind, STRENGTH_NAMES[pattern.strength], pattern.detail, doc.name, total, place])
-    sheet.cell(row=sheet.max_row, column=4).alignment = _WRAP
-    sheet.cell(row=sheet.max_row, column=6).number_format = _YUAN
-
-
-def _price_cells(doc: Document) -> tuple[object, str]:
-    """A bid's total (a number) and where it was read, or ``价格未能读出`` and why; nothing for the
-    tender and templates, whose prices are not read."""
-    if doc.price is not None:
-        return doc.price.total, price_place(doc.price)
-    return (PRICE_UNREAD, doc.price_error) if doc.price_error else ("", "")
-
-
-def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
-    _header(sheet, ("组", "成员", "成员数", "证据段落数", "证据字数"), (6, 80, 8, 12, 12))
-    for number, group in enumerate(result.groups, start=1):
-        _append(
-            sheet,
-            [
-                number,
-                "、".join(names[m] for m in group.members),
-                len(group.members),
-                group.passages,
-                group.chars,
-            ],
-        )
-    _finish_table(sheet)
-
-
-def _documents(
-    sheet: Worksheet, documents: Sequence[Document], skipped: Sequence[tuple[str, str]] = ()
-) -> None:
-    _header(
-        sheet,
-        (
-            "编号",
-            "文件名",
-            "角色",
-            "格式",
-            "页数",
-            "字数",
-            "OCR页数",
-            "状态",
-            "错误",
-            "作者",
-            "最后修改者",
-            "单位",
-            "创建时间",
-            "修改时间",
-            "生成程序",
-            "路径",
-            "文档标识（XMP）",
-            "隐藏文字数",
-            "隐藏或伪装的文字",
-            "投标总价（元）",
-            "总价出处或未读出的原因",
-            "文件夹中的文件（页码）与说明",
-            "电脑、加密锁与账号记录",
-        ),
-        (6, 30, 8, 6, 6, 8, 8, 8, 40, 14, 14, 18, 20, 20, 20, 50, 24, 10, 50, 18, 36, 40, 60),
+    append_row(
+        sheet, [number, kind, STRENGTH_NAMES[pattern.strength], pattern.detail, doc.name, total, place]
     )
-    roles = {"bid": "投标", "tender": "招标文件", "template": "模板"}
-    row = sheet.max_row
-    for doc in documents:
-        meta = doc.metadata
-        row += 1
-        _append(
-            sheet,
-            [
-                doc.id,
-                doc.name,
-                roles[doc.role],
-                doc.format,
-                doc.pages,
-                doc.chars,
-                doc.ocr_pages,
-                "正常" if doc.ok else "错误",
-                doc.error or "",
-                meta.get("author", ""),
-                meta.get("last_modified_by", ""),
-                meta.get("company", ""),
-                property_time(meta.get("created", "")),
-                property_time(meta.get("modified", "")),
-                meta.get("application", meta.get("producer", "")),
-                doc.path,
-                meta.get("xmp_document_id", ""),
-                len(doc.concealed) if doc.ok else "",
-                concealed_summary(doc.concealed),
-                *_price_cells(doc),
-                parts_summary(doc),
-                "；".join(f"{m.file}：{m.record or m.value}" for m in doc.marks if m.field != "pdf_version"),
-            ],
-        )
-        sheet.cell(row=row, column=20).number_format = _YUAN
-        if not doc.ok:
-            sheet.cell(row=row, column=8).font = Font(color="C00000", bold=True)
-    for path, why in skipped:  # every file found is listed, with what became of it
-        name = replace_unsafe(decoded_name(Path(path).name))
-        _append(
-            sheet, ["", name, "", Path(path).suffix.lstrip("."), "", "", "", "跳过", why, *[""] * 6, path]
-        )
-    _finish_table(sheet)
+    sheet.cell(row=sheet.max_row, column=4).alignment = WRAP
+    sheet.cell(row=sheet.max_row, column=6).number_format = YUAN
+
+
+def _groups(sheet: Worksheet, result: CheckResult, names: dict[str, str], reviews: Reviews) -> None:
+    """One row a suspected ring: its members (wrapped, never cut), its evidence, the panel's mark."""
+    titles = ("组", "成员", "成员数", "证据段落数", "证据字数", "核实", "核实备注")
+    sheet_header(sheet, titles, (5, 90, 7, 9, 9, 8, 30))
+    for number, group in enumerate(result.groups, start=1):
+        members = "、".join(names[m] for m in group.members)
+        marks = [value for value, _style in _review_cells(group_review_of(reviews, result, group))]
+        append_row(sheet, [number, members, len(group.members), group.passages, group.chars, *marks])
+    finish_table(sheet)

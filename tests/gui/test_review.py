@@ -3,6 +3,8 @@ and carried into the workbook and the dossier (whose 已核实-only form holds t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from docx import Document as open_docx
@@ -10,7 +12,7 @@ from openpyxl import load_workbook
 from pytestqt.qtbot import QtBot
 
 from bidcheck.gui.window import MainWindow
-from bidcheck.review import Review, pair_key
+from bidcheck.review import Review, group_key, pair_key
 from tests.gui.conftest import new_window, settle
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -26,6 +28,21 @@ def _names(window: MainWindow, index: int) -> tuple[str, str]:
     assert window.result is not None
     pair = window.result.pairs[index]
     return window.result.document(pair.a).name, window.result.document(pair.b).name
+
+
+@contextmanager
+def _saved_and_reopened(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+    """The check saved (.bidcheck) and opened in a second window, closed when done with."""
+    saved = tmp_path / "标段.bidcheck"
+    with qtbot.waitSignal(window.file_written, timeout=30_000):
+        window.save_check(saved)
+    reopened = new_window(tmp_path / "other.ini")
+    try:
+        with qtbot.waitSignal(reopened.result_shown, timeout=30_000):
+            reopened.open_check(saved)
+        yield reopened
+    finally:
+        reopened.close()
 
 
 def test_a_mark_is_kept_saved_and_reported(checked: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
@@ -54,16 +71,8 @@ def test_a_mark_is_kept_saved_and_reported(checked: MainWindow, qtbot: QtBot, tm
     SHOTS.mkdir(parents=True, exist_ok=True)
     checked.grab().save(str(SHOTS / "review-mark.png"))
 
-    saved = tmp_path / "标段.bidcheck"
-    with qtbot.waitSignal(checked.file_written, timeout=30_000):
-        checked.save_check(saved)
-    reopened = new_window(tmp_path / "other.ini")
-    try:
-        with qtbot.waitSignal(reopened.result_shown, timeout=30_000):
-            reopened.open_check(saved)
+    with _saved_and_reopened(checked, qtbot, tmp_path) as reopened:
         assert reopened.reviews[top].state == "confirmed"
-    finally:
-        reopened.close()
 
     for path, export in (
         (tmp_path / "r.xlsx", checked.export_xlsx),
@@ -97,3 +106,49 @@ def test_a_recheck_keeps_the_pair_shown(checked: MainWindow, qtbot: QtBot) -> No
     index = checked.pairs.selected_pair()
     assert index is not None and set(_names(checked, index)) == set(before) and index == 2
     assert checked.evidence.heading.text() == f"{before[0]}  ↔  {before[1]}"
+
+
+def test_a_ring_is_marked_from_the_summary_and_reported(
+    checked: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A suspected ring's 标记 link opens its mark; the mark shows in the summary, survives a re-check
+    and a save, and is carried into the workbook's 疑似串标组 sheet and the confirmed-only dossier."""
+    assert checked.result is not None and checked.result.groups
+    assert 'href="group:1"' in checked.summary.text()
+    checked.review_group("group:1")
+    dialog = checked.group_dialog
+    assert dialog is not None and dialog.isVisible()
+    members = [checked.result.document(m) for m in checked.result.groups[0].members]
+    assert dialog.members.text() == "、".join(d.name for d in members)
+    dialog.state.setCurrentIndex(dialog.state.findData("confirmed"))
+    qtbot.keyClicks(dialog.note, "one author, one draft")
+    dialog.grab().save(str(SHOTS / "group-mark.png"))
+    dialog.accept()
+    key = group_key(d.path for d in members)
+    assert checked.reviews[key] == Review("confirmed", "one author, one draft")
+    assert "〔已核实：one author, one draft〕" in checked.summary.text()
+    checked.resize(1400, 860)
+    settle()
+    checked.summary.grab().save(str(SHOTS / "group-summary.png"))
+    checked.review_group("group:1")  # opened again: the mark as made
+    assert checked.group_dialog is not None and checked.group_dialog.state.currentData() == "confirmed"
+    checked.group_dialog.reject()
+
+    with qtbot.waitSignal(checked.result_shown, timeout=60_000):
+        checked.run_check()
+    assert "〔已核实：one author, one draft〕" in checked.summary.text()
+    with _saved_and_reopened(checked, qtbot, tmp_path) as reopened:
+        assert reopened.reviews[key].state == "confirmed"
+        assert "〔已核实：one author, one draft〕" in reopened.summary.text()
+
+    with qtbot.waitSignal(checked.file_written, timeout=30_000):
+        checked.export_xlsx(tmp_path / "r.xlsx")
+    rows = list(load_workbook(tmp_path / "r.xlsx")["疑似串标组"].iter_rows(values_only=True))
+    assert rows[0][5:7] == ("核实", "核实备注") and rows[1][5:7] == ("已核实", "one author, one draft")
+    assert rows[2][5] in (None, "")  # the second ring: not marked
+    only = tmp_path / "confirmed.docx"
+    with qtbot.waitSignal(checked.file_written, timeout=30_000):
+        checked.export_docx(only, confirmed_only=True)
+    text = "\n".join(p.text for p in open_docx(str(only)).paragraphs)
+    assert "疑似串标组 1：" in text and "【评标委员会：已核实：one author, one draft】" in text
+    assert "疑似串标组 2：" not in text
