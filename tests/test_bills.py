@@ -15,6 +15,7 @@ from bidcheck.ingest import read_document
 from bidcheck.model import CheckResult, PairResult
 from bidcheck.pipeline import CheckInputs, check
 from tests.builders import make_docx, paragraphs
+from tests.printing import assert_prints_readably
 
 STANDARD = [("1-1", "1.000")]  # the quota everyone prices an item from
 OWN_BUILDUP = [("1-1", "0.950"), ("5-12", "0.031")]  # one cost engineer's build-up
@@ -102,16 +103,19 @@ def test_the_workbook_gives_the_matrix_and_the_items_side_by_side(
     from bidcheck.report.xlsx import write_xlsx
 
     write_xlsx(result, tmp_path / "r.xlsx")
-    sheet = load_workbook(tmp_path / "r.xlsx")["清单比对"]
-    rows = [[c for c in row] for row in sheet.iter_rows(values_only=True)]
+    book = load_workbook(tmp_path / "r.xlsx")
+    rows = [list(row) for row in book["清单单价矩阵"].iter_rows(values_only=True)]
     names = rows[0][1:9]
     assert len([n for n in names if n]) == 8  # every bidder priced a bill
     one, two = names.index("01-投标人1"), names.index("02-投标人2")
     assert re.fullmatch(r"1[5-8]/1[6-9]（\d+%）", str(rows[1 + one][1 + two]))  # alike / comparable
     assert rows[1 + one][1 + one] in ("", None)  # a bid with itself
+    rows = [list(row) for row in book["清单比对"].iter_rows(values_only=True)]
+    assert rows[0][0] == "文件A" and rows[0][8:11] == ["A 综合单价", "B 综合单价", "招标控制价"]
     items = [r for r in rows if r[0] == "01-投标人1" and r[1] == "02-投标人2"]
     assert len(items) >= 15 and all(r[8] == r[9] and r[10] > r[8] for r in items)
     assert items[0][3] == "综合单价相同" and "项综合单价完全相同" in items[0][11]
+    assert_prints_readably(tmp_path / "r.xlsx", tmp_path, "未命名标段")  # both bill sheets too
 
 
 def test_a_header_of_two_rows_and_a_sheet_stated_wide_are_read(tmp_path: Path) -> None:

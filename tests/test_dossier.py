@@ -9,7 +9,6 @@ import io
 import re
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 from docx import Document as open_docx
@@ -19,6 +18,7 @@ from bidcheck import __version__
 from bidcheck.cli import ExitStatus, main
 from bidcheck.ingest.office import find_soffice
 from bidcheck.model import load_result
+from tests.printing import assert_prints_readably
 
 SHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
 
@@ -112,50 +112,17 @@ def test_the_printed_workbook_carries_the_section_and_page_numbers(
     """Printed by LibreOffice, every page heads with the section and foots with its number, no text is
     smaller than 8 pt, and each sheet's first page holds its first and last columns (one page wide)."""
     import pypdfium2 as pdfium
-    from openpyxl import load_workbook
 
     from bidcheck.report import write_xlsx
 
-    soffice = find_soffice()
-    assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
     result = load_result(written[1])
     write_xlsx(result, tmp_path / "报告.xlsx", "滨江新区排水管网改造工程第二标段")
-    command = [str(soffice), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless"]
-    subprocess.run(
-        [*command, "--convert-to", "pdf", "--outdir", str(tmp_path), str(tmp_path / "报告.xlsx")],
-        check=True,
-        capture_output=True,
-        timeout=240,
-    )
-    pdf = pdfium.PdfDocument(str(tmp_path / "报告.pdf"))
-    texts = [pdf[n].get_textpage().get_text_range() for n in range(len(pdf))]
-    assert "滨江新区排水管网改造工程第二标段" in texts[0] and "第 1 页 共" in texts[0]
-    smallest = {n + 1: _smallest_font(pdf[n]) for n in range(len(pdf))}
-    assert min(smallest.values()) >= 7.95, {n: s for n, s in smallest.items() if s < 7.95}
-    book = load_workbook(tmp_path / "报告.xlsx")
-    for sheet in book.worksheets:
-        page = next(t for t in texts if f"标段　{sheet.title}" in t)
-        first = "".join(page.split())  # a title wrapped in its cell is joined again
-        titles = ["".join(str(c.value).split()) for c in sheet[1] if c.value]
-        if sheet.title != "清单比对":  # its first row is the matrix's, a bid a column
-            assert titles[0] in first and titles[-1] in first, sheet.title
+    out = assert_prints_readably(tmp_path / "报告.xlsx", tmp_path, "滨江新区排水管网改造工程第二标段")
+    pdf = pdfium.PdfDocument(str(out.pdf))
     SHOTS.mkdir(parents=True, exist_ok=True)
     pdf[0].render(scale=1.0).to_pil().save(SHOTS / "workbook-page1.png")
-    ranked = next(n for n, t in enumerate(texts) if "标段　文件对排名" in t)
+    ranked = next(n for n, t in enumerate(out.texts) if "标段　文件对排名" in t)
     pdf[ranked].render(scale=1.5).to_pil().save(SHOTS / "workbook-ranking.png")
-
-
-def _smallest_font(page: Any) -> float:
-    """The smallest size (points, as printed) of a page's characters."""
-    import pypdfium2.raw as raw
-
-    text = page.get_textpage()
-    sizes = [
-        raw.FPDFText_GetFontSize(text, i)
-        for i in range(raw.FPDFText_CountChars(text))
-        if not chr(raw.FPDFText_GetUnicode(text, i)).isspace()
-    ]
-    return min(sizes, default=99.0)
 
 
 def test_the_dossier_as_pdf_or_a_plain_word_why_not(

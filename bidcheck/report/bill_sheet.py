@@ -1,19 +1,32 @@
-"""The workbook's 清单比对 sheet: the section's matrix of unit prices alike between priced bills, then each
-bill signal's items side by side (code, name, unit, both unit prices, the control price)."""
+"""The workbook's two sheets on priced bills: 清单比对 (each bill signal's items side by side: code, name,
+unit, both unit prices, the control price) and 清单单价矩阵 (the section's matrix of unit prices alike
+between each two bills)."""
 
 from __future__ import annotations
 
-from openpyxl.utils import get_column_letter
+from openpyxl.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from bidcheck.model import CheckResult
-from bidcheck.report.sheets import append_row
+from bidcheck.report.sheets import append_row, finish_table, sheet_header
 from bidcheck.words import LEVEL_NAMES, SIGNAL_FIELDS, STRENGTH_NAMES
 
-__all__ = ["has_bills", "write_bill_sheet"]
+__all__ = ["has_bills", "write_bill_sheets"]
 
-# The item table's columns (the matrix above it takes them as they come: A names, then a bid a column).
-_WIDTHS = (18, 16, 9, 12, 5, 14, 20, 6, 11, 11, 11, 30)
+_ITEMS = (
+    ("文件A", 16),
+    ("文件B", 16),
+    ("等级", 9),
+    ("迹象", 12),
+    ("强度", 5),
+    ("项目编码", 14),
+    ("项目名称", 20),
+    ("单位", 6),
+    ("A 综合单价", 11),
+    ("B 综合单价", 11),
+    ("招标控制价", 11),
+    ("说明", 30),
+)
 
 
 def has_bills(result: CheckResult) -> bool:
@@ -25,34 +38,14 @@ def _share(same: int, common: int) -> str:
     return f"{same}/{common}（{same / common:.0%}）" if common else ""
 
 
-def write_bill_sheet(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
-    """The matrix (a row and a column a bid with a bill: unit prices alike of those both priced), a
-    blank row, then a row per item of each bill signal."""
-    shares = {frozenset((s.a, s.b)): (s.same, s.common) for s in result.bill_shares}
-    ids = [d.id for d in result.bids if any(d.id in k for k in shares)]
-    for column, width in enumerate(_WIDTHS, start=1):
-        sheet.column_dimensions[get_column_letter(column)].width = width
-    append_row(sheet, ["综合单价相同的项目（相同项 / 双方都报价的项）", *[names[i] for i in ids]])
-    for bid in ids:
-        append_row(sheet, [names[bid], *[_share(*shares.get(frozenset((bid, col)), (0, 0))) for col in ids]])
-    append_row(sheet, [])
-    append_row(
-        sheet,
-        [
-            "文件A",
-            "文件B",
-            "等级",
-            "迹象",
-            "强度",
-            "项目编码",
-            "项目名称",
-            "单位",
-            "A 综合单价",
-            "B 综合单价",
-            "招标控制价",
-            "说明",
-        ],
-    )
+def write_bill_sheets(book: Workbook, result: CheckResult, names: dict[str, str]) -> None:
+    """Add 清单比对 (a row an item of each bill signal) and 清单单价矩阵 to ``book``."""
+    _items(book.create_sheet("清单比对"), result, names)
+    _matrix(book.create_sheet("清单单价矩阵"), result, names)
+
+
+def _items(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
+    sheet_header(sheet, [t for t, _ in _ITEMS], [w for _, w in _ITEMS])
     for pair in result.pairs:
         for signal in (s for s in pair.signals if s.kind == "bill"):
             head = [
@@ -65,3 +58,15 @@ def write_bill_sheet(sheet: Worksheet, result: CheckResult, names: dict[str, str
             for n, item in enumerate(signal.rows):
                 cells = [item.code, item.name, item.unit, item.a, item.b, item.control]
                 append_row(sheet, [*head, *cells, signal.detail if n == 0 else ""])
+    finish_table(sheet)
+
+
+def _matrix(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None:
+    """A row and a column a bid with a bill: of the items both priced, how many at the same unit price."""
+    shares = {frozenset((s.a, s.b)): (s.same, s.common) for s in result.bill_shares}
+    ids = [d.id for d in result.bids if any(d.id in k for k in shares)]
+    title = "综合单价相同的项目（相同项 / 双方都报价的项）"
+    sheet_header(sheet, [title, *[names[i] for i in ids]], [20] + [11] * len(ids), height=48)
+    sheet.freeze_panes = "B2"
+    for bid in ids:
+        append_row(sheet, [names[bid], *[_share(*shares.get(frozenset((bid, col)), (0, 0))) for col in ids]])

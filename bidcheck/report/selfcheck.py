@@ -16,7 +16,15 @@ from bidcheck.findings import PARTS, Finding, SelfCheckResult, self_check_to_dic
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import Place
 from bidcheck.report.files import write_atomically
-from bidcheck.report.sheets import HEADER_FILL, HEADER_FONT, WRAP, append_row, print_set_up, text_height
+from bidcheck.report.sheets import (
+    HEADER_FILL,
+    HEADER_FONT,
+    WRAP,
+    append_row,
+    print_set_up,
+    rows_height,
+    text_height,
+)
 from bidcheck.report.xlsx import WARNING_FONT, os_error_of
 from bidcheck.text.chars import utf8
 from bidcheck.words import LEVEL_FILLS, LEVEL_NAMES
@@ -104,6 +112,7 @@ def _table_header(sheet: Worksheet) -> int:
         cell.font, cell.fill = HEADER_FONT, HEADER_FILL
         cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
         sheet.column_dimensions[get_column_letter(col)].width = width
+    sheet.row_dimensions[row].height = rows_height(_COLUMNS) or 32
     sheet.freeze_panes = f"A{row + 1}"
     return row
 

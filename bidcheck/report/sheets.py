@@ -47,7 +47,7 @@ _FONT_PT, _SMALLEST_PT = 11.0, 8.4
 # A4 landscape is 842 pt wide; a pixel is 0.75 pt; at 8.4/11 of full size the page holds 11/8.4 as much.
 PRINT_WIDTH_PX = int((842 - 2 * 72 * _MARGIN_IN) / 0.75 * _FONT_PT / _SMALLEST_PT)
 _DEFAULT_WIDTH = 8.43  # a column whose width was never set
-_LINE_PT = 16.0  # a wrapped line of 11 pt text, CJK included
+_LINE_PT = 18.0  # a wrapped line of 11 pt text, CJK included (its fonts stand taller than Latin ones)
 
 
 def column_px(width: float) -> int:

@@ -27,7 +27,7 @@ from bidcheck.config import SETTING_LABELS, changed_settings
 from bidcheck.gcpause import collector_paused
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
-from bidcheck.report.bill_sheet import has_bills, write_bill_sheet
+from bidcheck.report.bill_sheet import has_bills, write_bill_sheets
 from bidcheck.report.file_sheets import YUAN, write_file_sheets
 from bidcheck.report.files import write_atomically
 from bidcheck.report.sheets import (
@@ -118,7 +118,7 @@ def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
     if has_bills(result):
-        write_bill_sheet(book.create_sheet("清单比对"), result, names)
+        write_bill_sheets(book, result, names)
     _groups(book.create_sheet("疑似串标组"), result, names, reviews)
     write_file_sheets(book, result.documents, result.skipped)
     _settings(book.create_sheet("设置"), result)
