@@ -7,8 +7,13 @@ own wording and its priced bill, as the pricing program's XML (every fourth bidd
 each item at 85-99% of its control price drawn per bidder. Every bidder also prices three items at a
 whole number many bidders choose and two at the control price itself (not evidence). Planted: a pair
 whose second bill copied 18 of the first's 20 unit prices (``same_prices``), a pair with one build-up
-of its own and different prices (``same_buildup``), and two .xlsx bills with 17 of 20 prices alike
-(each pair of its own: a section of five bids holds the first two).
+of its own and different prices (``same_buildup``), two .xlsx bills with 17 of 20 prices alike, a pair
+whose 人材机 price lists share 13 of 16 market prices (``same_resources``), and two .xlsx bills with the
+same three edits of the tender's 项目特征 (``same_features``) (each pair of its own: a section of five
+bids holds the first two). Every bill carries a 人材机 price list (each bidder's market prices at
+90–110% of the control bill's 信息价, two at the 信息价, two round) and the tender's 项目特征, which each
+bidder edits on up to two items with words of its own and, one in three, words one item's choice as
+another option of the catalogue (edits unrelated bidders can share by chance).
 It reports the plants found at ``high`` and the clean pairs with any bill signal or level (target: all
 found; none on clean pairs).
 
@@ -27,7 +32,14 @@ from pathlib import Path
 
 from docx import Document as new_docx
 
-from bench.bills import bill_items, make_bill_xlsx, make_pricing_xml, priced_around
+from bench.bills import (
+    bill_items,
+    make_bill_xlsx,
+    make_pricing_xml,
+    priced_around,
+    resource_list,
+    resources_around,
+)
 from bench.grammar import paragraph
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult
@@ -35,7 +47,15 @@ from bidcheck.pipeline import CheckInputs, check
 
 STANDARD = [("1-1", "1.000")]  # the quota everyone prices an item from
 OWN_BUILDUP = [("1-1", "0.950"), ("5-12", "0.031")]
-PLANTS = (("same_prices", 18, "xml"), ("same_buildup", 0, "xml"), ("same_prices", 17, "xlsx"))
+PLANTS = (
+    ("same_prices", 18, "xml"),
+    ("same_buildup", 0, "xml"),
+    ("same_prices", 17, "xlsx"),
+    ("same_resources", 13, "xml"),
+    ("same_features", 3, "xlsx"),
+)
+_STRONG = frozenset({"same_prices", "same_buildup"})  # plants found only at high
+_OWN_WORDS = ("详见设计图纸", "满足规范要求", "含场内运输", "按监理指示", "综合考虑", "以实际为准")
 
 
 def _copied(source: list[dict[str, str]], into: list[dict[str, str]], count: int) -> list[dict[str, str]]:
@@ -57,6 +77,23 @@ def _common_choices(bill: list[dict[str, str]], control: list[dict[str, str]], r
         }
 
 
+def _own_wording(bill: list[dict[str, str]], rng: random.Random, edits: int) -> None:
+    """A bidder's own edits of the 项目特征: words of its own added to ``edits`` items, and now and then
+    one item's choice worded as another option (the edits unrelated bidders make)."""
+    for n in rng.sample(range(len(bill)), edits):
+        bill[n] = {
+            **bill[n],
+            "features": f"{bill[n]['features']}（{rng.choice(_OWN_WORDS)}{rng.randint(1, 99)}）",
+        }
+    if rng.random() < 0.3:
+        n = rng.randrange(len(bill))
+        first, _, rest = bill[n]["features"].partition("：")
+        bill[n] = {
+            **bill[n],
+            "features": f"{first}：{rng.choice(('三类土', 'C30', '绑扎', '钢模板'))}{rest[3:]}",
+        }
+
+
 def _bid(path: Path, n: int, seed: int) -> None:
     rng = random.Random(seed * 1000 + n)
     document = new_docx()
@@ -71,13 +108,16 @@ def write_section(
     """The tender, the bidders' folders and the plants (field, bid a, bid b)."""
     rng = random.Random(seed)
     control = [{**item, "buildup": STANDARD} for item in bill_items(items, seed)]
+    listed = resource_list(seed)
     tender = folder / "tender"
     tender.mkdir(parents=True)
-    make_pricing_xml(tender / "招标控制价.xml", [], control)
+    make_pricing_xml(tender / "招标控制价.xml", [], control, resources=listed)
     _bid(tender / "招标文件.docx", 0, seed)
     bills = [priced_around(control, seed * 1000 + n) for n in range(size)]
+    prices = [resources_around(listed, seed * 1000 + n) for n in range(size)]
     for bill in bills:
         _common_choices(bill, control, rng)
+        _own_wording(bill, rng, rng.randint(0, 2))
     formats = ["xlsx" if n % 4 == 3 else "xml" for n in range(size)]
     order = rng.sample(range(size), size)
     plants = []
@@ -87,6 +127,13 @@ def write_section(
         if field == "same_buildup":
             bills[a] = [{**item, "buildup": OWN_BUILDUP} for item in bills[a]]
             bills[b] = [{**item, "buildup": OWN_BUILDUP} for item in bills[b]]
+        elif field == "same_resources":
+            prices[b] = prices[a][:copied] + prices[b][copied:]
+        elif field == "same_features":
+            bills[a] = [dict(item, features=control[n]["features"]) for n, item in enumerate(bills[a])]
+            _own_wording(bills[a], rng, copied)
+            edited = zip(bills[b], bills[a], strict=True)
+            bills[b] = [dict(mine, features=theirs["features"]) for mine, theirs in edited]
         else:
             bills[b] = _copied(bills[a], bills[b], copied * items // 20)
         plants.append((field, a, b))
@@ -96,9 +143,9 @@ def write_section(
         bidder.mkdir(parents=True)
         _bid(bidder / "投标文件.docx", n + 1, seed)
         if formats[n] == "xlsx":
-            make_bill_xlsx(bidder / "报价清单.xlsx", bills[n])
+            make_bill_xlsx(bidder / "报价清单.xlsx", bills[n], resources=prices[n])
         else:
-            make_pricing_xml(bidder / "造价.xml", [], bills[n])
+            make_pricing_xml(bidder / "造价.xml", [], bills[n], resources=prices[n])
         paths.append(bidder)
     return paths, plants
 
@@ -111,7 +158,8 @@ def _score(result: CheckResult, paths: list[Path], plants: list[tuple[str, int, 
         key = frozenset((ids[paths[a].name], ids[paths[b].name]))
         planted.add(key)
         pair = pairs[key]
-        if pair.level == "high" and any(s.kind == "bill" and s.field == field for s in pair.signals):
+        level = "high" if field in _STRONG else pair.level  # a supporting sign raises a pair to watch
+        if pair.level == level != "none" and any(s.kind == "bill" and s.field == field for s in pair.signals):
             found += 1
         else:
             missed.append(f"{field} {paths[a].name}~{paths[b].name} ({pair.level})")

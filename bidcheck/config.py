@@ -69,7 +69,9 @@ SETTING_LABELS = {
     "machine_whitelist": "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）",
     "bill_min_items": "清单比对：双方都报价的项目至少几项",
     "bill_same_share": "清单比对：综合单价或组价相同的项目占比达此值为强迹象",
-    "bill_min_same": "清单比对：综合单价相同的项目达此数为辅助迹象",
+    "bill_min_same": "清单比对：综合单价（或人材机单价）相同的项目达此数为辅助迹象",
+    "bill_resource_share": "清单比对：人材机市场价相同的占比达此值（且达到上一项的数目）为辅助迹象",
+    "bill_min_wording": "清单比对：项目特征描述与招标清单不同却彼此相同的项目达此数为辅助迹象",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
     "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
     "semantic_enabled": "查找语义改写（改写过的段落，较慢）",
@@ -151,6 +153,8 @@ class Settings:
     bill_min_items: int = 10  # items two bills both price before their agreement is weighed
     bill_same_share: float = 0.8  # 青岛's 雷同 line: this share of items alike is strong
     bill_min_same: int = 5  # non-round unit prices alike that make a supporting sign
+    bill_resource_share: float = 0.5  # share of 人材机 priced alike (bill_min_same of them) that supports
+    bill_min_wording: int = 2  # items whose 项目特征 both word alike and unlike the tender's bill
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
     image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
     # rewritten passages (bidcheck.semantic)
@@ -193,6 +197,7 @@ class Settings:
             "semantic_max_sentences",
             "bill_min_items",
             "bill_min_same",
+            "bill_min_wording",
         ):
             _require(getattr(self, name) >= 1, name, "must be at least 1")
         for name in (
@@ -207,6 +212,7 @@ class Settings:
             "semantic_weight",
             "semantic_min_cosine",
             "bill_same_share",
+            "bill_resource_share",
         ):
             _require(0.0 < getattr(self, name) <= 1.0, name, "must be in (0, 1]")
         _require(self.window_stride <= self.window_chars, "window_stride", "must not exceed window_chars")

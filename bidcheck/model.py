@@ -132,7 +132,9 @@ class PricePattern:
 class BillItem:
     """One item of a priced bill of quantities (已标价工程量清单): its 项目编码, name, unit, quantity,
     综合单价 and 合价 (``None`` where the bill leaves them out), its build-up (定额编号 and 含量 of each
-    quota it is priced from) and the file it stands in."""
+    quota it is priced from), the file it stands in and its 项目特征 (the wording the tender's bill
+    gives the item, which a bid copies). A 人材机 (labour, material, machine) of a bill's price list is
+    one too: its code, name and spec, unit, quantity and unit price (市场价)."""
 
     code: str
     name: str = ""
@@ -142,6 +144,7 @@ class BillItem:
     total: float | None = None
     buildup: tuple[tuple[str, str], ...] = ()
     file: str = ""
+    features: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,7 @@ class BillRow:
     a: float | None
     b: float | None
     control: float | None = None
+    text: str = ""  # the wording both share where the sign is wording (项目特征), with the tender's
 
 
 @dataclass(frozen=True)
@@ -229,6 +233,7 @@ class Document:
     parts: tuple[Part, ...] = ()  # a bidder's folder: its files, in the order read (see ``Part``)
     notes: tuple[str, ...] = ()  # what a reader could not take from a file that was read all the same
     bill: tuple[BillItem, ...] = ()  # the priced bill's items (XML, .xlsx); not in the result JSON
+    resources: tuple[BillItem, ...] = ()  # the bill's 人材机 and their prices; not in the result JSON
 
     @property
     def ok(self) -> bool:

@@ -128,8 +128,9 @@ def prepare_document(
     try:
         doc = clean_document(doc)
         doc = replace(doc, chars=sum(len(b.text) for b in doc.compared_blocks()))
-        if not doc.bill:  # a Word or PDF bid's priced bill, from its tables (an XML or Excel one is read)
-            doc = replace(doc, bill=tuple(bill_from_tables(doc.compared_blocks(), doc.name)))
+        if not doc.bill and not doc.resources:  # a Word or PDF bid's, from its tables (XML and Excel: read)
+            bill, resources = bill_from_tables(doc.compared_blocks(), doc.name)
+            doc = replace(doc, bill=tuple(bill), resources=tuple(resources))
         if role == "bid":
             price, why = read_price(list(doc.blocks))
             doc = replace(doc, price=price, price_error=why)
@@ -145,7 +146,7 @@ def prepare_document(
         )
 
 
-CACHE_VERSION = 10  # raise it when reading, cleaning or fingerprinting changes what they produce
+CACHE_VERSION = 11  # raise it when reading, cleaning or fingerprinting changes what they produce
 _CACHE_KIND = "documents"
 _PREPARE_SETTINGS = (
     "window_chars",

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import re
 
-from bidcheck.model import CheckResult, Concealed, Document, Passage, Place, Price, PublicValue, Signal
+from bidcheck.model import (
+    BillRow,
+    CheckResult,
+    Concealed,
+    Document,
+    Passage,
+    Place,
+    Price,
+    PublicValue,
+    Signal,
+)
 
 __all__ = [
     "CONCEALED_KINDS",
@@ -20,6 +30,7 @@ __all__ = [
     "SIGNAL_KINDS",
     "SIGN_PHRASES",
     "STRENGTH_NAMES",
+    "bill_row_name",
     "concealed_lines",
     "concealed_summary",
     "heat_rgb",
@@ -129,6 +140,8 @@ SIGNAL_FIELDS: dict[str, str] = {
     "hugging": "紧贴招标控制价",
     "unbalanced": "不平衡报价走势一致",
     "miscount": "合价算错相同",
+    "same_resources": "人材机市场价相同",
+    "same_features": "项目特征描述改动相同",
     "dongle": "加密锁序列号",
     "cpu_mac_disk": "CPU、网卡、硬盘序列号",
     "wps_hdid": "WPS 硬件标识",
@@ -276,3 +289,9 @@ def price_words(doc: Document) -> str:
     if doc.price is not None:
         return f"{doc.price.total:,.2f} 元（{price_place(doc.price)}）"
     return f"{PRICE_UNREAD}：{doc.price_error}" if doc.price_error else ""
+
+
+def bill_row_name(row: BillRow) -> str:
+    """A bill item's name as shown beside its prices, with the wording both bids share where the sign
+    is wording (项目特征)."""
+    return f"{row.name}（{row.text}）" if row.text else row.name

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.bills import bill_items, make_bill_xlsx, make_pricing_xml, priced_around
+from bench.bills import (
+    bill_items,
+    make_bill_xlsx,
+    make_pricing_xml,
+    priced_around,
+    resource_list,
+    resources_around,
+)
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
 from bidcheck.model import CheckResult, PairResult
@@ -33,21 +40,30 @@ def _copied(source: list[dict[str, str]], into: list[dict[str, str]], count: int
 def section(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("bills")
     items = [{**item, "buildup": STANDARD} for item in bill_items(20, 11)]
-    make_pricing_xml(root / "招标控制价.xml", [], items)
+    listed = resource_list(11)  # the control bill's 人材机 at their 信息价
+    make_pricing_xml(root / "招标控制价.xml", [], items, resources=listed)
     make_docx(root / "招标文件.docx", [paragraphs(1, 4)])
     bills = {n: priced_around(items, 100 + n) for n in range(1, 9)}
+    prices = {n: resources_around(listed, 100 + n) for n in range(1, 9)}  # each its own market prices
     bills[2] = _copied(bills[1], bills[2], 18)  # 02 copied 18 of 01's 20 unit prices
     for n in (3, 4):  # one build-up, their own prices
         bills[n] = [{**item, "buildup": OWN_BUILDUP} for item in bills[n]]
     bills[6] = _copied(bills[5], bills[6], 17)
+    prices[8] = prices[7][:13] + prices[8][13:]  # 08 took 13 of 07's 16 market prices
+    for n in (7, 8):  # the same three edits of the tender's 项目特征
+        bills[n] = [
+            {**item, "features": item["features"] + "（含场内运输）"} if k in (2, 5, 9) else item
+            for k, item in enumerate(bills[n])
+        ]
+    bills[1][4] = {**bills[1][4], "features": bills[1][4]["features"] + "（含场内运输）"}  # one bid alone
     for n, bill in bills.items():
         folder = root / "bids" / f"0{n}-投标人{n}"
         folder.mkdir(parents=True)
         make_docx(folder / "投标文件.docx", [paragraphs(30 * n, 6)])
         if n in (5, 6):
-            make_bill_xlsx(folder / "报价清单.xlsx", bill)
+            make_bill_xlsx(folder / "报价清单.xlsx", bill, resources=prices[n])
         else:
-            make_pricing_xml(folder / "造价.xml", [], bill)
+            make_pricing_xml(folder / "造价.xml", [], bill, resources=prices[n])
     return root
 
 
@@ -64,9 +80,38 @@ def _pair(result: CheckResult, a: int, b: int) -> PairResult:
 
 def test_an_xlsx_bill_is_read_by_its_header(section: Path) -> None:
     doc = read_document(section / "bids" / "05-投标人5" / "报价清单.xlsx", "x")
-    assert doc.ok and doc.format == "xlsx" and len(doc.bill) == 20
+    assert doc.ok and doc.format == "xlsx" and len(doc.bill) == 20  # the 人材机 sheet is no bill
     first = doc.bill[0]
     assert first.code.startswith("0") and len(first.code) == 12 and first.unit_price and first.quantity
+    assert first.features.startswith("1.") and "2." in first.features  # its 项目特征描述
+    assert len(doc.resources) == 16 and doc.resources[1].name == "钢筋 HPB300 Φ10以内"
+    assert (
+        doc.resources[1].code == "01010101" and doc.resources[1].unit == "t" and doc.resources[1].unit_price
+    )
+
+
+def test_an_xml_bills_features_and_price_list_are_read(section: Path) -> None:
+    doc = read_document(section / "bids" / "07-投标人7" / "造价.xml", "x")
+    assert [i.features.endswith("（含场内运输）") for i in doc.bill].count(True) == 3
+    assert len(doc.resources) == 16 and {r.unit for r in doc.resources} >= {"工日", "t", "台班"}
+    words = " ".join(b.text for b in doc.blocks)
+    assert "项目特征描述" in words and "综合工日" in words  # both are the bill's text too
+
+
+def test_the_same_market_prices_and_the_same_edits_of_the_features_support(result: CheckResult) -> None:
+    pair = _pair(result, 7, 8)
+    signs = {s.field: s for s in pair.signals if s.kind == "bill"}
+    assert {f: s.strength for f, s in signs.items()} == {
+        "same_resources": "supporting",
+        "same_features": "supporting",
+    }, pair.signals
+    resources = signs["same_resources"]
+    assert 9 <= len(resources.rows) <= 13 and all(r.a == r.b and r.a != r.control for r in resources.rows)
+    assert all(not float(r.a or 0).is_integer() for r in resources.rows)  # a round price is anyone's
+    features = signs["same_features"]
+    assert len(features.rows) == 3 and "3 项的项目特征描述与招标清单不同" in features.detail
+    assert all(r.text.startswith("两家：") and "（含场内运输）；招标清单：" in r.text for r in features.rows)
+    assert pair.level in ("watch", "high")
 
 
 def test_copied_unit_prices_are_strong_with_the_items_side_by_side(result: CheckResult) -> None:
@@ -87,7 +132,7 @@ def test_one_build_up_with_other_prices_is_strong(result: CheckResult) -> None:
 
 
 def test_bills_priced_apart_raise_nothing(result: CheckResult) -> None:
-    tied = [{1, 2}, {3, 4}, {5, 6}]
+    tied = [{1, 2}, {3, 4}, {5, 6}, {7, 8}]
     names = {d.id: int(d.name[1]) for d in result.documents if d.role == "bid"}
     for pair in result.pairs:
         if {names[pair.a], names[pair.b]} not in tied:
@@ -114,7 +159,9 @@ def test_the_workbook_gives_the_matrix_and_the_items_side_by_side(
     assert rows[0][0] == "文件A" and rows[0][8:11] == ["A 综合单价", "B 综合单价", "招标控制价"]
     items = [r for r in rows if r[0] == "01-投标人1" and r[1] == "02-投标人2"]
     assert len(items) >= 15 and all(r[8] == r[9] and r[10] > r[8] for r in items)
-    assert items[0][3] == "综合单价相同" and "项综合单价完全相同" in items[0][11]
+    assert items[0][3] == "综合单价相同" and "项综合单价完全相同" in items[0][12]
+    wording = [r for r in rows if r[0] == "07-投标人7" and r[3] == "项目特征描述改动相同"]
+    assert len(wording) == 3 and all("（含场内运输）；招标清单：" in r[11] for r in wording)
     assert_prints_readably(tmp_path / "r.xlsx", tmp_path, "未命名标段")  # both bill sheets too
 
 
@@ -197,3 +244,43 @@ def test_a_word_bids_bill_table_is_compared_item_by_item(tmp_path: Path) -> None
     fields = [(s.field, s.strength) for s in pair.signals if s.kind in ("bill", "price")]
     assert ("same_prices", "strong") in fields and ("unit_price", "strong") not in fields  # said once
     assert not [s for s in _pair(result, 3, 4).signals if s.kind in ("bill", "price")]
+
+
+def test_the_tenders_wording_two_of_three_bids_keep_is_no_sign(tmp_path: Path) -> None:
+    """Two bids keep the tender's 项目特征 word for word, the third rewords every item: the two share
+    wording few bids give, but it is the tender's, not theirs."""
+    items = bill_items(12, 21)
+    make_pricing_xml(tmp_path / "招标控制价.xml", [], items)
+    make_docx(tmp_path / "招标文件.docx", [paragraphs(1, 4)])
+    (tmp_path / "bids").mkdir()
+    for n in (1, 2, 3):
+        bill = priced_around(items, 300 + n)
+        if n == 3:
+            bill = [{**item, "features": item["features"].replace("：", "为")} for item in bill]
+        make_pricing_xml(tmp_path / "bids" / f"0{n}.xml", [], bill)
+    inputs = CheckInputs((tmp_path / "bids",), (tmp_path / "招标文件.docx", tmp_path / "招标控制价.xml"))
+    result = check(inputs, Settings(workers=1))
+    assert len(result.bids) == 3
+    assert not [s for p in result.pairs for s in p.signals if s.field == "same_features"]
+
+
+def test_a_word_bids_price_list_is_read_apart_from_its_bill(tmp_path: Path) -> None:
+    """A 人材机 table (规格型号, 市场价) in Word bids is their price list, never their bill: two bids
+    whose lists share 10 of 16 market prices support each other; a third of its own prices does not."""
+    from tests.test_tables import _docx_with_table
+
+    listed = resource_list(31)
+    header = ["序号", "编码", "名称", "规格型号", "单位", "市场价（元）"]
+    prices = {n: resources_around(listed, 500 + n) for n in (1, 2, 3)}
+    prices[2] = prices[1][:10] + prices[2][10:]
+    for n, rows in prices.items():
+        table = [header] + [
+            [str(k), r["code"], r["name"], r["spec"], r["unit"], r["price"]] for k, r in enumerate(rows, 1)
+        ]
+        _docx_with_table(tmp_path / f"0{n}-投标人{n}.docx", paragraphs(600 + n, 5), table)
+    result = check(CheckInputs(tuple(sorted(tmp_path.glob("*.docx")))), Settings(workers=1))
+    bid = next(d for d in result.bids if d.name.startswith("01"))
+    assert bid.bill == () and len(bid.resources) == 16
+    signs = [(s.field, s.strength) for s in _pair(result, 1, 2).signals if s.kind == "bill"]
+    assert signs == [("same_resources", "supporting")]
+    assert not [s for s in _pair(result, 1, 3).signals if s.kind == "bill"]

@@ -142,7 +142,7 @@ def test_item_table_gives_a_header_and_a_row_per_item(tmp_path: Path) -> None:
     items = bill_items(3, 4)
     doc = _read(make_pricing_xml(tmp_path / "bill.xml", items=items, project="某县污水管网工程"))
     assert doc.blocks[0] == Block("某县污水管网工程", "body", 1, 0)
-    keys = ("code", "name", "unit", "quantity", "unit_price", "total")
+    keys = ("code", "name", "features", "unit", "quantity", "unit_price", "total")
     expected = [(1, c, h) for c, h in enumerate(HEADER)]
     expected += [(r, c, item[k]) for r, item in enumerate(items, start=2) for c, k in enumerate(keys)]
     assert _cells(doc) == expected
@@ -166,8 +166,8 @@ def test_an_element_with_a_bill_code_is_an_item_whatever_its_name(tmp_path: Path
     assert [(r, c, t) for r, c, t in _cells(doc) if r > 1] == [
         (2, 0, "040101001001"),
         (2, 1, "挖沟槽土方"),
-        (2, 2, "m3"),
-        (2, 3, "12.5"),
+        (2, 3, "m3"),  # column 2 is the 项目特征, which this item has none of
+        (2, 4, "12.5"),
     ]
 
 

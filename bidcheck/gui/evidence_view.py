@@ -80,7 +80,7 @@ def _bill_rows_html(signal: ModelSignal) -> str:
         f"<th>{html.escape(tr(t))}</th>" for t in ("项目编码", "项目名称", "A 单价", "B 单价", "控制价")
     )
     rows = "".join(
-        f"<tr><td>{html.escape(r.code)}</td><td>{html.escape(r.name)}</td><td>{price(r.a)}</td>"
+        f"<tr><td>{html.escape(r.code)}</td><td>{html.escape(words.bill_row_name(r))}</td><td>{price(r.a)}</td>"
         f"<td>{price(r.b)}</td><td>{price(r.control)}</td></tr>"
         for r in signal.rows[:_BILL_ROWS_SHOWN]
     )

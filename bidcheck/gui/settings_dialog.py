@@ -102,6 +102,8 @@ GROUPS = (
             "bill_min_items",
             "bill_same_share",
             "bill_min_same",
+            "bill_resource_share",
+            "bill_min_wording",
             "edit_session_min_rsids",
             "image_hash_distance",
         ),

@@ -258,5 +258,6 @@ def _with_file(into: Document, doc: Document, page: int, first_block: int) -> Do
         pictures=into.pictures + tuple(replace(p, page=p.page + page) for p in doc.pictures),
         marks=into.marks + doc.marks,
         bill=into.bill + doc.bill,
+        resources=into.resources + doc.resources,
         notes=into.notes + tuple(f"{doc.name}：{n}" for n in doc.notes),
     )

@@ -21,15 +21,15 @@ from lxml import etree
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget
 from bidcheck.model import BillItem, Block, Document, Mark
-from bidcheck.text.bills import bill_item
+from bidcheck.text.bills import bill_item, resource_item
 
 __all__ = ["looks_like_pricing_xml", "machine_fields", "read_pricing_xml"]
 
 FIELDS_TABLE = Path(__file__).resolve().parents[2] / "dicts" / "machine_fields.tsv"
 MAX_ITEMS = 200_000
 MAX_RECORDS = 10_000
-HEADER = ("项目编码", "项目名称", "计量单位", "工程量", "综合单价", "合价")
-_ITEM_FIELDS = ("code", "name", "unit", "quantity", "unit_price", "total")
+HEADER = ("项目编码", "项目名称", "项目特征描述", "计量单位", "工程量", "综合单价", "合价")
+_ITEM_FIELDS = ("code", "name", "features", "unit", "quantity", "unit_price", "total")
 _MACHINE = frozenset({"time", "dongle", "cpu", "mac", "disk", "software", "version"})
 _SERIALS = frozenset({"dongle", "cpu", "disk"})
 _PLACEHOLDERS = frozenset({"NULL", "NONE", "N/A", "无"})
@@ -105,12 +105,14 @@ def read_pricing_xml(path: Path, doc_id: str, name: str, limits: ReadLimits) -> 
     notes = [BROKEN] if broken else []
     records = [r for r in _records(root, notes) if set(r.values) - {"time", "version"}]
     items, bill = _items(root, notes, name)
+    resources = _resources(root, name)
     if not items and not records:
         raise ReadError("XML 文件中没有工程量清单或计价软件信息，不是计价文件")
     budget = TextBudget(limits.chars)
     if items:
         project = _own_fields(root).get("name", "")
         blocks = ([Block(project)] if project else []) + _item_blocks(items)
+        blocks += _resource_blocks(resources, blocks[-1].row)
     else:
         blocks = [Block(f"计价文件 {name}：软硬件信息 {len(records)} 条")]
     for block in blocks:
@@ -125,6 +127,7 @@ def read_pricing_xml(path: Path, doc_id: str, name: str, limits: ReadLimits) -> 
         marks=_marks(records, name),
         notes=tuple(notes),
         bill=tuple(bill),
+        resources=tuple(resources),
     )
 
 
@@ -278,6 +281,22 @@ def _items(root: etree._Element, notes: list[str], file: str) -> tuple[list[dict
     return items, bill
 
 
+def _resources(root: etree._Element, file: str) -> list[BillItem]:
+    """The bill's 人材机 and their prices (``resource`` elements), each once: a 人材机 listed again
+    under every item it prices is one 人材机."""
+    names = machine_fields().get("resource", frozenset())
+    found: dict[tuple[str, str, str, str], BillItem] = {}
+    for node in root.iter():
+        if not isinstance(node.tag, str) or _local(node.tag) not in names or len(found) == MAX_ITEMS:
+            continue
+        own = _own_fields(node)
+        cells = {k.removeprefix("resource_"): v for k, v in own.items() if k.startswith("resource_")}
+        item = resource_item({**cells, "unit_price": cells.get("price", "")}, file)
+        if item is not None and item.unit_price is not None:
+            found.setdefault((item.code, item.name, item.unit, f"{item.unit_price:.4f}"), item)
+    return list(found.values())
+
+
 def _buildup(item: etree._Element) -> tuple[tuple[str, str], ...]:
     """The quotas an item is priced from: each 定额编号 below it with its 含量, in order."""
     found = []
@@ -287,6 +306,21 @@ def _buildup(item: etree._Element) -> tuple[tuple[str, str], ...]:
             if own.get("quota_code"):
                 found.append((own["quota_code"].upper(), own.get("quota_amount", "")))
     return tuple(found)
+
+
+def _resource_blocks(resources: list[BillItem], last_row: int) -> list[Block]:
+    """The 人材机 price list after the items: a header row, then a row a 人材机 (its code, name and
+    spec, unit, price), numbered on from ``last_row``."""
+    if not resources:
+        return []
+    listed = ((r.code, r.name, r.unit, f"{r.unit_price:g}") for r in resources)
+    rows = [("编码", "名称", "单位", "市场价"), *listed]
+    return [
+        Block(text, "table", 1, 0, last_row + number, cell)
+        for number, row in enumerate(rows, start=1)
+        for cell, text in enumerate(row)
+        if text
+    ]
 
 
 def _item_blocks(items: list[dict[str, str]]) -> list[Block]:

@@ -2,7 +2,8 @@
 
 A bidder's 报价 sheet or a pricing program's export (分部分项工程量清单计价表 and the like) is a sheet whose
 header row names the bill's columns (项目编码, 项目名称, 计量单位, 工程量, 综合单价, 合价: ``BILL_HEADERS``);
-the rows under it are the bill's items. Each sheet is a page. The package is measured before it is
+the rows under it are the bill's items; a sheet of 人材机 prices (its header names 规格型号 or 市场价) gives
+the bill's price list. Each sheet is a page. The package is measured before it is
 opened (entries, unpacked size, compression ratio), as every zip package is.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.limits import ReadLimits, TextBudget, open_package
 from bidcheck.model import BillItem, Block, Document
-from bidcheck.text.bills import bill_from_rows
+from bidcheck.text.bills import bill_from_rows, resources_from_rows
 
 __all__ = ["read_xlsx"]
 
@@ -40,6 +41,7 @@ def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Documen
     budget = TextBudget(limits.chars)
     blocks: list[Block] = []
     bill: list[BillItem] = []
+    resources: list[BillItem] = []
     try:
         for page, sheet in enumerate(book.worksheets, 1):
             sheet.reset_dimensions()  # a sheet's stated size may run to column XFD: read what it holds
@@ -47,6 +49,7 @@ def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Documen
             first = blocks[-1].row if blocks else 0
             blocks += _row_blocks(rows, page, first, budget)
             bill += bill_from_rows(rows, name, header_within=_HEADER_ROWS)
+            resources += resources_from_rows(rows, name, header_within=_HEADER_ROWS)
     finally:
         book.close()
     return Document(
@@ -57,6 +60,7 @@ def read_xlsx(path: Path, doc_id: str, name: str, limits: ReadLimits) -> Documen
         pages=max(len(book.worksheets), 1),
         blocks=tuple(blocks),
         bill=tuple(bill),
+        resources=tuple(resources),
     )
 
 

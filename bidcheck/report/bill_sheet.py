@@ -1,6 +1,6 @@
-"""The workbook's two sheets on priced bills: 清单比对 (each bill signal's items side by side: code, name,
-unit, both unit prices, the control price) and 清单单价矩阵 (the section's matrix of unit prices alike
-between each two bills)."""
+"""The workbook's two sheets on priced bills: 清单比对 (each bill signal's items side by side: code,
+name, unit, both unit prices, the control price, the wording where the sign is wording) and 清单单价矩阵
+(the section's matrix of unit prices alike between each two bills)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ _ITEMS = (
     ("A 综合单价", 11),
     ("B 综合单价", 11),
     ("招标控制价", 11),
-    ("说明", 30),
+    ("项目特征（两家 / 招标清单）", 20),
+    ("说明", 24),
 )
 
 
@@ -56,7 +57,7 @@ def _items(sheet: Worksheet, result: CheckResult, names: dict[str, str]) -> None
                 STRENGTH_NAMES[signal.strength],
             ]
             for n, item in enumerate(signal.rows):
-                cells = [item.code, item.name, item.unit, item.a, item.b, item.control]
+                cells = [item.code, item.name, item.unit, item.a, item.b, item.control, item.text]
                 append_row(sheet, [*head, *cells, signal.detail if n == 0 else ""])
     finish_table(sheet)
 

@@ -336,7 +336,17 @@ def _bill_rows(doc: DocxDocument, pair: PairResult) -> None:
             else ""
         )
         doc.add_paragraph(f"清单逐项并列（{len(shown)} 项{more}）：")
-        rows = [(r.code, r.name, r.unit, _yuan(r.a), _yuan(r.b), _yuan(r.control)) for r in shown]
+        rows = [
+            (
+                r.code,
+                f"{r.name}（{r.text}）" if r.text else r.name,
+                r.unit,
+                _yuan(r.a),
+                _yuan(r.b),
+                _yuan(r.control),
+            )
+            for r in shown
+        ]
         _table(
             doc,
             ("项目编码", "项目名称", "单位", "A 综合单价", "B 综合单价", "招标控制价"),

@@ -18,6 +18,13 @@ has no codes); the tender's bill (the 招标控制价 XML) gives the control pri
 - ``unbalanced``: the two bills' prices over the control prices rise and fall together item by item
   (correlation 0.9 or more, the prices spread): the same unbalanced pricing; supporting.
 - ``miscount``: the same wrong 合价 (not 工程量 × 综合单价) on the same item in both bills: supporting.
+- ``same_resources``: the 人材机 (labour, materials, machines) of both bills' price lists priced alike
+  to the fen — none round, none the control bill's price (信息价 every bidder may use), none a price more
+  bids give than a ring: ``bill_min_same`` alike and ``bill_resource_share`` of those both priced is
+  supporting (one cost engineer's own market prices).
+- ``same_features``: items whose 项目特征 both bills word alike and unlike the tender's bill (or, with
+  no control bill, unlike the wording most bids give), few other bids so: the same edit of the same
+  file; ``bill_min_wording`` items or more is supporting.
 
 Each signal carries its items side by side (``BillRow``) for the workbook's 清单比对 sheet.
 """
@@ -26,7 +33,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import NamedTuple, TypeVar
 
 import numpy as np
@@ -110,17 +119,18 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     kind of agreement, with the items side by side."""
     control = _control(section)
     bills = [_bid_bill(b.doc.bill, control) for b in bids]
-    if sum(bool(b) for b in bills) < 2:
-        return []
-    keys = sorted({k for bill in bills for k in bill})
-    prices = _prices(bills, keys)
-    priced = _Priced(bills, keys, prices, control, section)
     found: list[tuple[Pair, Signal]] = []
-    found += _same_prices(priced)
-    found += _same_buildup(bills, keys, section)
-    found += _derived(priced)
-    found += _shaped(priced)
-    found += _arithmetic(bills, keys, section)
+    if sum(bool(b.doc.resources) for b in bids) >= 2:  # a price list may come without its bill
+        found += _same_resources(bids, section)
+    if sum(bool(b) for b in bills) >= 2:
+        keys = sorted({k for bill in bills for k in bill})
+        priced = _Priced(bills, keys, _prices(bills, keys), control, section)
+        found += _same_prices(priced)
+        found += _same_buildup(bills, keys, section)
+        found += _derived(priced)
+        found += _shaped(priced)
+        found += _arithmetic(bills, keys, section)
+        found += _same_features(bills, keys, control, section)
     strong = {pair for pair, signal in found if signal.strength == "strong"}  # says it all for the pair
     return [
         Linked(bids[i].doc.id, bids[j].doc.id, signal)
@@ -426,3 +436,85 @@ def _miscounted(item: BillItem) -> bool:
     if item.quantity is None or item.unit_price is None or item.total is None:
         return False
     return abs(item.quantity * item.unit_price - item.total) > max(0.011, 1e-4 * abs(item.total))
+
+
+def _resource_prices(items: Iterable[BillItem], control: dict[str, float | None]) -> dict[str, str]:
+    """A price list's 人材机 prices that tell of their maker, by key: none round, none the control's."""
+    return {
+        k: f"{i.unit_price:.2f}"
+        for k, i in bill_keys(items).items()
+        if i.unit_price and not float(i.unit_price).is_integer() and not _same(i.unit_price, control.get(k))
+    }
+
+
+def _same_resources(bids: Sequence[Ready], section: SectionInfo) -> list[tuple[Pair, Signal]]:
+    """Pairs whose 人材机 price lists give the same telling prices, item after item."""
+    control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.resources).items()}
+    lists = [bill_keys(b.doc.resources) for b in bids]
+    told = [_resource_prices(b.doc.resources, control) for b in bids]
+    settings = section.settings
+    out = []
+    for (i, j), same in _few_alike(told, section).items():
+        both = len(lists[i].keys() & lists[j].keys() & (told[i].keys() | told[j].keys()))
+        share = len(same) / max(both, 1)
+        if len(same) < settings.bill_min_same or share < settings.bill_resource_share:
+            continue
+        detail = (
+            f"两家的人材机价格表有 {len(same)} 种人材机的市场价完全相同（双方都列出的 {both} 种中占 "
+            f"{share:.0%}；不计整数价、招标控制价所列价格和多家共有的价格）"
+        )
+        found = Signal("bill", "supporting", "same_resources", f"{share:.0%}", detail)
+        out.append(((i, j), _with_rows(found, (i, j), lists, sorted(same), control)))
+    return out
+
+
+def _features_reference(
+    bills: Sequence[dict[str, BillItem]], keys: list[str], control: dict[str, BillItem]
+) -> dict[str, str]:
+    """Each item's 项目特征 as it should read: the control bill's, else the wording most bids give (more
+    than half of three or more that word it)."""
+    reference = {k: i.features for k, i in control.items() if i.features}
+    for key in keys:
+        if key in reference:
+            continue
+        given = [bill[key].features for bill in bills if key in bill and bill[key].features]
+        if len(given) >= 3:
+            wording, count = Counter(given).most_common(1)[0]
+            if count * 2 > len(given):
+                reference[key] = wording
+    return reference
+
+
+def _same_features(
+    bills: Sequence[dict[str, BillItem]],
+    keys: list[str],
+    control: dict[str, float | None],
+    section: SectionInfo,
+) -> list[tuple[Pair, Signal]]:
+    """Pairs whose bills word items' 项目特征 alike and unlike the tender's bill."""
+    tender = {k: i for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
+    reference = _features_reference(bills, keys, tender)
+    off = [
+        {
+            k: i.features
+            for k, i in bill.items()
+            if k in reference and i.features and i.features != reference[k]
+        }
+        for bill in bills
+    ]
+    out = []
+    for pair, same in _few_alike(off, section).items():
+        if len(same) < section.settings.bill_min_wording:
+            continue
+        against = "招标清单" if tender else "多数投标人"
+        detail = (
+            f"两家清单有 {len(same)} 项的项目特征描述与{against}不同，却彼此一字不差：同一份文件的同一处改动"
+        )
+        found = Signal("bill", "supporting", "same_features", f"{len(same)} 项", detail)
+        signal = _with_rows(found, pair, bills, sorted(same), control)
+        rows = tuple(
+            replace(row, text=f"两家：{off[pair[0]][k]}；{against}：{reference[k]}")
+            for row, k in zip(signal.rows, sorted(same), strict=False)
+        )
+        out.append((pair, replace(signal, rows=rows)))
+    return out
