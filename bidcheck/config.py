@@ -69,9 +69,11 @@ SETTING_LABELS = {
     "machine_whitelist": "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）",
     "bill_min_items": "清单比对：双方都报价的项目至少几项",
     "bill_same_share": "清单比对：综合单价或组价相同的项目占比达此值为强迹象",
-    "bill_min_same": "清单比对：综合单价（或人材机单价）相同的项目达此数为辅助迹象",
-    "bill_resource_share": "清单比对：人材机市场价相同的占比达此值（且达到上一项的数目）为辅助迹象",
-    "bill_min_wording": "清单比对：项目特征描述与招标清单不同却彼此相同的项目达此数为辅助迹象",
+    "bill_min_same": "清单比对：综合单价（或人材机价格）相同的项目达此数为辅助迹象",
+    "bill_resource_share": "清单比对：人材机市场价相同的占比（辅助迹象）",
+    "bill_min_wording": "清单比对：项目特征改动相同的项目数（辅助迹象）",
+    "bill_hug_share": "清单比对：单价在控制价 98%–100% 之间的占比（辅助迹象）",
+    "bill_correlation": "清单比对：单价相对控制价走势的相关系数（辅助迹象）",
     "edit_session_min_rsids": "共有编辑会话标识达此数为强迹象",
     "image_hash_distance": "两张图片的感知哈希相差不超过此位数即视为同一图片",
     "semantic_enabled": "查找语义改写（改写过的段落，较慢）",
@@ -155,6 +157,8 @@ class Settings:
     bill_min_same: int = 5  # non-round unit prices alike that make a supporting sign
     bill_resource_share: float = 0.5  # share of 人材机 priced alike (bill_min_same of them) that supports
     bill_min_wording: int = 2  # items whose 项目特征 both word alike and unlike the tender's bill
+    bill_hug_share: float = 0.8  # share of a bill's prices at 98-100% of control that hugs it
+    bill_correlation: float = 0.9  # correlation of prices over control that is one unbalanced pricing
     edit_session_min_rsids: int = 3  # Word editing-session ids two bids share that make a strong sign
     image_hash_distance: int = 8  # bits two pictures' pHashes may differ by and still be one picture
     # rewritten passages (bidcheck.semantic)
@@ -213,6 +217,8 @@ class Settings:
             "semantic_min_cosine",
             "bill_same_share",
             "bill_resource_share",
+            "bill_hug_share",
+            "bill_correlation",
         ):
             _require(0.0 < getattr(self, name) <= 1.0, name, "must be in (0, 1]")
         _require(self.window_stride <= self.window_chars, "window_stride", "must not exceed window_chars")

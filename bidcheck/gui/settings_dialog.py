@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -99,16 +100,30 @@ GROUPS = (
             "signal_common_share",
             "signal_max_holders",
             "machine_whitelist",
+            "edit_session_min_rsids",
+            "image_hash_distance",
+        ),
+    ),
+    (
+        "清单比对",
+        (
             "bill_min_items",
             "bill_same_share",
             "bill_min_same",
             "bill_resource_share",
             "bill_min_wording",
-            "edit_session_min_rsids",
-            "image_hash_distance",
+            "bill_hug_share",
+            "bill_correlation",
         ),
     ),
 )
+# Two pages of three columns each, so that the dialog stays lower than a 768-pixel screen: each column
+# the groups it stacks, by title (a group not named here, 其他 too, goes to the last column).
+PAGES = (
+    ("比对与判定", (("判定", "招标文件与多家共有文字"), ("共同段落", "指纹"), ("语义改写",))),
+    ("迹象、清单与运行", (("串标迹象", "资料库"), ("清单比对",), ("运行", "读取限制"))),
+)
+_LONG = 22  # characters past which a label drops its bracketed aside (kept in its tooltip)
 _ABOVE_ONE = {"semantic_min_margin", "semantic_min_mean"}  # ratios that may pass 100%
 _PROBLEMS = {
     "must be at least 1": "不能小于 1",
@@ -139,6 +154,13 @@ def explain_error(error: SettingsError) -> str:
     return tr("“{label}”{problem}").format(
         label=setting_label(key), problem=tr(_PROBLEMS.get(problem, problem))
     )
+
+
+def _short(label: str) -> str:
+    """A long label without its bracketed aside (查找串标迹象（文档属性、…） → 查找串标迹象), so that the
+    dialog fits a 1366-pixel screen; the whole label is the row's tooltip."""
+    head, bracket, _aside = label.partition("（")
+    return head if bracket and len(label) > _LONG and len(head) >= 6 else label
 
 
 def _grouped() -> list[tuple[str, list[str]]]:
@@ -184,18 +206,25 @@ class SettingsDialog(QDialog):
         self._load(settings)
 
     def _layout(self) -> None:
-        # three columns of groups, so that the dialog stays lower than a 768-pixel screen
-        columns = QHBoxLayout()
-        stacks = [QVBoxLayout() for _ in range(3)]
-        for number, (title, names) in enumerate(_grouped()):
-            stacks[0 if number < 3 else 1 if number < 6 else 2].addWidget(self._group(title, names))
-        for stack in stacks:
-            stack.addStretch(1)
-            columns.addLayout(stack)
+        self.pages = QTabWidget()
+        groups = dict(_grouped())
+        placed = {title for _, columns in PAGES for column in columns for title in column}
+        for number, (page_title, columns) in enumerate(PAGES):
+            page = QWidget()
+            row = QHBoxLayout(page)
+            for at, column in enumerate(columns):
+                stack = QVBoxLayout()
+                last = number == len(PAGES) - 1 and at == len(columns) - 1
+                titles = [*column, *(t for t in groups if t not in placed)] if last else list(column)
+                for title in titles:
+                    stack.addWidget(self._group(title, groups[title]))
+                stack.addStretch(1)
+                row.addLayout(stack)
+            self.pages.addTab(page, tr(page_title))
         note = QLabel(tr("相似度与占比以百分数填写。改动从下一次检查起生效，并会被记住。"))
         note.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addLayout(columns)
+        layout.addWidget(self.pages)
         layout.addWidget(self.plan)
         layout.addWidget(note)
         layout.addWidget(self.error)
@@ -213,7 +242,10 @@ class SettingsDialog(QDialog):
             editor.setObjectName(name)
             _changed(editor).connect(lambda _value: self._edited())
             self.editors[name] = editor
-            form.addRow(setting_label(name), editor)
+            full = setting_label(name).removeprefix(tr(title) + "：")  # the group's title says it
+            label = QLabel(_short(full))
+            label.setToolTip(full)
+            form.addRow(label, editor)
         return box
 
     def _load(self, settings: Settings) -> None:

@@ -36,6 +36,8 @@ ENGLISH: dict[str, str] = {
     "疑似串标组 {n}：{members}": "Suspected ring {n}: {members}",
     "疑似串标组 {n}": "Suspected ring {n}",
     "标记…": "Mark…",
+    "比对与判定": "Comparison and levels",
+    "迹象、清单与运行": "Signs, bills and running",
     "标记疑似串标组": "Mark a suspected ring",
     "成员": "Members",
     "备注": "Note",
@@ -227,7 +229,20 @@ ENGLISH: dict[str, str] = {
     "一个值最多几家共有仍算迹象（更多家共有视为公开信息）": "Most bids holding a sign's value (more: public)",
     "清单比对：双方都报价的项目至少几项": "Bills: items both priced, at least",
     "清单比对：综合单价或组价相同的项目占比达此值为强迹象": "Bills: share of items alike for a strong sign",
-    "清单比对：综合单价相同的项目达此数为辅助迹象": "Bills: unit prices alike for a supporting sign",
+    "清单比对：综合单价（或人材机价格）相同的项目达此数为辅助迹象": (
+        "Bills: unit prices (or resource prices) alike for a supporting sign"
+    ),
+    "清单比对：人材机市场价相同的占比（辅助迹象）": "Bills: share of resource prices alike (supporting)",
+    "清单比对：项目特征改动相同的项目数（辅助迹象）": (
+        "Bills: items whose features are edited alike (supporting)"
+    ),
+    "清单比对：单价在控制价 98%–100% 之间的占比（辅助迹象）": (
+        "Bills: share of prices at 98–100% of control (supporting)"
+    ),
+    "清单比对：单价相对控制价走势的相关系数（辅助迹象）": (
+        "Bills: correlation of prices over control (supporting)"
+    ),
+    "清单比对": "Priced bills",
     "不计为迹象的公用电脑和加密锁（序列号、网卡地址，逗号分隔）": (
         "Public PCs and dongles never a sign (serials, MACs; comma-separated)"
     ),

@@ -14,9 +14,11 @@ has no codes); the tender's bill (the 招标控制价 XML) gives the control pri
 - ``derived_ratio``/``derived_offset``: every common item's price of one bill the other's times one
   ratio (to the fen), or plus one amount: supporting. A bill that is one ratio of the control price (a
   discount on the whole) anyone may price, and is left out.
-- ``hugging``: nearly every price of both bills at 98–100% of its control price: supporting.
+- ``hugging``: ``bill_hug_share`` (80%) of the prices of both bills at 98–100% of their control prices:
+  supporting.
 - ``unbalanced``: the two bills' prices over the control prices rise and fall together item by item
-  (correlation 0.9 or more, the prices spread): the same unbalanced pricing; supporting.
+  (correlation ``bill_correlation``, 0.9, or more; the prices spread): the same unbalanced pricing;
+  supporting.
 - ``miscount``: the same wrong 合价 (not 工程量 × 综合单价) on the same item in both bills: supporting.
 - ``same_resources``: the 人材机 (labour, materials, machines) of both bills' price lists priced alike
   to the fen — none round, none the control bill's price (信息价 every bidder may use), none a price more
@@ -50,8 +52,6 @@ __all__ = ["bill_keys", "find", "price_shares"]
 _ROWS = 200  # items side by side a signal keeps
 _RATIO_TOLERANCE = 0.001
 _HUG = (0.98, 1.0)  # a price hugging its control price
-_HUG_SHARE = 0.8
-_CORRELATION = 0.9
 _SPREAD = 0.02  # prices over control prices spread at least this much for a correlation to mean anything
 Pair = tuple[int, int]
 _T = TypeVar("_T")
@@ -359,13 +359,13 @@ def _shaped(priced: _Priced) -> list[tuple[Pair, Signal]]:
         return []
     over = prices / controls
     minimum = section.settings.bill_min_items
-    hugging = [i for i, row in enumerate(over) if _hugs(row, minimum)]
+    hugging = [i for i, row in enumerate(over) if _hugs(row, minimum, section.settings.bill_hug_share)]
     linked: dict[Pair, tuple[str, float]] = {}
     if len(hugging) <= most_holders(len(bills), section.settings):  # more: the section's way of pricing
         linked.update({pair: ("hugging", 0.0) for pair in itertools.combinations(hugging, 2)})
     for i, j in itertools.combinations(range(len(bills)), 2):
         r = _correlation(over[i], over[j], minimum)
-        if r is not None and r >= _CORRELATION and (i, j) not in linked:
+        if r is not None and r >= section.settings.bill_correlation and (i, j) not in linked:
             linked[(i, j)] = ("unbalanced", r)
     out = []
     for pair, (kind, r) in _few_links(linked, len(bills), section).items():
@@ -385,9 +385,9 @@ def _shaped(priced: _Priced) -> list[tuple[Pair, Signal]]:
     return out
 
 
-def _hugs(over: Matrix, minimum: int) -> bool:
+def _hugs(over: Matrix, minimum: int, share: float) -> bool:
     given = over[~np.isnan(over)]
-    return len(given) >= minimum and float(np.mean((given >= _HUG[0]) & (given <= _HUG[1]))) >= _HUG_SHARE
+    return len(given) >= minimum and float(np.mean((given >= _HUG[0]) & (given <= _HUG[1]))) >= share
 
 
 def _correlation(a: Matrix, b: Matrix, minimum: int) -> float | None:

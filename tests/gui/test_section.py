@@ -20,6 +20,8 @@ from bidcheck.model import result_to_dict
 from tests.builders import paragraphs
 from tests.gui.conftest import SAMPLE, TENDER, new_window
 
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
 
 def run_to_end(window: MainWindow, qtbot: QtBot) -> None:
     with qtbot.waitSignal(window.result_shown, timeout=60_000):
@@ -110,6 +112,24 @@ def test_settings_dialog_validates_resets_and_remembers(
     assert window.settings.high_chars == 5000 and window.settings.watch_similarity == 0.04
     remembered = prefs.load_settings(prefs.open_store(tmp_path / "bidcheck.ini"))
     assert remembered.high_chars == 5000
+
+
+def test_settings_dialog_shows_every_setting_on_a_small_screen(window: MainWindow) -> None:
+    """Every setting has its editor on one of the dialog's pages, and the dialog fits 1366 × 768."""
+    from dataclasses import fields
+
+    dialog = window.open_settings()
+    try:
+        assert set(dialog.editors) == {f.name for f in fields(Settings)}
+        hint = dialog.sizeHint()
+        assert hint.width() <= 1366 and hint.height() <= 700, hint
+        dialog.pages.setCurrentIndex(1)
+        shown = dialog.editors["bill_resource_share"]
+        assert shown.isVisible() and shown.toolTip().endswith("(bill_resource_share)")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        dialog.grab().save(str(SHOTS / "settings-bills.png"))
+    finally:
+        dialog.reject()
 
 
 def _open_by_name(window: MainWindow, path: Path) -> None:
