@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import random
 import shlex
 import shutil
@@ -235,6 +236,31 @@ class Case:
     build: Callable[[Path], list[Path]]
     given: bool = False  # passed on the command line itself
     during: Callable[[subprocess.Popen[bytes], list[Path]], None] | None = None
+    cache: Callable[[Path], None] | None = None  # done to the cache after a first check, before the one run
+
+
+class _Planted:
+    """A pickle another user would plant in a cache: unpickled, it makes the file ``ran`` beside the cache."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Path.touch, (self.marker,))
+
+
+def plant_pickles(cache: Path) -> None:
+    """Every entry of the cache replaced by a pickle that makes a file when it is unpickled."""
+    for entry in cache.rglob("*.bin"):
+        entry.write_bytes(pickle.dumps(_Planted(str(cache.parent / "ran"))))
+
+
+def flip_bytes(cache: Path) -> None:
+    """One byte of every entry of the cache flipped, past its head."""
+    for entry in cache.rglob("*.bin"):
+        data = bytearray(entry.read_bytes())
+        data[min(len(data) - 1, len(data) // 2 + 20)] ^= 0x01
+        entry.write_bytes(bytes(data))
 
 
 def _tree(root: int) -> dict[int, int]:
@@ -305,6 +331,8 @@ CASES: dict[str, Case] = {
         Case("worker killed", _single(long_pdf, "stuck.pdf"), given=True, during=kill_reader),
         Case("named pipe as a bid", _single(named_pipe, "pipe.pdf"), given=True),
         Case("link to /dev/zero", _single(zero_link, "zero.docx"), given=True),
+        Case("planted cache pickles", lambda f: [], cache=plant_pickles),
+        Case("a byte of each cache entry", lambda f: [], cache=flip_bytes),
     )
 }
 FAST = (
@@ -461,8 +489,20 @@ def main() -> None:
             case = CASES[name]
             folder = base / name.replace(" ", "_").replace(",", "")
             paths, given = prepare_folder(folder / "in", [case])
+            first = None
+            if case.cache is not None:  # a first check fills the cache, which is then tampered with
+                first = run_check(paths, folder / "out", workers=args.workers)
+                case.cache(folder / "out" / "cache")
             run = run_check(paths, folder / "out", workers=args.workers, during=case.during, given=given)
-            print(_row(name, [d for d in run.documents if d["name"] not in GOOD], run), flush=True)
+            row = _row(name, [d for d in run.documents if d["name"] not in GOOD], run)
+            if first is not None:
+                same = [(p["a"], p["b"], p["level"], p["similarity"]) for p in run.pairs] == [
+                    (p["a"], p["b"], p["level"], p["similarity"]) for p in first.pairs
+                ]
+                ran = (folder / "out" / "ran").exists()
+                row += f"; planted code ran: {'YES' if ran else 'no'}"
+                row += f"; result as before: {'yes' if same else 'NO'}"
+            print(row, flush=True)
 
 
 if __name__ == "__main__":

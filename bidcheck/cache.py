@@ -2,16 +2,25 @@
 
 The folder is ``$BIDCHECK_CACHE_DIR`` when that variable is set, else the user's cache folder
 (``~/.cache/bidcheck``, ``%LOCALAPPDATA%\\bidcheck\\cache``, ``~/Library/Caches/bidcheck``); when it cannot be
-written, a folder in the temporary directory. Entries are written whole or not at all, and a cache that
-cannot be read or written only costs time. Reading an entry sets its access time, and ``prune_cache``
-removes the entries least recently used first when the cache outgrows its size limit.
+written, the user's own folder in the temporary directory (``bidcheck-cache-<user>``, made 0700 and used
+only while it is a folder the user owns that no one else may write). Entries are written whole or not at
+all, and a cache that cannot be read or written only costs time.
+
+Every entry carries a keyed hash (BLAKE2b) of its kind, key and bytes under a secret of its folder
+(``secret``, 0600, made once): an entry another user planted, or one a damaged disk changed by a byte, does
+not verify, is removed and computed again, and is never unpickled. Reading an entry sets its access time,
+and ``prune_cache`` removes the entries least recently used first when the cache outgrows its size limit.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import hmac
 import os
+import secrets
+import stat
 import sys
 import tempfile
 import time
@@ -21,6 +30,7 @@ from typing import TypeVar
 
 __all__ = [
     "CACHE_ENV",
+    "ENTRY_OVERHEAD",
     "cache_folders",
     "cache_roots",
     "code_digest",
@@ -54,15 +64,42 @@ def _user_cache_root() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "bidcheck"
 
 
-def cache_roots() -> tuple[Path, Path]:
-    """The cache folder, and its fallback in the temporary directory."""
-    return _user_cache_root(), Path(tempfile.gettempdir()) / "bidcheck-cache"
+def cache_roots() -> tuple[Path, ...]:
+    """The cache folder, and its fallback in the temporary directory where that is the user's own."""
+    fallback = _private_folder(str(Path(tempfile.gettempdir()) / f"bidcheck-cache-{_user_name()}"))
+    return (_user_cache_root(),) + ((fallback,) if fallback is not None else ())
 
 
-def cache_folders(kind: str) -> tuple[Path, Path]:
-    """The cache folder for one kind of entry, and its fallback in the temporary directory."""
-    user, fallback = cache_roots()
-    return user / kind, fallback / kind
+def cache_folders(kind: str) -> tuple[Path, ...]:
+    """The cache folders for one kind of entry (see ``cache_roots``)."""
+    return tuple(root / kind for root in cache_roots())
+
+
+def _user_name() -> str:
+    """The user's number on POSIX (names may hold anything), else the login name, for folder names."""
+    if hasattr(os, "getuid"):
+        return str(os.getuid())
+    with contextlib.suppress(Exception):
+        return "".join(c for c in os.getlogin() if c.isalnum()) or "user"
+    return "user"
+
+
+@functools.cache
+def _private_folder(path: str) -> Path | None:
+    """``path`` made (0700) if need be, when it is a folder of the user's own that no one else may write;
+    ``None`` otherwise (another user's, a link, a file). On Windows the temporary folder is the user's."""
+    folder = Path(path)
+    with contextlib.suppress(OSError):
+        folder.mkdir(mode=0o700, exist_ok=True)
+    try:
+        found = folder.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(found.st_mode):
+        return None
+    if hasattr(os, "getuid") and (found.st_uid != os.getuid() or found.st_mode & 0o022):
+        return None
+    return folder
 
 
 def file_digest(path: Path) -> str:
@@ -130,13 +167,82 @@ def _entry(folder: Path, key: str, suffix: str) -> Path:
     return folder / key[1:3] / f"{key}{suffix}"
 
 
-def load_blob(kind: str, key: str, suffix: str = ".bin") -> bytes | None:
-    """The bytes stored under ``key``, or ``None``."""
-    for folder in cache_folders(kind):
-        path = _entry(folder, key, suffix)
+_MAGIC = b"BCC1"  # an entry: these, its keyed hash, its bytes
+_TAG = 32
+ENTRY_OVERHEAD = len(_MAGIC) + _TAG  # bytes an entry holds beyond the bytes stored
+_SECRET = "secret"  # in each cache folder: the key of its entries' hashes
+
+
+_SECRETS: dict[tuple[str, int, int], bytes] = {}  # by folder and the secret file's inode and time
+
+
+def _secret(root: str) -> bytes | None:
+    """The secret of a cache folder, made the first time (0600; a damaged one is made again, and the
+    entries hashed under it are then computed again); ``None`` when it can be neither read nor made.
+    Read once a process while its file stays the same file."""
+    path = Path(root) / _SECRET
+    with contextlib.suppress(OSError):
+        found = path.stat()
+        known = _SECRETS.get((root, found.st_ino, found.st_mtime_ns))
+        if known is not None:
+            return known
+        secret = path.read_bytes()
+        if len(secret) == _TAG:
+            _SECRETS[(root, found.st_ino, found.st_mtime_ns)] = secret
+            return secret
+    return _made_secret(path)
+
+
+def _made_secret(path: Path) -> bytes | None:
+    """A new secret at ``path`` (another process's, where one made it meanwhile)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".part")  # 0600
+        with os.fdopen(handle, "wb") as out:
+            out.write(secrets.token_bytes(_TAG))
+        if path.exists() and len(path.read_bytes()) != _TAG:
+            path.unlink()  # damaged: replaced
         try:
-            data = path.read_bytes()
+            os.link(temp, path)  # never over one another process made meanwhile: theirs is kept
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without links
+            if not path.exists():
+                os.replace(temp, path)
+        Path(temp).unlink(missing_ok=True)
+        found = path.read_bytes()
+    except OSError:
+        return None
+    return found if len(found) == _TAG else None
+
+
+def _tag(secret: bytes, kind: str, key: str, data: bytes) -> bytes:
+    name = f"{kind}/{key}".encode()
+    return hashlib.blake2b(parts_digest(name, data), key=secret, digest_size=_TAG).digest()
+
+
+def _verified(secret: bytes, kind: str, key: str, stored: bytes) -> bytes | None:
+    """An entry's bytes when its hash holds under the folder's secret, else ``None``."""
+    head = ENTRY_OVERHEAD
+    if len(stored) < head or not stored.startswith(_MAGIC):
+        return None
+    data = stored[head:]
+    return data if hmac.compare_digest(stored[len(_MAGIC) : head], _tag(secret, kind, key, data)) else None
+
+
+def load_blob(kind: str, key: str, suffix: str = ".bin") -> bytes | None:
+    """The bytes stored under ``key``, or ``None`` (an entry that does not verify is removed)."""
+    for root in cache_roots():
+        secret = _secret(str(root))
+        path = _entry(root / kind, key, suffix)
+        try:
+            stored = path.read_bytes()
         except OSError:
+            continue
+        data = _verified(secret, kind, key, stored) if secret is not None else None
+        if data is None:
+            with contextlib.suppress(OSError):
+                path.unlink()  # planted, damaged or of an older format: computed again
             continue
         _mark_used(path)
         return data
@@ -159,7 +265,9 @@ def store_blob(kind: str, key: str, data: bytes, suffix: str = ".bin") -> None:
     """Store bytes under ``key`` (in the first folder that can be written, its size noted for
     ``prune_cache``); failures are ignored."""
     for root in cache_roots():
-        if _write(_entry(root / kind, key, suffix), data):
+        secret = _secret(str(root))
+        entry = _MAGIC + _tag(secret, kind, key, data) + data if secret is not None else b""
+        if entry and _write(_entry(root / kind, key, suffix), entry):
             with contextlib.suppress(OSError), (root / _WRITTEN).open("a", encoding="ascii") as log:
                 log.write(f"{len(data)}\n")  # one short append: whole, also from several processes
             return

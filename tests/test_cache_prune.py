@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bidcheck.cache import cache_folders, load_blob, prune_cache, store_blob
+from bidcheck.cache import ENTRY_OVERHEAD, cache_folders, load_blob, prune_cache, store_blob
 from bidcheck.config import Settings, SettingsError
 from bidcheck.pipeline import CheckInputs, check
 from tests.builders import make_docx, paragraphs
@@ -38,14 +38,14 @@ def test_the_least_recently_used_entries_are_removed_first(cache: Path) -> None:
     _store_aged("stages", ["xa", "xb", "xc"], 1000)
     _store_aged("pairs", ["vd"], 1000)  # every kind counts toward the one limit
     assert load_blob("stages", "xa") == bytes(1000)  # read now: the oldest entry becomes the newest
-    assert prune_cache(3000) == 2000  # 4000 bytes over a 3000-byte limit: down to 2700 at most
+    assert prune_cache(3000) == 2 * (1000 + ENTRY_OVERHEAD)  # 4 entries past 3000 bytes: to 2700 at most
     assert load_blob("stages", "xb") is None and load_blob("stages", "xc") is None
     assert load_blob("stages", "xa") == bytes(1000) and load_blob("pairs", "vd") == bytes(1000)
 
 
 def test_a_cache_within_its_limit_is_left_whole(cache: Path) -> None:
     _store_aged("stages", ["xa", "xb"], 1000)
-    assert prune_cache(2000) == 0
+    assert prune_cache(2 * (1000 + ENTRY_OVERHEAD)) == 0
     assert load_blob("stages", "xa") is not None and load_blob("stages", "xb") is not None
     assert prune_cache(10**9) == 0  # also with no cache folder at all below: nothing to do
 
@@ -92,7 +92,7 @@ def test_the_entries_are_walked_again_only_when_the_recorded_size_passes_the_lim
     assert prune_cache(9000) == 0  # 3000 recorded: not walked (a walk finds 10,000 and prunes)
     assert by_hand.exists()
     _store_aged("stages", ["xd"], 7000)  # 10,000 recorded now: the walk finds 17,000 and prunes
-    assert prune_cache(9000) == 9000  # to 8100 at most: by hand, then the oldest stored, xa and xb
+    assert prune_cache(9000) == 9000 + 2 * ENTRY_OVERHEAD  # to 8100 at most: by hand, then xa and xb
     assert not by_hand.exists() and load_blob("stages", "xa") is None
     assert load_blob("stages", "xc") is not None and load_blob("stages", "xd") is not None
     assert prune_cache(9000) == 0  # 8000 recorded by that walk

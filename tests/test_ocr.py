@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
+from bidcheck.cache import load_blob, store_blob
 from bidcheck.config import Settings, SettingsError
 from bidcheck.ingest import read_document
 from bidcheck.ingest.ocr import (
@@ -331,10 +332,10 @@ def test_pages_of_odd_shapes_give_no_lines_and_no_error() -> None:
 def test_a_rerun_reads_the_cache(scanned: dict[str, Path], ocr_cache_in_tmp: Path) -> None:
     first = read_document(scanned["scan"], "d1")
     key = page_key(engine_cache_id("rapidocr"), file_digest(scanned["scan"]), 0, RENDER_DPI)
-    [cached] = ocr_cache_in_tmp.rglob(f"{key}.json")
-    data = json.loads(cached.read_text(encoding="utf-8"))
+    assert list(ocr_cache_in_tmp.rglob(f"{key}.json"))
+    data = json.loads(load_blob("ocr", key, ".json") or b"")
     data["lines"] = [["缓存中的文字", [1.0] * 6, [100, 100, 400, 130]]]
-    cached.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    store_blob("ocr", key, json.dumps(data, ensure_ascii=False).encode(), ".json")
     again = read_document(scanned["scan"], "d1")
     assert [b.text for b in again.blocks if b.page == 1] == ["缓存中的文字"]
     assert [b for b in again.blocks if b.page == 2] == [b for b in first.blocks if b.page == 2]

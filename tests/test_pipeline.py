@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from threadpoolctl import threadpool_info
 
-from bidcheck.cache import CACHE_ENV
+from bidcheck.cache import CACHE_ENV, load_blob
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, result_to_dict
 from bidcheck.pipeline import CheckInputs, _Job, _largest_first, _outcome, _read_job, check
@@ -155,7 +155,7 @@ def test_a_file_read_afresh_comes_back_as_the_bytes_of_its_cache_entry(
     (sent,) = run_tasks(_read_job, [(job, Settings(), False, ())], 1, lambda i, r: None)
     assert isinstance(sent, Pickled)
     (entry,) = (tmp_path / "documents").rglob("*.bin")
-    assert sent.data == entry.read_bytes()
+    assert sent.data == load_blob("documents", entry.stem) and entry.read_bytes().endswith(sent.data)
     read, here = _outcome(job, sent).ready, prepare_document(path, "d1", "bid", Settings()).ready
     assert read is not None and here is not None
     assert (read.clean.norm, read.fingerprint.simhash) == (here.clean.norm, here.fingerprint.simhash)

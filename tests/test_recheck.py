@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bidcheck.cache import load_blob, store_blob
 from bidcheck.cli import SAMPLE
 from bidcheck.cli_library import check_with_library
 from bidcheck.compare import runner
@@ -128,8 +129,8 @@ def test_a_row_holding_no_passages_under_a_pairs_key_is_verified_again(cache: Pa
     job = (0, 1, [(0, 0)])
     PairMemo([plain, plain], Settings()).store_pairs([job], {(0, 1): [passage]})
     (row,) = (cache / "pairs").rglob("p*.bin")
-    stored = pickle.loads(row.read_bytes())
-    row.write_bytes(pickle.dumps({key: ["not a passage"] for key in stored}))
+    stored = pickle.loads(load_blob("pairs", row.stem) or b"")
+    store_blob("pairs", row.stem, pickle.dumps({key: ["not a passage"] for key in stored}))
     assert PairMemo([plain, plain], Settings()).load_pairs([job]) == {}
 
 
@@ -233,7 +234,7 @@ def _late_bid_section(root: Path, late: bool) -> CheckInputs:
 
 def _verified_pairs(cache: Path) -> set[str]:
     """The keys of the verified pairs remembered in the cache's rows."""
-    rows = [pickle.loads(path.read_bytes()) for path in (cache / "pairs").rglob("p*.bin")]
+    rows = [pickle.loads(load_blob("pairs", path.stem) or b"") for path in (cache / "pairs").rglob("p*.bin")]
     return {key for row in rows for key in row}
 
 

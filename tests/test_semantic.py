@@ -18,7 +18,7 @@ import pytest
 from bench.corpus import Prose, generate_section
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
-from bidcheck.cache import CACHE_ENV
+from bidcheck.cache import CACHE_ENV, load_blob, store_blob
 from bidcheck.cli import main
 from bidcheck.compare.passage import RawPassage
 from bidcheck.config import Settings, SettingsError
@@ -411,13 +411,14 @@ def test_a_late_bid_with_a_warm_cache_gives_a_fresh_checks_result(
 
 
 def _scramble_vectors(cache: Path) -> None:
-    """Every cached list of vectors replaced by random numbers of the same shape."""
+    """Every cached list of vectors replaced by random numbers of the same shape, stored as the cache
+    stores (a changed byte alone is found and the list computed again)."""
     rng = np.random.default_rng(3)
     entries = list((cache / "sentences").rglob("s*.bin"))
     assert entries, "no list of vectors is cached"
     for entry in entries:
-        count = entry.stat().st_size // 4
-        entry.write_bytes(rng.standard_normal(count).astype("<f4").tobytes())
+        count = len(load_blob("sentences", entry.stem) or b"") // 4
+        store_blob("sentences", entry.stem, rng.standard_normal(count).astype("<f4").tobytes())
 
 
 def _char_vectors_at_once(texts: list[str], dims: int = 256) -> npt.NDArray[np.float32]:

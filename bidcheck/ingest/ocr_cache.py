@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 from PIL import Image
 
-from bidcheck.cache import CACHE_ENV, cache_folders, file_digest, load_blob, store_blob
+from bidcheck.cache import CACHE_ENV, file_digest, load_blob, store_blob
 from bidcheck.ingest.ocr import OcrLine
 
-__all__ = ["CACHE_ENV", "cache_dirs", "file_digest", "image_key", "load_lines", "page_key", "store_lines"]
+__all__ = ["CACHE_ENV", "file_digest", "image_key", "load_lines", "page_key", "store_lines"]
 
 _FORMAT = 1
 _KIND = "ocr"
@@ -61,8 +60,3 @@ def store_lines(keys: list[str], lines: list[OcrLine]) -> None:
     payload = json.dumps({"format": _FORMAT, "lines": rows}, ensure_ascii=False).encode("utf-8")
     for key in keys:
         store_blob(_KIND, key, payload, ".json")
-
-
-def cache_dirs() -> tuple[Path, Path]:
-    """The OCR cache folder, and the fallback in the temporary directory."""
-    return cache_folders(_KIND)
