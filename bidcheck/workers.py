@@ -33,12 +33,14 @@ __all__ = [
     "can_fork",
     "cap_memory",
     "default_memory_mb",
+    "die_with_parent",
     "physical_memory_mb",
     "run_tasks",
     "spawn_without_main",
 ]
 
 R = TypeVar("R")
+_ORPHANED = 70  # the exit status of a worker whose parent has gone
 _POLL_S = 0.2  # how often the cancel flag and the time limits are looked at
 _MIN_CAP_MB = 2048  # a worker reading a large scanned bid needs about a gigabyte; never cap below this
 _MB = 1 << 20
@@ -189,6 +191,23 @@ if sys.platform == "win32":
         return None
 
 
+def die_with_parent() -> None:
+    """End this process (a worker) as soon as the process that started it has ended, killed or crashed:
+    a thread waits on the parent's sentinel (a pipe whose other end the parent holds open), which
+    becomes ready only when the parent is gone. A worker left alone would go on for nothing."""
+    parent = multiprocessing.parent_process()
+    sentinel = getattr(parent, "sentinel", None) if parent is not None else None
+    if sentinel is None:
+        return
+
+    def watch() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            wait([sentinel])
+            os._exit(_ORPHANED)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _serve(conn: Connection, parent_end: Connection, memory_mb: int, at_once: int) -> None:
     """A worker process: cap its memory, then run the tasks it is sent (``at_once`` at a time, each in a
     thread of its own when more than one) until told to stop (or until the main process is gone: its end
@@ -196,6 +215,7 @@ def _serve(conn: Connection, parent_end: Connection, memory_mb: int, at_once: in
     is sent by a thread of its own while the next task runs (see ``_Replies``)."""
     parent_end.close()
     ignore_interrupt()
+    die_with_parent()
     cap_memory(memory_mb)
     sending = threading.Lock()
     pool = ThreadPoolExecutor(at_once) if at_once > 1 else None
@@ -561,6 +581,7 @@ class Ahead(Generic[R]):
 def _ahead(fn: Callable[[], Any], conn: Connection) -> None:
     """The forked process of an ``Ahead``: compute, send the value (or the exception) back."""
     ignore_interrupt()
+    die_with_parent()
     try:
         reply: tuple[str, Any] = ("ok", fn())
     except BaseException as exc:  # handed to the main process, which raises it

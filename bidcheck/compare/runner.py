@@ -25,6 +25,7 @@ from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
 from bidcheck.prepare import memo_running
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
+from bidcheck.workers import die_with_parent
 
 __all__ = ["PairFound", "compare_pairs"]
 
@@ -52,6 +53,7 @@ def _install(inputs: Sequence[AlignInput], settings: Settings, memo: PairMemo | 
     to the main process)."""
     global _WORKER_INPUTS
     ignore_interrupt()
+    die_with_parent()  # a pool's worker waits for work forever once the main process is gone
     _WORKER_INPUTS = (inputs, settings, memo)
 
 
