@@ -13,6 +13,7 @@ import contextlib
 import functools
 import importlib
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bidcheck import __version__, cli_archive, cli_library, cli_near, cli_selfcheck
-from bidcheck.config import Settings, SettingsError, load_settings
+from bidcheck.config import Settings, SettingsError, load_settings, setting_error_words
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
 
 if TYPE_CHECKING:
@@ -53,7 +54,35 @@ class _UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(message)
+        raise _UsageError(usage_words(message))
+
+
+_ARGPARSE_WORDS = (
+    (r"the following arguments are required: (.+)", "缺少参数：{0}"),
+    (r"unrecognized arguments: (.+)", "无法识别的参数：{0}"),
+    (r"argument command: invalid choice: (.+?) \(choose from (.+)\)", "没有 {0} 这个命令，可选：{1}"),
+    (r"argument (\S+): invalid (\w+) value: (.+)", "参数 {0} 的值无效：{2}"),
+    (r"argument (\S+): invalid choice: (.+?) \(choose from (.+)\)", "参数 {0} 的值 {1} 无效，可选：{2}"),
+    (r"argument (\S+): expected one argument", "参数 {0} 后面需要一个值"),
+    (r"argument (\S+): (.+)", "参数 {0}：{1}"),
+)
+_ARGV: list[str] = []  # the command line being parsed, for what is said of a file named like an option
+
+
+def usage_words(message: str) -> str:
+    """argparse's complaint in Chinese; an unrecognized argument that is a file (a name beginning with
+    "-", as a shell's ``*`` gives ``-rf.docx``) is said to go after ``--``."""
+    for pattern, words in _ARGPARSE_WORDS:
+        found = re.fullmatch(pattern, message)
+        if found:
+            said = words.format(*found.groups())
+            break
+    else:
+        said = message
+    files = [a for a in _ARGV if a.startswith("-") and len(a) > 1 and Path(a).exists()]
+    if files:
+        said += f"。以“-”开头的文件名请写在 -- 之后，例如：bidcheck check -- {' '.join(files)}"
+    return said
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -138,7 +167,7 @@ _PUBLIC_SHOWN = 5  # values many bids hold, named in the summary (the report's �
 
 
 def _summary(result: CheckResult, stream: TextIO) -> None:
-    from bidcheck.report.xlsx import NO_TENDER_WARNING
+    from bidcheck.report.xlsx import NO_TENDER_WARNING, no_tender_line
     from bidcheck.text.chars import decoded_name, replace_unsafe
     from bidcheck.words import LEVEL_NAMES, public_value_line
 
@@ -162,7 +191,8 @@ def _summary(result: CheckResult, stream: TextIO) -> None:
         f"二级观察 {counts['watch']}，无 {counts['none']}；用时 {result.elapsed_s:.1f} 秒\n"
     )
     if not result.has_tender:
-        stream.write(f"{NO_TENDER_WARNING}（用 --tender 指定招标文件）\n")
+        line = no_tender_line(result)
+        stream.write(line + ("（用 --tender 指定招标文件）" if line == NO_TENDER_WARNING else "") + "\n")
     for value in result.public_values[:_PUBLIC_SHOWN]:
         stream.write(f"{public_value_line(value)}\n")
     if len(result.public_values) > _PUBLIC_SHOWN:
@@ -380,6 +410,7 @@ def main(
 ) -> ExitStatus:
     """Run the command line; returns the exit status instead of exiting."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    _ARGV[:] = list(sys.argv[1:] if argv is None else argv)
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help and --version
@@ -412,7 +443,10 @@ def _command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitSt
     except LibraryError as exc:
         stderr.write(f"bidcheck: {exc}\n")
         return ExitStatus.LIBRARY_FAILED
-    except (_UsageError, SettingsError, UnwritablePath) as exc:
+    except SettingsError as exc:
+        stderr.write(f"bidcheck: {setting_error_words(exc)}\n")
+        return ExitStatus.USAGE
+    except (_UsageError, UnwritablePath) as exc:
         stderr.write(f"bidcheck: {exc}\n")
         return ExitStatus.USAGE
     except (KeyboardInterrupt, Cancelled):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,13 @@ __all__ = [
     "SEMANTIC_ENCODERS",
     "SETTINGS_VERSION",
     "SETTING_LABELS",
+    "SETTING_PROBLEMS",
     "Settings",
     "SettingsError",
     "changed_settings",
     "load_settings",
+    "setting_error_words",
+    "setting_name",
 ]
 
 SETTINGS_VERSION = 1
@@ -93,6 +97,52 @@ _READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_char
 
 class SettingsError(ValueError):
     """A settings value or file that cannot be used."""
+
+
+# What ``SettingsError`` says of a value, in the reports' and the command line's Chinese
+SETTING_PROBLEMS = {
+    "must be at least 1": "不能小于 1",
+    "must be at least 2": "不能小于 2",
+    "must be in (0, 1]": "必须大于 0 且不超过 100%",
+    "must be in (0, 3]": "必须大于 0 且不超过 300%",
+    "must not exceed window_chars": "不能大于 MinHash 窗口长度",
+    "must be below window_chars": "必须小于 MinHash 窗口长度",
+    "must be >= 0": "不能为负数",
+    "must not exceed high": "不能高于一级预警相似度",
+    "must not exceed high_chars": "不能多于一级预警共同字数",
+    "must be in 0..24": "必须在 0 到 24 之间",
+}
+_PATTERNS = (
+    (r"setting '(\w+)' must be true or false, not (.+)", "“{0}”应为 true 或 false，而不是 {1}"),
+    (r"setting '(\w+)' must be a (\w+), not (.+)", "“{0}”应为数值（{1}），而不是 {2}"),
+    (r"setting '(\w+)' must be one of (.+)", "“{0}”只能是以下之一：{1}"),
+    (r"unknown setting '(\w+)'", "没有名为“{0}”的设置"),
+    (r"cannot read settings file (.+?): (.+)", "无法读取设置文件 {0}：{1}"),
+    (r"settings file (.+) must hold a JSON object", "设置文件 {0} 应为一个 JSON 对象"),
+)
+
+
+def setting_error_words(error: SettingsError) -> str:
+    """A settings error in Chinese: the setting's label (and key) and what is wrong with it."""
+    text = str(error)
+    found = re.fullmatch(r"setting '(\w+)' (.+)", text)
+    if found and found.group(2) in SETTING_PROBLEMS:
+        key, problem = found.groups()
+        return f"设置“{setting_name(key)}”{SETTING_PROBLEMS[problem]}"
+    for pattern, words in _PATTERNS:
+        matched = re.fullmatch(pattern, text)
+        if matched:
+            parts = list(matched.groups())
+            if pattern.startswith("setting") or pattern.startswith("unknown"):
+                parts[0] = setting_name(parts[0])
+            return "设置" + words.format(*parts) if pattern.startswith("setting") else words.format(*parts)
+    return text
+
+
+def setting_name(key: str) -> str:
+    """A setting as the reports name it: its label and its key (``一级预警相似度（high_similarity）``)."""
+    label = SETTING_LABELS.get(key)
+    return f"{label}（{key}）" if label else key
 
 
 def _default_workers() -> int:

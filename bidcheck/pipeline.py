@@ -37,7 +37,6 @@ from bidcheck.ingest.registry import error_document
 from bidcheck.model import (
     BillShare,
     CheckResult,
-    Document,
     Group,
     HistoryMatch,
     LibraryInfo,
@@ -107,8 +106,8 @@ class CheckInputs:
     bidders: Sequence[Path] = field(default_factory=tuple)
 
     def bid_files(self) -> list[Path]:
-        """Every file of the bids, folders expanded (what the section is made of, to size it)."""
-        return collect_paths([*self.bids, *self.bidders])
+        """Every file of the bids, folders expanded, each once (what the section is made of, to size it)."""
+        return list({_key(p): p for p in collect_paths([*self.bids, *self.bidders])}.values())
 
 
 @dataclass(frozen=True)
@@ -130,11 +129,12 @@ def _named(path: Path, named: set[Path]) -> bool:
     return bool(files) and all(_key(f) in named for f in files)
 
 
-def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
-    """One job per distinct bid (a file, or a bidder's folder); a file given twice becomes an error
-    document the second time. A file of a section's folder named as its tender or a template is that."""
+def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[tuple[str, str]]]:
+    """One job per distinct bid (a file, or a bidder's folder); a file given twice is read once, the
+    second time listed as skipped and why. A file of a section's folder named as its tender or a
+    template is that."""
     jobs: list[_Job] = []
-    duplicates: list[Document] = []
+    duplicates: list[tuple[str, str]] = []
     seen: dict[Path, str] = {}
     named = {_key(p) for p in collect_paths([*inputs.tenders, *inputs.templates])}
     bids = [p for p in collect_sources(inputs.bids) if not _named(p, named)] + list(inputs.bidders)
@@ -145,13 +145,11 @@ def _jobs(inputs: CheckInputs) -> tuple[list[_Job], list[Document]]:
     )
     for paths, role in groups:
         for path in paths:
-            doc_id = f"d{len(jobs) + len(duplicates) + 1}"
+            doc_id = f"d{len(jobs) + 1}"
             key = _key(path)
             if key in seen:
-                first = next(j.path.name for j in jobs if j.doc_id == seen[key])
-                duplicates.append(
-                    replace(error_document(path, doc_id, f"重复添加：与 {first} 是同一个文件"), role=role)
-                )
+                first = next(j.path for j in jobs if j.doc_id == seen[key])
+                duplicates.append((str(path), f"重复给出：与 {first} 是同一个文件，只读取一次"))
                 continue
             seen[key] = doc_id
             jobs.append(_Job(path, doc_id, role))
@@ -402,7 +400,7 @@ class _Run:
     settings: Settings
     cancel: CancelFlag | None
     jobs: list[_Job]
-    duplicates: list[Document]
+    duplicates: list[tuple[str, str]]  # files given again: each with why it is not read twice
     prepared: list[Prepared] = field(default_factory=list)
     bids: list[Ready] = field(default_factory=list)
     masks: SharedMasks | None = None
@@ -841,7 +839,7 @@ def _check(
                 if stage.kept:  # frozen before the collector is back, or its first run walks them all
                     spare()
             timings[stage.name] = time.perf_counter() - lap
-    documents = sorted([p.doc for p in run.prepared] + run.duplicates, key=lambda d: int(d.id[1:]))
+    documents = sorted([p.doc for p in run.prepared], key=lambda d: int(d.id[1:]))
     prune_cache(settings.cache_max_mb << 20)  # the entries used least recently go first
     progress(1.0, "完成")
     return CheckResult(
@@ -857,7 +855,7 @@ def _check(
         run.semantic_note,
         run.signals.public,
         run.bill_shares,
-        _skipped(inputs),
+        tuple(run.duplicates) + _skipped(inputs),
     )
 
 

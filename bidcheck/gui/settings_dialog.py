@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import config
-from bidcheck.config import SETTING_LABELS, Settings, SettingsError
+from bidcheck.config import SETTING_LABELS, SETTING_PROBLEMS, Settings, SettingsError
 from bidcheck.semantic import SectionSize, plan_line
 
 from .i18n import language, tr
@@ -125,16 +125,6 @@ PAGES = (
 )
 _LONG = 22  # characters past which a label drops its bracketed aside (kept in its tooltip)
 _ABOVE_ONE = {"semantic_min_margin", "semantic_min_mean"}  # ratios that may pass 100%
-_PROBLEMS = {
-    "must be at least 1": "不能小于 1",
-    "must be in (0, 1]": "必须大于 0 且不超过 100%",
-    "must not exceed window_chars": "不能大于 MinHash 窗口长度",
-    "must be below window_chars": "必须小于 MinHash 窗口长度",
-    "must be >= 0": "不能为负数",
-    "must not exceed high": "不能高于一级预警相似度",
-    "must not exceed high_chars": "不能多于一级预警共同字数",
-    "must be in 0..24": "必须在 0 到 24 之间",
-}
 
 
 def setting_label(key: str) -> str:
@@ -152,7 +142,7 @@ def explain_error(error: SettingsError) -> str:
         return str(error)
     key, problem = found.groups()
     return tr("“{label}”{problem}").format(
-        label=setting_label(key), problem=tr(_PROBLEMS.get(problem, problem))
+        label=setting_label(key), problem=tr(SETTING_PROBLEMS.get(problem, problem))
     )
 
 

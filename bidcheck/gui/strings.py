@@ -173,6 +173,8 @@ ENGLISH: dict[str, str] = {
     "运行": "Running",
     "其他": "Other",
     "不能小于 1": "must be at least 1",
+    "不能小于 2": "must be at least 2",
+    "必须大于 0 且不超过 300%": "must be above 0 and at most 300%",
     "必须大于 0 且不超过 100%": "must be above 0 and at most 100 %",
     "不能大于 MinHash 窗口长度": "must not exceed the MinHash window length",
     "必须小于 MinHash 窗口长度": "must be below the MinHash window length",

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QStyle
 
 from bidcheck.model import CheckResult
-from bidcheck.report.xlsx import NO_TENDER_WARNING
+from bidcheck.report.xlsx import NO_TENDER_WARNING, no_tender_line
 from bidcheck.text.chars import replace_unsafe
 
 from .i18n import tr
@@ -57,6 +57,8 @@ class TenderNote(QFrame):
         if result is None or result.has_tender:
             self.hide()
             return
+        line = no_tender_line(result)  # none given, or the one given could not be read (said in Chinese)
+        self.label.setText(tr(line) if line == NO_TENDER_WARNING else line)
         self.menu.clear()
         self.menu.addSection(tr("把其中一个文件标为招标文件并重新检查："))
         for item in files:

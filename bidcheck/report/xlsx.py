@@ -23,7 +23,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.styles.cell_style import StyleArray
 from openpyxl.worksheet.worksheet import Worksheet
 
-from bidcheck.config import SETTING_LABELS, changed_settings
+from bidcheck.config import changed_settings, setting_name
 from bidcheck.gcpause import collector_paused
 from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.model import CheckResult, Document, PairResult, Passage, Place, PricePattern, Side
@@ -61,11 +61,21 @@ from bidcheck.words import (
     public_value_line,
 )
 
-__all__ = ["NO_TENDER_WARNING", "os_error_of", "save_xlsx", "write_xlsx"]
+__all__ = ["NO_TENDER_WARNING", "no_tender_line", "os_error_of", "save_xlsx", "write_xlsx"]
 
 NO_TENDER_WARNING = (
     "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）"
 )
+
+
+def no_tender_line(result: CheckResult) -> str:
+    """Why the tender's text could not be told apart: none given (``NO_TENDER_WARNING``), or the files
+    given as the tender could not be read (named)."""
+    given = "、".join(d.name for d in result.documents if d.role != "bid")
+    why = NO_TENDER_WARNING.partition("：")[2]
+    return f"招标文件 {given} 未能读取：{why}" if given else NO_TENDER_WARNING
+
+
 _GREY = Font(color="808080")
 _MARK = InlineFont(color="C00000", b=True)
 _PLAIN = InlineFont()
@@ -163,7 +173,7 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         ("招标文件/模板", "、".join(d.name for d in result.documents if d.role != "bid") or "（未提供）")
     ]
     if not result.has_tender:
-        tender.append(("注意", NO_TENDER_WARNING))
+        tender.append(("注意", no_tender_line(result)))
     if result.semantic_note:
         tender.append(("语义比对", result.semantic_note))
     rows: list[tuple[str, Any]] = [
@@ -196,23 +206,18 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         cell.font = Font(bold=True)
     changed = changed_settings(result.settings)
     for key, value in changed:
-        append_row(sheet, (_setting_name(key), value))
+        append_row(sheet, (setting_name(key), value))
     if not changed:
         append_row(sheet, ("（无：全部为默认值）", ""))
     for row in sheet.iter_rows(min_row=2, min_col=2, max_col=2):
         row[0].alignment = Alignment(horizontal="left")
 
 
-def _setting_name(key: str) -> str:
-    label = SETTING_LABELS.get(key)
-    return f"{label}（{key}）" if label else key
-
-
 def _settings(sheet: Worksheet, result: CheckResult) -> None:
     """Every setting the check ran with, last (the 概要 names only those that differ)."""
     sheet_header(sheet, ("设置", "值"), (60, 30))
     for key, value in result.settings.items():
-        append_row(sheet, (_setting_name(key), value))
+        append_row(sheet, (setting_name(key), value))
 
 
 class _Styles:

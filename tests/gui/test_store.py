@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bidcheck.config import SETTING_PROBLEMS
 from bidcheck.findings import PARTS
 from bidcheck.gui import (
     evidence_view,
@@ -142,7 +143,8 @@ def _interface_strings() -> set[str]:
         *library_page.BIDDER_COLUMNS,
         *history_view.COLUMNS,
         *(title for title, _ in settings_dialog.GROUPS),
-        *settings_dialog._PROBLEMS.values(),
+        *SETTING_PROBLEMS.values(),
+        *(title for title, _ in settings_dialog.PAGES),
         *LEVEL_NAMES.values(),
         NO_TENDER_WARNING,
         "其他",

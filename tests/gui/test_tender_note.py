@@ -87,3 +87,16 @@ def test_the_header_with_the_warning_is_drawn(window: MainWindow, qtbot: QtBot, 
     colour = image.pixelColor(note.left() + 3, note.center().y())
     assert (colour.red(), colour.green(), colour.blue()) == (0xFF, 0xF4, 0xCE)
     assert window.summary.geometry().bottom() < note.top() < window.pairs.geometry().top()
+
+
+def test_a_tender_that_cannot_be_read_is_named_in_the_note(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    garbage = tmp_path / "招标文件.docx"
+    garbage.write_bytes(bytes(range(256)) * 8)
+    window.add_paths([SAMPLE / "bids"])
+    window.add_paths([garbage], role="tender")
+    with qtbot.waitSignal(window.result_shown, timeout=60_000):
+        window.run_check()
+    note = window.tender_note
+    assert note.isVisible() and note.label.text().startswith("招标文件 招标文件.docx 未能读取：只有两三家")

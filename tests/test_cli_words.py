@@ -1,0 +1,65 @@
+"""What the command line says when it is used wrongly, in Chinese: arguments it does not know, a file
+named like an option, settings out of range, a file given twice, a tender that cannot be read."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bidcheck.cli import ExitStatus, main
+
+
+def run(*argv: str) -> tuple[ExitStatus, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_arguments_it_does_not_know_are_said_in_chinese(tmp_path: Path) -> None:
+    status, _, err = run("check", str(tmp_path), "--bogus")
+    assert status == ExitStatus.USAGE and err == "bidcheck: 无法识别的参数：--bogus\n"
+    assert run("check")[2] == "bidcheck: 缺少参数：PATH\n"
+    assert run("check", str(tmp_path), "--workers", "x")[2] == "bidcheck: 参数 --workers 的值无效：'x'\n"
+    assert run("chek")[2].startswith("bidcheck: 没有 'chek' 这个命令，可选：'check'")
+    status, _, err = run("check", str(tmp_path), "--workers", "-1")
+    assert (
+        status == ExitStatus.USAGE and err == "bidcheck: 设置“并行进程数（0 为自动）（workers）”不能为负数\n"
+    )
+
+
+def test_a_file_named_like_an_option_is_said_to_go_after_two_dashes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-rf.docx").write_bytes(b"")
+    (tmp_path / "a.docx").write_bytes(b"")
+    status, _, err = run("check", "-rf.docx", "a.docx")  # as a shell's * gives them
+    assert status == ExitStatus.USAGE
+    hint = "以“-”开头的文件名请写在 -- 之后，例如：bidcheck check -- -rf.docx"
+    assert err == f"bidcheck: 无法识别的参数：-rf.docx。{hint}\n"
+
+
+def test_a_file_given_twice_is_read_once_and_said_so(section: dict[str, Path], tmp_path: Path) -> None:
+    bids = tmp_path / "bids"
+    shutil.copytree(section["bids"], bids)
+    one = sorted(bids.iterdir())[0]
+    status, out, _ = run("check", str(bids), str(one), "--tender", str(section["tender"]), "--quiet")
+    assert status == ExitStatus.SUCCESS, out  # a mistake pointed out, not a file that could not be read
+    count = len(list(bids.iterdir()))
+    assert (
+        f"{count} 份投标文件" in out
+        and f"跳过 {one.name}：重复给出：与 {one} 是同一个文件，只读取一次" in out
+    )
+
+
+def test_a_tender_that_cannot_be_read_is_named(section: dict[str, Path], tmp_path: Path) -> None:
+    garbage = tmp_path / "招标文件.docx"
+    garbage.write_bytes(os.urandom(3000))
+    status, out, _ = run("check", str(section["bids"]), "--tender", str(garbage), "--quiet")
+    assert status == ExitStatus.SOME_FILES_UNREADABLE
+    assert "无法读取 招标文件.docx" in out and "招标文件 招标文件.docx 未能读取：只有两三家照抄" in out
+    assert "用 --tender 指定" not in out
