@@ -65,6 +65,22 @@ def test_rtf_is_read(old_files: dict[str, Path]) -> None:
     assert [b.text for b in doc.compared_blocks()] == ["投标说明"]
 
 
+def test_libreoffice_writes_nothing_in_the_users_home(
+    old_files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading an RTF runs LibreOffice, whose desktop libraries would make ~/.cache/dconf/user: all it
+    writes stays in its own profile folder, removed with it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    doc = read_document(old_files["rtf"], "d1")
+    assert doc.ok
+    assert [str(p.relative_to(home)) for p in home.rglob("*")] == []
+
+
 def test_without_libreoffice_the_message_names_what_to_install(
     old_files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

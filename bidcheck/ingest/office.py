@@ -106,7 +106,7 @@ def convert(
         str(outdir),
         str(source),
     ]
-    _run(command, timeout_s)
+    _run(command, timeout_s, _private_env(profile))
     result = outdir / f"{source.stem}.{target.partition(':')[0]}"
     if not result.is_file() or result.stat().st_size == 0:
         raise ReadError(
@@ -115,13 +115,30 @@ def convert(
     return result
 
 
-def _run(command: list[str], timeout_s: float) -> None:
+def _private_env(profile: Path) -> dict[str, str]:
+    """LibreOffice's environment with every folder it (and the desktop libraries it loads: dconf, GIO)
+    would write under the user's home put in its own profile folder, and settings kept in memory."""
+    env = dict(os.environ)
+    for name, folder in (
+        ("XDG_CACHE_HOME", "cache"),
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+    ):
+        (profile / folder).mkdir(parents=True, exist_ok=True)
+        env[name] = str(profile / folder)
+    env["GSETTINGS_BACKEND"] = "memory"  # no dconf database written
+    env.pop("XDG_RUNTIME_DIR", None)  # the session's folder, shared with the user's desktop
+    return env
+
+
+def _run(command: list[str], timeout_s: float, env: dict[str, str] | None = None) -> None:
     """Run LibreOffice in a process group of its own, so that a hang can be ended with all it started."""
     group: dict[str, Any] = {"start_new_session": True}
     if sys.platform == "win32":
         group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW}
     quiet = subprocess.DEVNULL
-    process = subprocess.Popen(command, stdin=quiet, stdout=quiet, stderr=quiet, **group)
+    process = subprocess.Popen(command, stdin=quiet, stdout=quiet, stderr=quiet, env=env, **group)
     try:
         process.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired as exc:
