@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import errno
 import functools
 import importlib
 import os
 import re
+import shutil
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -163,6 +165,8 @@ def _progress_bar(stream: TextIO) -> ProgressFn:
     return show
 
 
+_NO_SPACE = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}  # a disk or quota full
+_ROOMY = 256 << 20  # free bytes on a report's disk that let the JSON be written beside the workbook
 _PUBLIC_SHOWN = 5  # values many bids hold, named in the summary (the report's 概要 lists them all)
 
 
@@ -224,6 +228,8 @@ def _write_reports(
     workbook is the longer of the two (0.30 against 0.19 CPU s at 100 bids), and a forked writer pays for
     the memory it shares with this process as it touches it."""
     from bidcheck.report import write_json, write_xlsx
+    from bidcheck.report.files import os_error_words
+    from bidcheck.text.chars import replace_unsafe
 
     writers: dict[str, Callable[[Path], None]] = {
         _EXCEL: lambda path: write_xlsx(result, path, section),
@@ -232,16 +238,43 @@ def _write_reports(
         _JSON: lambda path: write_json(result, path),
     }
     outputs = _outputs(args)
-    done: dict[str, bool] = {}
+    failed: dict[str, OSError] = {}
     with contextlib.ExitStack() as stack:
         aside = _json_aside(result, outputs, stack)
         for label, path in outputs:
             if label not in aside:
-                done[label] = _written(path, functools.partial(writers[label], path), stderr)
-        for label, path in outputs:
+                _attempt(label, functools.partial(writers[label], path), failed)
+        for label, _path in outputs:
             if label in aside:
-                done[label] = _written(path, aside[label].finish, stderr)
-    return [(label, path) for label, path in outputs if done[label]]
+                _attempt(label, aside[label].finish, failed)
+    for label, path in outputs:  # those the disk could not hold side by side, again one by one: JSON last
+        if label in failed and failed[label].errno in _NO_SPACE:
+            del failed[label]
+            _attempt(label, functools.partial(writers[label], path), failed)
+    for label, path in outputs:
+        if label in failed:
+            stderr.write(f"bidcheck: 无法写入 {replace_unsafe(str(path))}：{os_error_words(failed[label])}\n")
+    return [(label, path) for label, path in outputs if label not in failed]
+
+
+def _roomy(paths: list[Path]) -> bool:
+    """Whether each report's disk has room to spare (reports written side by side compete for it; where
+    it is short they are written one after the other, the JSON last)."""
+    for path in paths:
+        try:
+            if shutil.disk_usage(path.parent if path.parent.is_dir() else Path.cwd()).free < _ROOMY:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _attempt(label: str, write: Callable[[], None], failed: dict[str, OSError]) -> None:
+    """Write a report; what kept it from being written is kept in ``failed``."""
+    try:
+        write()
+    except OSError as exc:
+        failed[label] = exc
 
 
 def _write_docx(result: CheckResult, path: Path, section: str, procurement: bool, pdf: bool = False) -> None:
@@ -260,7 +293,7 @@ def _json_aside(
     from bidcheck.workers import can_fork
 
     label, path = _JSON, dict(outputs).get(_JSON)
-    if path is None or len(outputs) < 2 or not can_fork():
+    if path is None or len(outputs) < 2 or not can_fork() or not _roomy([p for _, p in outputs]):
         return {}
     try:
         return {label: stack.enter_context(WrittenAside(path, functools.partial(save_json, result)))}
@@ -273,19 +306,6 @@ def _import_reports() -> None:
     processes have begun: not before they are forked."""
     importlib.import_module("bidcheck.report.json")
     importlib.import_module("bidcheck.report.xlsx")
-
-
-def _written(path: Path, write: Callable[[], None], stderr: TextIO) -> bool:
-    """Whether ``write`` wrote the report to ``path``; why not is told in ``stderr``."""
-    from bidcheck.report.files import os_error_words
-    from bidcheck.text.chars import replace_unsafe
-
-    try:
-        write()
-    except OSError as exc:
-        stderr.write(f"bidcheck: 无法写入 {replace_unsafe(str(path))}：{os_error_words(exc)}\n")
-        return False
-    return True
 
 
 def _run_check(

@@ -6,9 +6,12 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
 
 from bidcheck.cli import ExitStatus, main
 
@@ -63,3 +66,41 @@ def test_a_tender_that_cannot_be_read_is_named(section: dict[str, Path], tmp_pat
     assert status == ExitStatus.SOME_FILES_UNREADABLE
     assert "无法读取 招标文件.docx" in out and "招标文件 招标文件.docx 未能读取：只有两三家照抄" in out
     assert "用 --tender 指定" not in out
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Callable[[int], Path]]:
+    """A file system of a given size (tmpfs; skipped where this process may not mount one)."""
+    mounted: list[Path] = []
+
+    def make(size: int) -> Path:
+        folder = tmp_path / f"disk{len(mounted)}"
+        folder.mkdir()
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True
+        )
+        if done.returncode != 0:
+            pytest.skip("a small file system needs mount (root)")
+        mounted.append(folder)
+        return folder
+
+    yield make
+    for folder in mounted:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_reports_the_disk_cannot_hold_together_are_written_one_by_one(
+    section: dict[str, Path], tmp_path: Path, small_disk: Callable[[int], Path]
+) -> None:
+    """A disk that holds either report but not both: written one after the other (not side by side, where
+    both would fail), the workbook is written and the JSON's lack of room is said."""
+    argv = ["check", str(section["bids"]), "--tender", str(section["tender"]), "--quiet"]
+    sizes = tmp_path / "sizes"
+    sizes.mkdir()
+    run(*argv, "--json", str(sizes / "r.json"), "--xlsx", str(sizes / "r.xlsx"))
+    pages = [-(-(sizes / name).stat().st_size // 4096) for name in ("r.xlsx", "r.json")]
+    disk = small_disk((sum(pages) - 1) * 4096)  # either report, not both
+    status, out, err = run(*argv, "--json", str(disk / "r.json"), "--xlsx", str(disk / "r.xlsx"))
+    assert status == ExitStatus.WRITE_FAILED
+    assert load_workbook(disk / "r.xlsx").sheetnames[0] == "概要" and f"Excel 报告：{disk / 'r.xlsx'}" in out
+    assert not (disk / "r.json").exists() and f"无法写入 {disk / 'r.json'}" in err
