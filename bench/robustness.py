@@ -214,6 +214,12 @@ def zero_link(path: Path) -> Path:
     return path
 
 
+def system_link(path: Path) -> Path:
+    """A link in the section's folder to a system file outside it."""
+    path.symlink_to("/etc/passwd")
+    return path
+
+
 def long_pdf(path: Path, pages: int = 4000) -> Path:
     """A PDF of thousands of short pages: its reader holds it open for seconds, long enough to be seen
     reading it (a named pipe would be refused unread: only regular files are read)."""
@@ -331,6 +337,7 @@ CASES: dict[str, Case] = {
         Case("worker killed", _single(long_pdf, "stuck.pdf"), given=True, during=kill_reader),
         Case("named pipe as a bid", _single(named_pipe, "pipe.pdf"), given=True),
         Case("link to /dev/zero", _single(zero_link, "zero.docx"), given=True),
+        Case("link to /etc/passwd in the folder", _single(system_link, "passwd.txt")),
         Case("planted cache pickles", lambda f: [], cache=plant_pickles),
         Case("a byte of each cache entry", lambda f: [], cache=flip_bytes),
     )
@@ -367,6 +374,7 @@ class Run:
     stderr: str
     documents: list[dict[str, object]] = field(default_factory=list)
     pairs: list[dict[str, object]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)  # files found and not read, and why
     xlsx_written: bool = False
 
     def good_pair_level(self) -> str | None:
@@ -438,6 +446,7 @@ def run_check(
     if (out / "r.json").is_file():
         whole = json.loads((out / "r.json").read_text(encoding="utf-8"))
         run.documents, run.pairs = whole["documents"], whole["pairs"]
+        run.skipped = whole.get("skipped", [])
     run.xlsx_written = (out / "r.xlsx").is_file()
     return run
 
@@ -461,6 +470,9 @@ def _row(case: str, docs: list[dict[str, object]], run: Run) -> str:
     outcomes = Counter((str(d["status"]), str(d.get("error") or read)) for d in docs)
     status = "/".join(sorted({s for s, _ in outcomes})) or "-"
     message = "; ".join(f"{n} × {m}" if len(docs) > 1 else m for (_, m), n in sorted(outcomes.items()))
+    message += "".join(
+        f"{'; ' if message else ''}skipped {Path(v['path']).name}: {v['why']}" for v in run.skipped
+    )
     return (
         f"{case:<26} {status:<8} {run.exit_code:>4} {run.seconds:>6.1f} {run.peak_mb:>7.0f} "
         f"{run.good_pair_level() or 'MISSING':<6} {'yes' if run.xlsx_written else 'NO':<4} "

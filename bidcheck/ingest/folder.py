@@ -26,6 +26,7 @@ __all__ = [
     "REPORT_AUTHOR",
     "bidder_files",
     "is_report",
+    "link_problem",
     "named_as_tender",
     "read_folder",
     "section_sources",
@@ -86,9 +87,29 @@ def _pdf_author(path: Path) -> str:
         pdf.close()
 
 
-def wanted(path: Path, suffixes: frozenset[str]) -> bool:
-    """Whether a file found in a folder is one of the section's: a supported file, not a report."""
+def wanted(path: Path, suffixes: frozenset[str], root: Path | None = None) -> bool:
+    """Whether a file found in a folder is one of the section's: a supported file, not a report, and
+    (a link) one that stays within ``root``, the folder it was found under."""
+    if root is not None and link_problem(path, root):
+        return False
     return path.is_file() and path.suffix.lower() in suffixes and not is_report(path)
+
+
+def link_problem(path: Path, root: Path) -> str:
+    """Why a link found under ``root`` is not followed, in a user's words; "" for a file that is no
+    link, or a link to a regular file inside ``root`` (a link out of the folder given is never read
+    unless given by itself: it may be a system file; a link to a folder may loop)."""
+    if not path.is_symlink():
+        return ""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return "链接失效或成环（指向的文件不存在）"
+    if target.is_dir():
+        return "链接到文件夹，未跟随（可能成环或指向标段以外）"
+    if not target.is_relative_to(root.resolve()):
+        return f"链接指向所给文件夹以外的文件（{target}），未读取；如需比对请直接给出该文件"
+    return "" if target.is_file() else "链接指向的不是普通文件（设备或管道）"
 
 
 def _listed(folder: Path) -> list[Path]:
@@ -98,13 +119,15 @@ def _listed(folder: Path) -> list[Path]:
         return []
 
 
-def bidder_files(folder: Path, suffixes: frozenset[str]) -> list[Path]:
-    """The files of a bidder's folder with one of ``suffixes``, sub-folders included, by their path."""
+def bidder_files(folder: Path, suffixes: frozenset[str], root: Path | None = None) -> list[Path]:
+    """The files of a bidder's folder with one of ``suffixes``, sub-folders included, by their path;
+    links only to files inside the bidder's folder (``root``, the folder first asked for)."""
+    root = root or folder
     found: list[Path] = []
     for path in _listed(folder):
         if path.is_dir() and not path.is_symlink():
-            found += bidder_files(path, suffixes)
-        elif wanted(path, suffixes):
+            found += bidder_files(path, suffixes, root)
+        elif wanted(path, suffixes, root):
             found.append(path)
     return found
 
@@ -123,7 +146,7 @@ def section_sources(paths: Iterable[Path], suffixes: frozenset[str]) -> list[Pat
         if not path.is_dir():
             out.append(path)
             continue
-        files = [p for p in _listed(path) if wanted(p, suffixes)]
+        files = [p for p in _listed(path) if wanted(p, suffixes, path)]
         bidders = _bidder_folders(path, suffixes)
         if not files and len(bidders) == 1:
             out += section_sources(bidders, suffixes)
@@ -144,11 +167,15 @@ def skipped_files(paths: Iterable[Path], suffixes: frozenset[str]) -> list[tuple
     out: list[tuple[Path, str]] = []
     for path in paths:
         if path.is_dir():
-            out += _skipped_in(path, suffixes)
+            out += _skipped_in(path, suffixes, path, top=True)
     return out
 
 
-def _skipped_in(folder: Path, suffixes: frozenset[str]) -> list[tuple[Path, str]]:
+def _skipped_in(
+    folder: Path, suffixes: frozenset[str], root: Path, top: bool = False
+) -> list[tuple[Path, str]]:
+    """What is not read under ``folder``; links judged against ``root`` (the section's folder for its own
+    files, a bidder's folder for the bidder's), as the readers judge them."""
     try:
         entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
     except OSError:
@@ -156,11 +183,13 @@ def _skipped_in(folder: Path, suffixes: frozenset[str]) -> list[tuple[Path, str]
     out: list[tuple[Path, str]] = []
     for path in entries:
         if path.is_dir() and not path.is_symlink():
-            out += _skipped_in(path, suffixes)
+            out += _skipped_in(path, suffixes, path if top else root)
         elif path.name.startswith("~$"):
             out.append((path, "Office 打开文件时留下的临时文件"))
+        elif problem := link_problem(path, root):
+            out.append((path, problem))
         elif not path.is_file():
-            out.append((path, "不是普通文件（链接失效、设备或管道）"))
+            out.append((path, "不是普通文件（设备或管道）"))
         elif path.suffix.lower() not in suffixes:
             out.append((path, f"不支持的文件类型（{path.suffix or '无扩展名'}）"))
         elif is_report(path):

@@ -271,7 +271,7 @@ def collect_paths(paths: Iterable[Path]) -> list[Path]:
                 sorted(
                     p
                     for p in path.rglob("*")
-                    if wanted(p, SUPPORTED_SUFFIXES) and not p.name.startswith(("~$", "."))
+                    if wanted(p, SUPPORTED_SUFFIXES, path) and not p.name.startswith(("~$", "."))
                 )
             )
         else:
