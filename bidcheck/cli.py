@@ -348,12 +348,16 @@ def _run_check(
     written = _write_reports(result, args, section, stderr)
     _summary(result, stdout)
     cli_library.library_summary(result, name, store_error is None, stdout)
-    if store_error:
-        stderr.write(f"bidcheck: {store_error}\n")
+    library_error = result.library.error if result.library is not None else None
+    for problem in (library_error, store_error):
+        if problem:
+            stderr.write(f"bidcheck: {problem}\n")
     for label, path in written:
         stdout.write(f"{label}：{replace_unsafe(str(path))}\n")
     if len(written) < len(_outputs(args)):
         return ExitStatus.WRITE_FAILED
+    if library_error or store_error:  # the check was done, but the library neither taught it nor learnt
+        return ExitStatus.LIBRARY_FAILED
     unreadable = any(not d.ok for d in result.documents)
     return ExitStatus.SOME_FILES_UNREADABLE if unreadable else ExitStatus.SUCCESS
 

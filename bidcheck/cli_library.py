@@ -136,11 +136,13 @@ def check_with_library(
 
 def library_summary(result: CheckResult, section: str, stored: bool, stream: TextIO) -> None:
     """The library's lines of the summary: what it held, and each bid's history."""
+    from bidcheck.words import library_line
+
     info = result.library
     if info is None:
         return
     if info.error:
-        stream.write(f"资料库不可用，本次未对照以往标段：{info.error}\n")
+        stream.write(library_line(info) + "\n")
         return
     names = {d.id: d.name for d in result.documents}
     for doc_id, matches in result.history.items():
@@ -151,7 +153,7 @@ def library_summary(result: CheckResult, section: str, stored: bool, stream: Tex
                 f"{len(m.passages)} 段\n"
             )
     note = f"；本标段已存入（{section}）" if stored else ""
-    stream.write(f"资料库 {info.path}：对照 {info.sections} 个标段、{info.documents} 份投标文件{note}\n")
+    stream.write(f"{library_line(info)}{note}\n")
 
 
 def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
@@ -198,7 +200,7 @@ def library_command(args: argparse.Namespace, settings: Settings, stdout: TextIO
     if args.verb in _READING and not path.exists():  # a mistyped path is said, not made a new library
         stdout.write(f"资料库 {path} 不存在（还没有存入过标段，或路径有误）\n")
         return 2
-    library = open_library(path)
+    library = open_library(path, read_only=args.verb in _LOOKING)
     try:
         verb: Callable[[Library, argparse.Namespace, Settings, TextIO], int] = _VERBS[args.verb]
         return verb(library, args, settings, stdout)
@@ -349,6 +351,7 @@ def _import(library: Library, args: argparse.Namespace, _s: Settings, out: TextI
 
 
 _READING = frozenset({"list", "show", "remove", "stats", "groups", "export"})  # verbs that store nothing
+_LOOKING = frozenset({"list", "show", "stats"})  # verbs that change nothing: the library opened read-only
 _VERBS: dict[str, Callable[[Library, argparse.Namespace, Settings, TextIO], int]] = {
     "list": _list,
     "show": _show,

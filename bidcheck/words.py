@@ -9,6 +9,7 @@ from bidcheck.model import (
     CheckResult,
     Concealed,
     Document,
+    LibraryInfo,
     Passage,
     Place,
     Price,
@@ -34,6 +35,7 @@ __all__ = [
     "concealed_lines",
     "concealed_summary",
     "heat_rgb",
+    "library_line",
     "parts_summary",
     "passage_kind",
     "picture_thumbnails",
@@ -295,3 +297,10 @@ def bill_row_name(row: BillRow) -> str:
     """A bill item's name as shown beside its prices, with the wording both bids share where the sign
     is wording (项目特征)."""
     return f"{row.name}（{row.text}）" if row.text else row.name
+
+
+def library_line(info: LibraryInfo) -> str:
+    """What the library gave the check: what it held, or why it could not be used."""
+    if info.error:
+        return f"资料库不可用，本次未对照以往标段：{info.error}"
+    return f"资料库 {info.path}：对照 {info.sections} 个标段、{info.documents} 份投标文件"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import multiprocessing
+import os
 import random
 import sqlite3
 import subprocess
@@ -55,7 +56,7 @@ def check_section(tmp: Path, library: Path, name: str, *extra: str) -> tuple[Exi
         "check", str(tmp / name), "--library", str(library), "--section", name, "--json", str(out),
         "--quiet", "--workers", "1", *extra,
     )  # fmt: skip
-    assert status in (ExitStatus.SUCCESS, ExitStatus.SOME_FILES_UNREADABLE), stderr
+    assert status in (ExitStatus.SUCCESS, ExitStatus.SOME_FILES_UNREADABLE, ExitStatus.LIBRARY_FAILED), stderr
     return status, stdout, json.loads(out.read_text(encoding="utf-8"))
 
 
@@ -301,7 +302,7 @@ def test_an_unusable_library_never_stops_a_check(tmp_path: Path, damage: str) ->
         with sqlite3.connect(library) as conn:
             conn.execute("PRAGMA user_version = 99")
     status, stdout, result = check_section(tmp_path, library, "R")
-    assert status == ExitStatus.SUCCESS
+    assert status == ExitStatus.LIBRARY_FAILED  # the check done and reported, the library said unusable
     assert result["library"]["error"] and "资料库不可用" in stdout
     assert len(result["pairs"]) == 1
 
@@ -316,7 +317,7 @@ def test_a_locked_library_never_stops_a_check(tmp_path: Path, monkeypatch: pytes
     try:
         out, err = io.StringIO(), io.StringIO()
         args = ["check", str(tmp_path / "R"), "--library", str(library), "--section", "R", "--quiet"]
-        assert main(args, out, err) == ExitStatus.SUCCESS
+        assert main(args, out, err) == ExitStatus.LIBRARY_FAILED  # checked and reported, not stored
         assert "资料库" in err.getvalue() and "占用" in err.getvalue()
     finally:
         holder.execute("ROLLBACK")
@@ -399,3 +400,39 @@ def test_a_bids_history_leaves_out_the_tenders_text(tmp_path: Path) -> None:
     (match,) = [m for m in third["history"] if m["document"] == "01-甲公司.txt"]
     quoted = "".join(p["text"] for p in match["passages"])
     assert own[1][20:40] in quoted and not any(t[20:40] in quoted for t in tender_text)
+
+
+def test_a_damaged_library_is_said_in_the_reports(tmp_path: Path) -> None:
+    """The check goes on, and its workbook's summary says the library could not be used and why."""
+    from openpyxl import load_workbook
+
+    _two_bids(tmp_path)
+    library = tmp_path / "l.sqlite"
+    library.write_bytes(b"this is not a database" * 100)
+    status, _stdout, _result = check_section(tmp_path, library, "R", "--xlsx", str(tmp_path / "r.xlsx"))
+    assert status == ExitStatus.LIBRARY_FAILED
+    summary = {r[0]: r[1] for r in load_workbook(tmp_path / "r.xlsx")["概要"].iter_rows(values_only=True)}
+    assert summary["资料库"] == "资料库不可用，本次未对照以往标段：资料库文件已损坏"
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="a read-only mount needs root")
+def test_a_library_on_a_read_only_drive_is_listed(tmp_path: Path) -> None:
+    """``library list``/``show`` open the library read-only: on a read-only drive they list it."""
+    import subprocess
+
+    _two_bids(tmp_path)
+    source, mounted = tmp_path / "source", tmp_path / "ro"
+    source.mkdir()
+    mounted.mkdir()
+    check_section(tmp_path, source / "l.sqlite", "R")
+    bind = subprocess.run(["mount", "--bind", str(source), str(mounted)], capture_output=True)
+    if bind.returncode != 0:
+        pytest.skip("no bind mounts here")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(mounted)], check=True, capture_output=True)
+        status, listed, err = run("library", "list", "--library", str(mounted / "l.sqlite"))
+        assert status == ExitStatus.SUCCESS and "标段  R  2 份投标文件" in listed, err
+        status, shown, err = run("library", "show", "R", "--library", str(mounted / "l.sqlite"))
+        assert status == ExitStatus.SUCCESS and "投标文件  01-甲" in shown, err
+    finally:
+        subprocess.run(["umount", str(mounted)], capture_output=True)

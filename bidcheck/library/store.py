@@ -218,12 +218,15 @@ def _words(exc: BaseException) -> str:
     return f"资料库无法使用（{text}）"
 
 
-def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
+def open_library(path: Path, busy_timeout_s: float | None = None, read_only: bool = False) -> Library:
     """Open (and create, or bring up to date) the library at ``path``; ``LibraryError`` when it cannot
-    be used: locked beyond the busy timeout (``BUSY_TIMEOUT_S``), not a database, or of a newer schema."""
+    be used: locked beyond the busy timeout (``BUSY_TIMEOUT_S``), not a database, or of a newer schema.
+    ``read_only``: open it for reading alone, as it is (on a read-only drive too), never changed."""
     busy_timeout_s = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
     if path.is_dir():
         raise LibraryError(f"无法打开资料库 {path}：这是一个文件夹，请给出资料库文件名")
+    if read_only:
+        return _open_read_only(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
@@ -246,6 +249,33 @@ def open_library(path: Path, busy_timeout_s: float | None = None) -> Library:
         conn.close()
         raise
     return Library(path, conn)
+
+
+def _open_read_only(path: Path) -> Library:
+    """The library opened for reading: as a read-only file, else (on read-only media, where SQLite cannot
+    make the log's shared-memory file) as immutable."""
+    problem: BaseException | None = None
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            uri = f"{path.absolute().as_uri()}?{mode}"
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            problem = exc
+            continue
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            conn.close()
+            problem = exc
+            continue
+        if version != SCHEMA_VERSION:
+            conn.close()
+            raise LibraryError(
+                f"资料库的结构版本为 {version}，本程序为 {SCHEMA_VERSION}：请在可写的位置打开一次"
+            )
+        return Library(path, conn)
+    raise LibraryError(_words(problem) if problem is not None else f"无法打开资料库 {path}")
 
 
 def _switch_to_wal(conn: sqlite3.Connection, busy_timeout_s: float) -> None:

@@ -45,7 +45,14 @@ from bidcheck.report.page_crops import passage_crop
 from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, ground_of_pattern, ground_of_signal
 from bidcheck.review import REVIEW_STATES, Review, Reviews, group_review_of, review_of
 from bidcheck.text.chars import replace_unsafe
-from bidcheck.words import LEVEL_NAMES, picture_thumbnails, public_value_line, signal_line
+from bidcheck.words import (
+    LEVEL_NAMES,
+    bill_row_name,
+    library_line,
+    picture_thumbnails,
+    public_value_line,
+    signal_line,
+)
 
 __all__ = ["PDF_NEEDS_LIBREOFFICE", "save_docx", "write_docx", "write_pdf"]
 
@@ -336,17 +343,7 @@ def _bill_rows(doc: DocxDocument, pair: PairResult) -> None:
             else ""
         )
         doc.add_paragraph(f"清单逐项并列（{len(shown)} 项{more}）：")
-        rows = [
-            (
-                r.code,
-                f"{r.name}（{r.text}）" if r.text else r.name,
-                r.unit,
-                _yuan(r.a),
-                _yuan(r.b),
-                _yuan(r.control),
-            )
-            for r in shown
-        ]
+        rows = [(r.code, bill_row_name(r), r.unit, _yuan(r.a), _yuan(r.b), _yuan(r.control)) for r in shown]
         _table(
             doc,
             ("项目编码", "项目名称", "单位", "A 综合单价", "B 综合单价", "招标控制价"),
@@ -463,6 +460,8 @@ def _method(doc: DocxDocument, result: CheckResult) -> None:
         "相同图片、报价规律和已标价工程量清单。扫描件经文字识别后比对，识别错误可能使少量共同文字漏检。"
         "未发现不代表不存在串通；各项发现需由评标委员会结合其他情况认定。"
     )
+    if result.library is not None:
+        doc.add_paragraph(library_line(result.library) + "。")
     changed = _changed_settings(result.settings)
     if changed:
         doc.add_paragraph("与默认值不同的设置：")

@@ -55,6 +55,7 @@ from bidcheck.words import (
     SIGNAL_KINDS,
     STRENGTH_NAMES,
     heat_rgb,
+    library_line,
     passage_kind,
     picture_thumbnails,
     price_place,
@@ -176,6 +177,8 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         tender.append(("注意", no_tender_line(result)))
     if result.semantic_note:
         tender.append(("语义比对", result.semantic_note))
+    if result.library is not None:
+        tender.append(("资料库", library_line(result.library)))
     rows: list[tuple[str, Any]] = [
         ("标段", section or "（未命名）"),
         ("报告生成时间", dt.datetime.now().strftime("%Y-%m-%d %H:%M")),
