@@ -28,6 +28,7 @@ from tests.selfcheck_files import (
     HIDDEN,
     LEFTOVER,
     OTHER,
+    OWN,
     OTHER_PHONE,
     TEMPLATE_PATH,
     ZERO_WIDTH_SENTENCE,
@@ -85,8 +86,9 @@ def test_properties_naming_someone_else_are_found_with_how_to_clear_them(
     planted_json: dict[str, Any],
 ) -> None:
     props = {f["field"]: f for f in planted_json["findings"] if f["part"] == "properties"}
-    assert set(props) == {"author", "last_modified_by", "template"}
+    assert set(props) == {"author", "template"}  # author and last editor, one person: one finding
     assert props["author"]["value"] == "刘顾问" and props["author"]["level"] == "watch"
+    assert props["author"]["detail"].startswith("文档属性“作者”“最后修改者”为“刘顾问”：此人未在投标文件中出现")
     assert props["template"]["value"] == TEMPLATE_PATH and "liuguwen" in props["template"]["detail"]
     assert "检查文档" in props["author"]["fix"] and "隐私设置" in props["author"]["fix"]
     assert props["author"]["where"] is None
@@ -227,8 +229,9 @@ def test_concealed_text_and_leftovers_are_found_and_cleared_when_removed(tmp_pat
     assert hid["comment"].value == f"刘顾问：{COMMENT}" and hid["comment"].level == "watch"
     assert "删除文档中的所有批注" in hid["comment"].fix
     assert hid["deleted"].value == DELETED and "接受所有修订" in hid["deleted"].fix
-    people = {f.field: f.value for f in result.findings if f.part == "properties"}
-    assert people == {"revision_author": "刘顾问", "comment_author": "刘顾问"}
+    (person,) = [f for f in result.findings if f.part == "properties"]  # one person, one finding
+    assert (person.field, person.value) == ("revision_author", "刘顾问")
+    assert person.detail.startswith("文档属性“修订者”“批注者”为“刘顾问”")
     assert [f.value for f in result.findings if f.part == "foreign"] == []  # a deletion is no text of the bid
     cleared = [*FORMS, *own, "施工部署说明。", ZERO_WIDTH_SENTENCE.replace("\u200b", "")]
     fixed = write_docx(tmp_path / "01-华东建设-改.docx", cleared)
@@ -296,3 +299,14 @@ def test_a_client_of_a_like_name_never_hides_another_company_in_a_form(tmp_path:
     result = self_check(SelfCheckInputs(bid, bidder="甲建设工程有限公司"), Settings(workers=1))
     named = [f.value for f in result.findings if f.part == "foreign"]
     assert any("浙江华东建设" in v for v in named), named
+
+
+def test_an_account_spelling_the_bids_own_manager_in_pinyin_is_no_finding(tmp_path: Path) -> None:
+    """The last editor ``wangjh`` is 王建华, the bid's 项目经理, as his Windows account spells him: no
+    finding; an account that spells no one of the bid (``lisi``) still is one."""
+    own = write_docx(tmp_path / "01.docx", [*FORMS, *OWN], author="wangjh", editor="WangJianHua")
+    result = self_check(SelfCheckInputs(own, bidder=BIDDER), Settings(workers=1))
+    assert not [f for f in result.findings if f.part == "properties"], result.findings
+    other = write_docx(tmp_path / "02.docx", [*FORMS, *OWN], author="lisi")
+    result = self_check(SelfCheckInputs(other, bidder=BIDDER), Settings(workers=1))
+    assert [f.value for f in result.findings if f.part == "properties"] == ["lisi"]

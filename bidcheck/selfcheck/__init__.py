@@ -30,6 +30,7 @@ from bidcheck.selfcheck.shared import find_shared
 from bidcheck.signals.bidders import bidder_of_file, named_in_forms
 from bidcheck.signals.identifier import identifiers
 from bidcheck.text import CleanText, build_clean_text
+from bidcheck.text.staff import staff_values
 from bidcheck.words import LEVEL_RANK
 
 __all__ = ["SelfCheckInputs", "self_check"]
@@ -105,11 +106,17 @@ def _findings(
     names = {d.id: d.name for d in result.documents}
     return [
         *find_foreign(bid, clean, owner),
-        *find_properties(bid, owner, [o for o in others if o], clean.text),
+        *find_properties(bid, owner, [o for o in others if o], clean.text, _people(bid, clean)),
         *find_machine(bid, tenders, settings.machine_whitelist),
         *find_concealed(bid),
         *find_shared(result.pairs, bid.id, names),
     ]
+
+
+def _people(bid: Document, clean: CleanText) -> list[str]:
+    """The people the bid names as its own: after their post in its text, and in its staff tables."""
+    named = list(identifiers(clean).get("person", {}))
+    return named + [raw for field, raw, _row in staff_values(bid.compared_blocks()) if field == "person"]
 
 
 def self_check(

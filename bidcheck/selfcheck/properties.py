@@ -18,6 +18,7 @@ from bidcheck.model import Document, Level
 from bidcheck.selfcheck.foreign import Owner, company_names
 from bidcheck.signals.bidders import core_name
 from bidcheck.signals.metadata import GENERIC_VALUES
+from bidcheck.text.pinyin import latin_forms, letters
 
 __all__ = ["PROPERTY_FIXES", "find_properties"]
 
@@ -72,7 +73,13 @@ def _other_company(value: str, owner: Owner, others: Sequence[str]) -> str | Non
 
 
 def _judged(
-    key: str, value: str, person: bool, owner: Owner, others: Sequence[str], text: str
+    key: str,
+    value: str,
+    person: bool,
+    owner: Owner,
+    others: Sequence[str],
+    text: str,
+    accounts: frozenset[str],
 ) -> tuple[Level, str] | None:
     """Whether a property value is someone else's: (level, why) or ``None``."""
     company = _other_company(value, owner, others)
@@ -82,6 +89,8 @@ def _judged(
         return None
     if key == "company":
         return "high", "不是本单位"
+    if person and value.isascii() and letters(value) in accounts:
+        return None  # one of the bid's own people, as a Windows account spells him (zhangjg: 张建国)
     if person and value not in text:
         return "watch", "此人未在投标文件中出现；若不是本单位人员，机构的检查会把同一人编辑的文件配成一对"
     folder = _USER_FOLDER.search(value) if key == "attached_template" else None
@@ -92,7 +101,9 @@ def _judged(
     return None
 
 
-def find_properties(doc: Document, owner: Owner, others: Sequence[str], text: str) -> list[Finding]:
+def find_properties(
+    doc: Document, owner: Owner, others: Sequence[str], text: str, people: Sequence[str] = ()
+) -> list[Finding]:
     """The bid's properties that name someone else, each with how to clear it.
 
     Args:
@@ -100,17 +111,28 @@ def find_properties(doc: Document, owner: Owner, others: Sequence[str], text: st
         owner: The bidder and the tender.
         others: Other companies' names the bid holds or the references give.
         text: The bid's clean text (a person it names is one of its own staff).
+        people: The bid's own staff (its forms and staff tables), whose names spelled in Latin letters
+            (``zhangjg``) are theirs too.
     """
     fix = PROPERTY_FIXES["word" if doc.format in _WORD_FORMATS else "pdf"]
-    out = []
+    accounts = frozenset(form for name in people for form in latin_forms(name))
+    causes: dict[tuple[str, Level, str, str], list[tuple[str, str]]] = {}  # one cause, its fields
     for key, field, word, person in _FIELDS:
         for value in _values(doc.metadata, key):
-            judged = _judged(key, value, person, owner, others, text)
-            if not judged:
-                continue
-            level, why = judged
-            fixed = PROPERTY_FIXES["template"] if field == "template" and doc.format in _WORD_FORMATS else fix
-            out.append(
-                Finding("properties", level, field, value, f"文档属性“{word}”为“{value}”：{why}", fixed)
-            )
-    return out
+            judged = _judged(key, value, person, owner, others, text, accounts)
+            if judged:
+                fixed = (
+                    PROPERTY_FIXES["template"] if field == "template" and doc.format in _WORD_FORMATS else fix
+                )
+                causes.setdefault((value, *judged, fixed), []).append((field, word))
+    return [
+        Finding(
+            "properties", level, fields[0][0], value, f"文档属性{_quoted(fields)}为“{value}”：{why}", fixed
+        )
+        for (value, level, why, fixed), fields in causes.items()
+    ]
+
+
+def _quoted(fields: list[tuple[str, str]]) -> str:
+    """The fields that hold one value, as the panel reads them: “单位”“作者”."""
+    return "".join(f"“{word}”" for _field, word in dict.fromkeys(fields))

@@ -18,11 +18,8 @@ same two bids are strong, one supporting.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import itertools
-import json
 import re
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,6 +31,7 @@ from bidcheck.fingerprint.tokens import are_words, cut
 from bidcheck.model import Signal, Strength
 from bidcheck.prepare import Ready, per_key_of_document
 from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of
+from bidcheck.text.pinyin import reading_table, readings, toneless
 
 __all__ = ["MISSPELLINGS", "find", "right_form"]
 
@@ -109,7 +107,7 @@ def _sound_alike_words(word: str) -> tuple[str, ...]:
         if char in _NUMERALS or (n == 0 and len(word) == 2 and char in _SURNAMES):
             continue
         head, tail = word[:n], word[n + 1 :]
-        others = {c for reading in _readings(char) for c in _sound_table().get(reading, "")}
+        others = {c for reading in readings(char) for c in _sound_table().get(reading, "")}
         tried = [head + other + tail for other in sorted(others - {char} - _NUMERALS)]
         found += itertools.compress(tried, are_words(tried))
     return tuple(found)
@@ -145,49 +143,13 @@ def _as_word(word: str, text: str, tries: int = 3) -> bool:
 
 
 @functools.cache
-def _reading_table() -> dict[int, str]:
-    """pypinyin's readings of each character (``"zhù,zhú"``), read from its data file without loading
-    its phrase tables (a second's work that only whole-phrase readings need)."""
-    spec = importlib.util.find_spec("pypinyin")
-    folder = Path(next(iter(spec.submodule_search_locations or ()))) if spec else None
-    if folder is None or not (folder / "pinyin_dict.json").is_file():
-        from pypinyin.pinyin_dict import pinyin_dict  # the same table, through the package
-
-        return dict(pinyin_dict)
-    data = json.loads((folder / "pinyin_dict.json").read_text("utf-8"))
-    return {int(code): readings for code, readings in data.items()}
-
-
-@functools.cache
-def _readings(char: str) -> frozenset[str]:
-    """The readings of a character, without tones."""
-    return frozenset(r for r in _toneless(_reading_table().get(ord(char), "")).split(",") if r)
-
-
-def _toneless(readings: str) -> str:
-    """Readings less their tone marks (and the diaeresis: ``lǜ`` is ``lu``)."""
-    return readings.translate(_tone_marks())
-
-
-@functools.cache
-def _tone_marks() -> dict[int, str]:
-    """Each character of pypinyin's readings that decomposes, to its letters less the combining marks
-    (for ``str.translate``: one pass a reading rather than a normalisation)."""
-    chars = set(itertools.chain.from_iterable(_reading_table().values()))
-    plain = {
-        c: "".join(x for x in unicodedata.normalize("NFD", c) if not unicodedata.combining(x)) for c in chars
-    }
-    return {ord(c): p for c, p in plain.items() if p != c}
-
-
-@functools.cache
 def _sound_table() -> dict[str, str]:
     """For each reading, the characters of the basic CJK block whose first reading it is: the reading a
     writer types for the character meant. A rare reading does not count (机 read wèi is no slip for 未:
     已摊铺未压实 is right)."""
     table: dict[str, list[str]] = {}
-    for code, readings in _reading_table().items():
-        first = _toneless(readings).split(",")[0]
+    for code, listed in reading_table().items():
+        first = toneless(listed).split(",")[0]
         if 0x4E00 <= code <= 0x9FFF and first:
             table.setdefault(first, []).append(chr(code))
     return {reading: "".join(chars) for reading, chars in table.items()}
