@@ -28,8 +28,8 @@ from tests.selfcheck_files import (
     HIDDEN,
     LEFTOVER,
     OTHER,
-    OWN,
     OTHER_PHONE,
+    OWN,
     TEMPLATE_PATH,
     ZERO_WIDTH_SENTENCE,
     build_files,
@@ -88,7 +88,8 @@ def test_properties_naming_someone_else_are_found_with_how_to_clear_them(
     props = {f["field"]: f for f in planted_json["findings"] if f["part"] == "properties"}
     assert set(props) == {"author", "template"}  # author and last editor, one person: one finding
     assert props["author"]["value"] == "刘顾问" and props["author"]["level"] == "watch"
-    assert props["author"]["detail"].startswith("文档属性“作者”“最后修改者”为“刘顾问”：此人未在投标文件中出现")
+    detail = props["author"]["detail"]
+    assert detail.startswith("文档属性“作者”“最后修改者”为“刘顾问”：此人未在投标文件中出现")
     assert props["template"]["value"] == TEMPLATE_PATH and "liuguwen" in props["template"]["detail"]
     assert "检查文档" in props["author"]["fix"] and "隐私设置" in props["author"]["fix"]
     assert props["author"]["where"] is None
