@@ -109,6 +109,7 @@ CONCEALED_KINDS: dict[str, str] = {
     "homoglyph": "形近字符替换",
     "comment": "批注",
     "deleted": "修订中删除的文字",
+    "inserted": "修订中插入的文字",
 }
 SIGNAL_KINDS: dict[str, str] = {
     "identical": "同一文件",

@@ -311,3 +311,30 @@ def test_an_account_spelling_the_bids_own_manager_in_pinyin_is_no_finding(tmp_pa
     other = write_docx(tmp_path / "02.docx", [*FORMS, *OWN], author="lisi")
     result = self_check(SelfCheckInputs(other, bidder=BIDDER), Settings(workers=1))
     assert [f.value for f in result.findings if f.part == "properties"] == ["lisi"]
+
+
+def test_text_inserted_by_another_with_changes_tracked_is_found(tmp_path: Path) -> None:
+    """A paragraph a consultant inserted with changes tracked shows in the bid, but the file names him as
+    its author: listed with its place and how to accept it (and he is found among the properties)."""
+    from docx import Document as new_docx
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
+
+    document = new_docx()
+    for text in [*FORMS, *OWN]:
+        document.add_paragraph(text)
+    inserted = "本工程质量目标为合格，争创省级优质工程。"
+    para = document.add_paragraph()
+    para._p.append(
+        parse_xml(
+            f'<w:ins {nsdecls("w")} w:id="9" w:author="刘顾问" w:date="2026-01-01T00:00:00Z">'
+            f"<w:r><w:t>{inserted}</w:t></w:r></w:ins>"
+        )
+    )
+    document.save(str(tmp_path / "01.docx"))
+    result = self_check(SelfCheckInputs(tmp_path / "01.docx", bidder=BIDDER), Settings(workers=1))
+    (found,) = [f for f in result.findings if f.part == "concealed"]
+    assert (found.field, found.level, found.value) == ("inserted", "watch", inserted)
+    assert "修订中插入的文字" in found.detail and "接受所有修订" in found.fix
+    assert found.where is not None and found.where.paragraph == len(FORMS) + len(OWN) + 1
+    assert [f.value for f in result.findings if f.part == "properties"] == ["刘顾问"]

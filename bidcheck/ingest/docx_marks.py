@@ -2,8 +2,9 @@
 
 A comment (``word/comments.xml``, anchored in a paragraph by ``w:commentReference``) and text deleted
 with changes tracked (``w:del``/``w:delText``) travel with the file though the printed bid shows neither;
+text inserted with changes tracked (``w:ins``) shows, but stays someone's suggestion until it is accepted;
 the people who made them are named on each (``w:author``). The reader keeps them as concealed text of
-their paragraph (kinds ``comment`` and ``deleted``) and their authors as properties.
+their paragraph (kinds ``comment``, ``deleted`` and ``inserted``) and their authors as properties.
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ def comment_texts(comments: etree._Element | None) -> dict[str, str]:
 def has_marks(document: etree._Element) -> bool:
     """Whether the body holds a tracked deletion or a comment's anchor (most files hold neither, and
     their paragraphs need not be searched for them)."""
-    return next(document.iter(_q("del"), _q("commentReference")), None) is not None
+    return next(document.iter(_q("del"), _q("ins"), _q("commentReference")), None) is not None
 
 
 def paragraph_marks(para: etree._Element, comments: dict[str, str]) -> list[tuple[str, str]]:
-    """A paragraph's comments and tracked deletions: (``comment`` or ``deleted``, text), in order."""
+    """A paragraph's comments and tracked changes: (``comment``, ``deleted`` or ``inserted``, text)."""
     marks = [("deleted", _text(node, ("delText",))) for node in para.iter(_q("del"))]
+    marks += [("inserted", _text(node)) for node in para.iter(_q("ins"))]
     marks += [
         ("comment", comments.get(ref.get(_q("id")) or "", "")) for ref in para.iter(_q("commentReference"))
     ]

@@ -21,6 +21,7 @@ from bidcheck.words import CONCEALED_KINDS
 
 __all__ = ["concealed_in", "find"]
 
+_SHOWN = frozenset({"inserted"})  # text the printed bid shows: compared as its text, no concealment
 _MIN_CHARS = 12  # comparable characters concealed text needs before its match in another bid means much
 
 
@@ -37,6 +38,8 @@ def _probes(bid: Ready, tender_norms: list[str]) -> list[tuple[Concealed, str]]:
     the tender's."""
     out = []
     for finding in bid.doc.concealed:
+        if finding.kind in _SHOWN:
+            continue
         norm = normalize(finding.text)[0]
         if len(norm) >= _MIN_CHARS and not any(norm in t for t in tender_norms):
             out.append((finding, norm))
