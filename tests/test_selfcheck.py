@@ -338,3 +338,30 @@ def test_text_inserted_by_another_with_changes_tracked_is_found(tmp_path: Path) 
     assert "修订中插入的文字" in found.detail and "接受所有修订" in found.fix
     assert found.where is not None and found.where.paragraph == len(FORMS) + len(OWN) + 1
     assert [f.value for f in result.findings if f.part == "properties"] == ["刘顾问"]
+
+
+def test_another_companys_person_certificate_and_phone_in_a_staff_table_are_found(tmp_path: Path) -> None:
+    """A staff table row left from another company's file: its person, certificate and mobile stand in the
+    row that names that company, each a finding; the bidder's own rows are none."""
+    from docx import Document as new_docx
+
+    document = new_docx()
+    for text in [*FORMS, *OWN[:3]]:
+        document.add_paragraph(text)
+    rows = [
+        ("职务", "姓名", "证书编号", "联系电话", "所在单位"),
+        ("项目经理", "王建华", "苏1322011201234", "13800001111", BIDDER),
+        ("技术负责人", "赵志远", "苏1322019998888", OTHER_PHONE, OTHER),
+    ]
+    table = document.add_table(rows=len(rows), cols=len(rows[0]))
+    for line, values in zip(table.rows, rows, strict=True):
+        for cell, value in zip(line.cells, values, strict=True):
+            cell.text = value
+    for text in OWN[3:]:
+        document.add_paragraph(text)
+    document.save(str(tmp_path / "01.docx"))
+    result = self_check(SelfCheckInputs(tmp_path / "01.docx", bidder=BIDDER), Settings(workers=1))
+    foreign = {f.value: f for f in result.findings if f.part == "foreign"}
+    assert {"赵志远", "苏1322019998888", OTHER_PHONE, OTHER} <= set(foreign), sorted(foreign)
+    assert not {"王建华", "苏1322011201234", "13800001111"} & set(foreign)
+    assert "在同一段或表格的同一行" in foreign["赵志远"].detail and OTHER in foreign["赵志远"].detail

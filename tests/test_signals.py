@@ -35,13 +35,11 @@ from bidcheck.signals.metadata import minute_of
 from bidcheck.signals.shared_error import (
     _all_contexts,
     _contexts,
-    _reading_table,
-    _readings,
     _same_context,
-    _toneless,
     right_form,
 )
 from bidcheck.text import normalize
+from bidcheck.text.pinyin import reading_table, readings, toneless
 from bidcheck.workers import Ahead, can_fork
 from tests.builders import make_pdf, paragraphs
 
@@ -512,11 +510,11 @@ def test_the_right_form_of_a_slip_sounds_alike_and_the_section_uses_it() -> None
 
 
 def test_readings_lose_their_tone_marks_and_diaereses_as_their_normal_form_less_its_marks_would() -> None:
-    assert _readings("绿") == {"lu"}  # lǜ, lù: the diaeresis goes with the tones
-    assert _readings("筋") == {"jin", "qian"} and _readings("a") == frozenset()
-    for code, readings in list(_reading_table().items())[::50]:
-        nfd = unicodedata.normalize("NFD", readings)
-        assert _toneless(readings) == "".join(c for c in nfd if not unicodedata.combining(c)), chr(code)
+    assert readings("绿") == {"lu"}  # lǜ, lù: the diaeresis goes with the tones
+    assert readings("筋") == {"jin", "qian"} and readings("a") == frozenset()
+    for code, listed in list(reading_table().items())[::50]:
+        nfd = unicodedata.normalize("NFD", listed)
+        assert toneless(listed) == "".join(c for c in nfd if not unicodedata.combining(c)), chr(code)
 
 
 def test_the_places_of_all_words_at_once_are_those_of_each_word_alone() -> None:

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from bidcheck.findings import Finding
 from bidcheck.model import Block, Document, Level, Place
 from bidcheck.signals.base import place_of
 from bidcheck.signals.bidders import FORM_NAME, core_name
-from bidcheck.signals.identifier import PATTERNS, identifiers
+from bidcheck.signals.identifier import PATTERNS, row_span, staffed_identifiers
 from bidcheck.text import CleanText
+from bidcheck.text.tables import table_rows
 from bidcheck.words import SIGNAL_FIELDS
 
 __all__ = ["ForeignName", "Owner", "company_names", "find_foreign"]
@@ -148,21 +149,38 @@ def _block_span(clean: CleanText, offset: int) -> tuple[int, int]:
     return starts[index], starts[index + 1] if index + 1 < len(starts) else len(clean.text)
 
 
-def _identifier_findings(clean: CleanText, names: list[ForeignName], owner: Owner) -> list[Finding]:
-    """The identifiers standing in a paragraph with another company's name: that company's, not the
-    bidder's."""
-    paragraphs = {_block_span(clean, n.start): n.name for n in names}
+def _units(doc: Document, clean: CleanText) -> Callable[[int], tuple[int, int]]:
+    """The span of the unit holding a clean-text offset: its table row (every cell of it), else its
+    paragraph."""
+    rows = sorted(row_span(clean, row) for row in table_rows(doc.compared_blocks()))
+    starts = [start for start, _end in rows]
+
+    def unit(offset: int) -> tuple[int, int]:
+        at = bisect.bisect_right(starts, offset) - 1
+        if at >= 0 and rows[at][0] <= offset < rows[at][1]:
+            return rows[at]
+        return _block_span(clean, offset)
+
+    return unit
+
+
+def _identifier_findings(
+    doc: Document, clean: CleanText, names: list[ForeignName], owner: Owner
+) -> list[Finding]:
+    """The identifiers (and the people, certificates and ID numbers of staff tables) standing in a
+    paragraph or a table row with another company's name: that company's, not the bidder's."""
+    unit = _units(doc, clean)
+    paragraphs = {unit(n.start): n.name for n in names}
     out = []
-    for field, values in identifiers(clean).items():
+    for field, values in staffed_identifiers(doc, clean).items():
         for value, (start, end) in values.items():
-            company = paragraphs.get(_block_span(clean, start))
+            company = paragraphs.get(unit(start))
             if company is None or value in owner.tender_values:
                 continue
             where = place_of(clean, start, end)
             word = SIGNAL_FIELDS[field]
-            detail = (
-                f"{word}“{value}”与另一单位“{company}”在同一段（第 {where.page} 页第 {where.paragraph} 段）"
-            )
+            at = f"第 {where.page} 页第 {where.paragraph} 段"
+            detail = f"{word}“{value}”与另一单位“{company}”在同一段或表格的同一行（{at}）"
             level: Level = "high" if PATTERNS[field][2] == "strong" else "watch"
             out.append(Finding("foreign", level, field, value, detail, _VALUE_FIX.format(field=word), where))
     return out
@@ -211,6 +229,6 @@ def find_foreign(doc: Document, clean: CleanText, owner: Owner) -> list[Finding]
     return [
         *(_name_finding(clean, n) for n in names),
         *_margin_findings(doc, owner),
-        *_identifier_findings(clean, names, owner),
+        *_identifier_findings(doc, clean, names, owner),
         *_role_findings(clean),
     ]

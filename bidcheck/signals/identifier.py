@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bidcheck.model import Place, PublicValue, Signal, Strength
+from bidcheck.model import Document, Place, PublicValue, Signal, Strength
 from bidcheck.prepare import Ready, of_document
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of, public_values, value_key
 from bidcheck.text import CleanText, staff, tables
@@ -34,6 +34,8 @@ __all__ = [
     "identifier_keys",
     "identifiers",
     "remembered_identifiers",
+    "row_span",
+    "staffed_identifiers",
     "with_staff_tables",
 ]
 
@@ -187,20 +189,26 @@ def identifiers(clean: CleanText) -> dict[str, dict[str, tuple[int, int]]]:
     return {field: _values(clean, field, squeezed) for field in PATTERNS}
 
 
-def _row_span(clean: CleanText, row: TableRow) -> tuple[int, int]:
+def row_span(clean: CleanText, row: TableRow) -> tuple[int, int]:
     """The span of a table row (its first cell to its last) in the clean text."""
     first, last = row.cells[0], row.cells[-1]
     return clean.block_starts[first.first] + first.start, clean.block_starts[last.last] + last.end
 
 
 def with_staff_tables(ready: Ready) -> dict[str, dict[str, tuple[int, int]]]:
-    """A document's ``identifiers`` and the staff of its tables laid out as columns (a value written
-    both ways keeps the place where it first stands in the text)."""
-    found = identifiers(ready.clean)
-    for field, raw, row in staff.staff_values(ready.doc.compared_blocks()):
+    """A document's ``identifiers`` and the staff of its tables laid out as columns (see
+    ``staffed_identifiers``)."""
+    return staffed_identifiers(ready.doc, ready.clean)
+
+
+def staffed_identifiers(doc: Document, clean: CleanText) -> dict[str, dict[str, tuple[int, int]]]:
+    """A document's ``identifiers`` and the staff of its tables laid out as columns, each in the span of
+    its row (a value written both ways keeps the place where it first stands in the text)."""
+    found = identifiers(clean)
+    for field, raw, row in staff.staff_values(doc.compared_blocks()):
         value = PATTERNS[field][1](raw)
         if value:
-            span = _row_span(ready.clean, row)
+            span = row_span(clean, row)
             held = found[field]
             if value not in held or span[0] < held[value][0]:
                 held[value] = span
