@@ -147,9 +147,10 @@ def changed(words: list[str], count: int, rng: random.Random) -> list[str]:
     return out
 
 
-def exact_jaccard(a: str, b: str) -> float:
+def exact_score(a: str, b: str) -> float:
+    """The near-duplicate score of two texts' full 8-gram sets: the share of the larger both hold."""
     x, y = set(kgram_hashes(a, K).tolist()), set(kgram_hashes(b, K).tolist())
-    return len(x & y) / max(len(x | y), 1)
+    return len(x & y) / max(len(x), len(y), 1)
 
 
 def write_vault(folder: Path, docs: int, new: int) -> dict[str, str]:
@@ -204,7 +205,7 @@ def vault_bench(folder: Path, docs: int, new: int, minimum: float) -> None:
     vault, new_dir = folder / "vault", folder / "new"
 
     def truth(name: str, stored: str) -> float:
-        return exact_jaccard(
+        return exact_score(
             comparable_text(new_dir / name, settings)[0], comparable_text(vault / stored, settings)[0]
         )
 

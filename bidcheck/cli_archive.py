@@ -33,7 +33,11 @@ def add_archive_command(commands: argparse._SubParsersAction[Any]) -> None:
         "--hamming", type=int, default=3, metavar="N", help="分组的 SimHash 最大位差（默认 3）"
     )
     archive.add_argument(
-        "--min", type=float, default=0.9, metavar="SCORE", help="近似重复的最低 Jaccard（默认 0.9）"
+        "--min",
+        type=float,
+        default=0.9,
+        metavar="SCORE",
+        help="近似重复的最低相似度：共有的 8 字片段占较大一份的比例（默认 0.9）",
     )
     archive.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")
 

@@ -30,7 +30,11 @@ def add_near_command(commands: argparse._SubParsersAction[Any]) -> None:
     where.add_argument("--library", type=Path, metavar="FILE", help="资料库文件（默认）")
     where.add_argument("--vault", type=Path, metavar="DIR", help="与这个文件夹中的文件比较（建立并缓存索引）")
     near.add_argument(
-        "--min", type=float, default=0.9, metavar="SCORE", help="最低相似度（Jaccard，默认 0.9）"
+        "--min",
+        type=float,
+        default=0.9,
+        metavar="SCORE",
+        help="最低相似度：两份文件共有的 8 字片段占较大一份的比例（默认 0.9）",
     )
     near.add_argument("--json", type=Path, metavar="OUT", help="把结果写入 JSON 文件")
     near.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")

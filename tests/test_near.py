@@ -29,8 +29,8 @@ def test_the_index_counts_are_the_exact_intersections() -> None:
         assert counts.tolist() == [len(set(mine.tolist()) & set(s.tolist())) for s in sets]
         for match in index.query(mine, 0.2):
             other = set(sets[int(match.document[1:])].tolist())
-            jaccard = len(other & set(mine.tolist())) / len(other | set(mine.tolist()))
-            assert abs(match.score - jaccard) < 1e-4 and match.score >= 0.2
+            larger = max(len(other), len(set(mine.tolist())))  # the score: shared over the larger set
+            assert abs(match.score - len(other & set(mine.tolist())) / larger) < 1e-4 and match.score >= 0.2
 
 
 def test_equal_text_gives_equal_hashes_wherever_it_stands() -> None:
@@ -134,3 +134,24 @@ def test_near_against_the_library(tmp_path: Path) -> None:
     assert results[1]["matches"] == []  # a quarter of a bid: far below 0.9
     status, stdout, _err = run("near", str(tmp_path / "half.txt"), "--library", str(library), "--min", "0.1")
     assert "S1 / 02-乙2.txt" in stdout
+
+
+def test_resubmitted_copies_are_found_and_half_reuse_is_not(tmp_path: Path) -> None:
+    """Copies of stored bids under another name, lightly edited, half of them as PDFs, score above 0.9
+    (their Jaccard index falls just under it); half a stored bid reused, or a fresh bid, does not."""
+    import io
+    import json
+
+    from bench.near import write_cases
+    from bidcheck.cli import main
+
+    kinds = write_cases(tmp_path, stored=4, copies=4, seed=3)
+    out = tmp_path / "near.json"
+    argv = ["near", str(tmp_path / "ask"), "--vault", str(tmp_path / "vault"), "--json", str(out)]
+    assert main(argv, io.StringIO(), io.StringIO()) == 0
+    listed = {d["document"]: d["matches"] for d in json.loads(out.read_text(encoding="utf-8"))["results"]}
+    assert sorted(n for n, m in listed.items() if m) == sorted(n for n, k in kinds.items() if k == "copy")
+    for name, kind in kinds.items():
+        if kind == "copy":
+            (match,) = listed[name]
+            assert match["score"] >= 0.9 and match["containment"] >= 0.95

@@ -7,7 +7,8 @@
    documents sharing a band value are compared by exact Hamming distance; the edges go to the driver,
    whose connected components (``library.groups``) are the groups, numbered by their first document.
 3. Pairs: every (hash, document); documents sharing a hash are counted together per pair, which is the
-   exact size of the two sets' intersection; the pairs whose Jaccard index reaches ``minimum`` are kept.
+   exact size of the two sets' intersection; the pairs whose score (shared over the larger set, as
+   ``bidcheck near`` scores) reaches ``minimum`` are kept.
 
 Writes ``OUT/documents``, ``OUT/groups`` and ``OUT/pairs`` as Parquet.
 """
@@ -158,7 +159,8 @@ def _hash_pairs(members: Iterable[int]) -> Iterator[tuple[tuple[int, int], int]]
 def _near_pairs(
     indexed: RDD[tuple[int, Print]], sizes: dict[int, int], minimum: float
 ) -> RDD[tuple[int, int, float, float, float]]:
-    """(i, j, Jaccard, share of i's set j holds, share of j's set i holds) of the pairs at ``minimum``."""
+    """(i, j, score, share of i's set j holds, share of j's set i holds) of the pairs at ``minimum``; the
+    score is the share of the larger set both hold, as ``bidcheck near`` scores."""
     shared = (
         indexed.flatMap(lambda item: [(h, item[0]) for h in item[1].hashes])
         .groupByKey()
@@ -168,8 +170,7 @@ def _near_pairs(
 
     def scored(item: tuple[tuple[int, int], int]) -> tuple[int, int, float, float, float]:
         (i, j), n = item
-        union = sizes[i] + sizes[j] - n
-        return i, j, n / max(union, 1), n / max(sizes[i], 1), n / max(sizes[j], 1)
+        return i, j, n / max(sizes[i], sizes[j], 1), n / max(sizes[i], 1), n / max(sizes[j], 1)
 
     return shared.map(scored).filter(lambda p: p[2] >= minimum)
 
