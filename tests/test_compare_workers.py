@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bidcheck.cache import load_blob
 from bidcheck.compare import runner
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
@@ -70,7 +71,7 @@ def _rows(cache: Path) -> dict[Path, int]:
 
 
 def _pair_keys(rows: dict[Path, int]) -> set[str]:
-    return {key for path in rows for key in pickle.loads(path.read_bytes())}
+    return {key for path in rows for key in pickle.loads(load_blob("pairs", path.stem) or b"")}
 
 
 def test_pairs_aligned_by_workers_are_remembered_and_read_back(
