@@ -346,7 +346,7 @@ def test_another_companys_person_certificate_and_phone_in_a_staff_table_are_foun
     from docx import Document as new_docx
 
     document = new_docx()
-    for text in [*FORMS, *OWN[:3]]:
+    for text in [*FORMS, *OWN[:3], f"本项目的深基坑专项方案由{OTHER}提供技术支持。"]:  # named before, too
         document.add_paragraph(text)
     rows = [
         ("职务", "姓名", "证书编号", "联系电话", "所在单位"),

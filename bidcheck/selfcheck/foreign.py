@@ -170,7 +170,12 @@ def _identifier_findings(
     """The identifiers (and the people, certificates and ID numbers of staff tables) standing in a
     paragraph or a table row with another company's name: that company's, not the bidder's."""
     unit = _units(doc, clean)
-    paragraphs = {unit(n.start): n.name for n in names}
+    foreign = {core_name(n.name): n.name for n in names}
+    paragraphs = {  # every place another company stands, not only the first
+        unit(start): foreign[core_name(name)]
+        for name, start, _end in company_names(clean.text)
+        if core_name(name) in foreign
+    }
     out = []
     for field, values in staffed_identifiers(doc, clean).items():
         for value, (start, end) in values.items():
