@@ -42,3 +42,26 @@ def test_mixed_pdf_keeps_text_pages_and_lists_the_others(tmp_path: Path) -> None
     path = make_pdf(tmp_path / "mixed.pdf", [texts, [], texts], numbers=False)
     doc = read_document(path, "d1")
     assert doc.ok and doc.pages_without_text == (2,)
+
+
+def test_quotation_marks_in_another_font_stay_where_they_stand(tmp_path: Path) -> None:
+    """LibreOffice sets curly quotes in a Latin font; the text page puts them at the line's end, each
+    after a space it made up (按 分段 开挖 “ ”). They are set back in their places, over lines too."""
+    from docx import Document as new_docx
+
+    from bidcheck.ingest.office import convert, find_soffice
+
+    soffice = find_soffice()
+    assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
+    texts = [
+        "沟槽开挖按“分段、分幅”开挖的原则进行，并设置“安全警示”标志。" * 3,
+        "本工程采用‘先地下、后地上’的顺序。",
+        "“安全第一，预防为主”是本项目的方针。",
+        "The contractor shall follow “Safety First” rules at all times on site.",
+    ]
+    document = new_docx()
+    for text in texts:
+        document.add_paragraph(text)
+    document.save(str(tmp_path / "q.docx"))
+    doc = read_document(convert(tmp_path / "q.docx", soffice, tmp_path / "pdf", "pdf"), "d1")
+    assert [b.text for b in doc.compared_blocks()] == texts

@@ -8,6 +8,7 @@ page that gives no text even then is recorded in ``pages_without_text``.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -294,9 +295,37 @@ def _page_lines(textpage: pdfium.PdfTextPage) -> list[Line]:
             if not charbox(handle, first + len(stripped) - 1, box):
                 raise pdfium.PdfiumError("Failed to get charbox.")
             bottom, right = box.bottom, box.right
+            if _STRAY_TAIL.search(stripped):
+                stripped, right = _in_place(textpage, offset, raw, right)
             lines.append(Line(stripped, left, right, max(top, bottom), abs(top - bottom)))
         offset += len(raw) + 2
     return lines
+
+
+# Quotation marks a PDF writer set in another font than the line (LibreOffice's curly quotes) that the
+# text page puts at the line's end, each after a space it made up: ``按 分段 开挖 “ ”``
+_STRAY_TAIL = re.compile(r"\S.*?(?: [“”‘’「」『』《》〈〉\"'])+$")
+
+
+def _in_place(textpage: pdfium.PdfTextPage, offset: int, raw: str, right: float) -> tuple[str, float]:
+    """A line whose quotation marks were put at its end (``raw``, its first character at ``offset``), its
+    characters set back in the order of their places on the line (a gap wider than half a character
+    stays a space), and its right edge; as it was when a character's box cannot be had."""
+    box, handle = pdfium_c.FS_RECTF(), textpage.raw
+    placed: list[tuple[float, float, float, str]] = []
+    for k, char in enumerate(raw):
+        if pdfium_c.FPDFText_IsGenerated(handle, offset + k) or char.isspace():
+            continue
+        if not pdfium_c.FPDFText_GetLooseCharBox(handle, offset + k, box):
+            return raw.strip(), right
+        placed.append((box.left, box.right, abs(box.top - box.bottom), char))
+    if not placed:
+        return raw.strip(), right
+    placed.sort(key=lambda c: c[0])
+    out = [placed[0][3]]
+    for (_l, end, height, _c), (start, _r, _h, char) in itertools.pairwise(placed):
+        out.append((" " if start - end > height / 2 else "") + char)
+    return "".join(out), max(c[1] for c in placed)
 
 
 def _metadata(pdf: pdfium.PdfDocument) -> dict[str, str]:
