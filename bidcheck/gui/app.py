@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QLibraryInfo, QTimer, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -41,6 +41,27 @@ def application() -> QApplication:
     return app
 
 
+_QT_WORDS: list[QTranslator] = []  # Qt's own words (file dialogs, standard buttons) in the language
+
+
+def qt_language(code: str) -> bool:
+    """Qt's own dialogs and buttons (the file dialogs, OK and Cancel) in the interface's language:
+    Qt's translation of its base module for Chinese, none for English; whether one was loaded."""
+    app = application()
+    for old in _QT_WORDS:
+        app.removeTranslator(old)
+    _QT_WORDS.clear()
+    if code != "zh":
+        return False
+    words = QTranslator(app)
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if not words.load("qtbase_zh_CN", folder):
+        return False
+    app.installTranslator(words)
+    _QT_WORDS.append(words)
+    return True
+
+
 def windows() -> list[MainWindow]:
     """The open main windows, oldest first."""
     return list(_windows)
@@ -50,6 +71,7 @@ def open_window(store_path: Path | None = None, saved: SavedCheck | None = None)
     """A main window using the settings store at ``store_path`` (the user's own when None)."""
     store = prefs.open_store(store_path)
     set_language(prefs.language(store))
+    qt_language(prefs.language(store))
     window = MainWindow(store, saved)
     window.language_changed.connect(lambda _code, w=window: _rebuild(w, store_path))
     _windows.append(window)

@@ -36,6 +36,7 @@ ENGLISH: dict[str, str] = {
     "疑似串标组 {n}：{members}": "Suspected ring {n}: {members}",
     "疑似串标组 {n}": "Suspected ring {n}",
     "标记…": "Mark…",
+    "所有文件": "All files",
     "比对与判定": "Comparison and levels",
     "迹象、清单与运行": "Signs, bills and running",
     "标记疑似串标组": "Mark a suspected ring",

@@ -192,9 +192,8 @@ class MainWindow(QMainWindow):
     def ask_files(self, role: Role) -> int:
         """Ask for files to add with a role; returns how many were added."""
         patterns = " ".join(f"*{s}" for s in sorted(SUPPORTED_SUFFIXES))
-        names, _ = QFileDialog.getOpenFileNames(
-            self, tr("添加文件"), prefs.last_folder(self.store), f"{tr('支持的文件')} ({patterns})"
-        )
+        kinds = f"{tr('支持的文件')} ({patterns});;{tr('所有文件')} (*)"
+        names, _ = QFileDialog.getOpenFileNames(self, tr("添加文件"), prefs.last_folder(self.store), kinds)
         if not names:
             return 0
         prefs.set_last_folder(self.store, Path(names[0]).parent)
