@@ -48,6 +48,7 @@ class FilesTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long name keeps its number and its end
         self.verticalHeader().setVisible(False)
         self.setAcceptDrops(True)
         self.viewport().setAcceptDrops(True)

@@ -181,6 +181,7 @@ class PairsView(QTableView):
         self.setAlternatingRowColors(True)
         self.setSortingEnabled(True)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long name keeps its number and its end
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(30)
         self._size_columns()
@@ -331,7 +332,12 @@ def _mark_words(review: Review | None) -> str:
 
 
 def _clip(name: str, limit: int = 10) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+    """A name cut to ``limit`` characters in its middle (its number and its end kept), the whole name
+    in the tooltip."""
+    if len(name) <= limit:
+        return name
+    head = (limit - 1) // 2
+    return name[:head] + "…" + name[len(name) - (limit - 1 - head) :]
 
 
 def _header(text: str, tooltip: str) -> QTableWidgetItem:

@@ -171,3 +171,19 @@ def test_export_workbook_and_json(checked: MainWindow, qtbot: QtBot, tmp_path: P
     book = load_workbook(tmp_path / "r.xlsx")
     assert "文件对排名" in book.sheetnames
     assert book["文件对排名"].max_row == 16
+
+
+def test_long_names_are_cut_in_the_middle_with_the_whole_name_in_the_tooltip(checked: MainWindow) -> None:
+    """A long file name keeps its number and its end where it is cut (the views and the matrix's row
+    headers), and its tooltip gives it whole."""
+    from bidcheck.gui.results_view import _clip
+
+    assert checked.pairs.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert checked.files.textElideMode() == Qt.TextElideMode.ElideMiddle
+    clipped = _clip("07-江苏省华东建设集团有限公司第二标段")
+    assert (
+        len(clipped) == 10 and clipped.startswith("07-江") and clipped.endswith("第二标段") and "…" in clipped
+    )
+    header = checked.matrix.verticalHeaderItem(0)
+    assert header is not None and checked.result is not None
+    assert header.toolTip() == checked.result.bids[0].name
