@@ -14,7 +14,7 @@ import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QPixmap, QShortcut
+from PySide6.QtGui import QColor, QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -36,7 +36,17 @@ from bidcheck.review import REVIEW_STATES, Review
 from .doc_pane import DocPane, SideText, side_text
 from .history_view import HistoryView
 from .i18n import tr
-from .style import FLAGGED_FG, LEVEL_COLOURS, SEMANTIC_BG, level_name
+from .style import (
+    CURRENT_BG,
+    CURRENT_MARK,
+    FLAGGED_BG,
+    FLAGGED_FG,
+    LEVEL_COLOURS,
+    LIVE_BG,
+    LIVE_MARK,
+    SEMANTIC_BG,
+    level_name,
+)
 from .tables import list_table
 from .texts import DocText
 
@@ -137,6 +147,7 @@ class EvidenceView(QWidget):
         font.setBold(True)
         self.heading.setFont(font)
         self.badge = QLabel()
+        self.legend = self._legend()
         self.reason = QLabel()
         self.reason.setWordWrap(True)
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
@@ -184,12 +195,33 @@ class EvidenceView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self._top_row())
+        layout.addWidget(self.legend)
         layout.addWidget(self.reason)
         layout.addWidget(self.signals)
         layout.addWidget(self.history)
         layout.addWidget(self.pictures)
         layout.addWidget(self._body(), 1)
         self._update_buttons()
+
+    @staticmethod
+    def _legend() -> QLabel:
+        """What the colours of both texts mean, in a line."""
+        swatches = (
+            (LIVE_BG, None, "共同段落"),
+            (LIVE_MARK, None, "逐字相同的字"),
+            (CURRENT_BG, CURRENT_MARK, "当前段落"),
+            (SEMANTIC_BG, None, "语义改写"),
+            (FLAGGED_BG, FLAGGED_FG, "招标文件/模板或多家共有（不计入）"),
+        )
+        parts = [
+            f'<span style="background:{bg.name()};color:{(fg or QColor("#1F2328")).name()}">'
+            f"&nbsp;{html.escape(tr(word))}&nbsp;</span>"
+            for bg, fg, word in swatches
+        ]
+        legend = QLabel(tr("颜色：") + "&nbsp;&nbsp;".join(parts))
+        legend.setTextFormat(Qt.TextFormat.RichText)
+        legend.setObjectName("evidence-legend")
+        return legend
 
     def _top_row(self) -> QHBoxLayout:
         row = QHBoxLayout()

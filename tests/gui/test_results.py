@@ -14,6 +14,8 @@ from bidcheck.gui.doc_pane import DocPane
 from bidcheck.gui.window import MainWindow
 from bidcheck.model import load_result
 
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
 
 def names(window: MainWindow, index: int) -> tuple[str, str]:
     assert window.result is not None
@@ -187,3 +189,17 @@ def test_long_names_are_cut_in_the_middle_with_the_whole_name_in_the_tooltip(che
     header = checked.matrix.verticalHeaderItem(0)
     assert header is not None and checked.result is not None
     assert header.toolTip() == checked.result.bids[0].name
+
+
+def test_the_evidence_view_says_what_its_colours_mean(checked: MainWindow) -> None:
+    """A legend names each colour of the texts: shared passage, characters alike, the passage in focus,
+    reworded, and the tender's or common text that is not counted."""
+    legend = checked.evidence.legend
+    for word in ("共同段落", "逐字相同的字", "当前段落", "语义改写", "招标文件/模板或多家共有（不计入）"):
+        assert word in legend.text()
+    for colour in ("#fff6d9", "#ffd35c", "#e4eeff", "#ecedef"):
+        assert colour in legend.text().lower()
+    checked.select_pair(0)
+    checked.resize(1400, 860)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert legend.isVisible() and checked.grab().save(str(SHOTS / "evidence-legend.png"))
