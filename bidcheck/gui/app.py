@@ -84,6 +84,7 @@ def _rebuild(old: MainWindow, store_path: Path | None) -> MainWindow:
     new.check_path = old.check_path
     new.setGeometry(old.geometry())
     new.show()
+    old.ask_to_save = lambda: "discard"  # the check goes on in the new window
     old.close()
     _windows.remove(old)
     old.deleteLater()
@@ -135,6 +136,7 @@ def take_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
         outcome["code"] = 0 if window.grab().save(str(path)) else 1
         app.quit()
 
+    window.ask_to_save = lambda: "discard"  # a screenshot's check is never the user's to save
     window.library_switch.blockSignals(True)  # a screenshot stores nothing in the user's library, and
     window.library_switch.setChecked(False)  # leaves the remembered switch as it was
     window.library_switch.blockSignals(False)

@@ -19,7 +19,7 @@ from .store import CHECK_SUFFIX
 if TYPE_CHECKING:
     from .window import MainWindow
 
-__all__ = ["build", "set_busy", "update"]
+__all__ = ["ask_save_path", "build", "set_busy", "update"]
 
 Actions = dict[str, QAction]
 _NEEDS_RESULT = ("export_xlsx", "export_docx", "export_confirmed", "export_json", "save", "save_as")
@@ -187,13 +187,22 @@ def _save(w: MainWindow) -> None:
         _ask_save(w)
 
 
-def _ask_save(w: MainWindow) -> None:
+def ask_save_path(w: MainWindow) -> Path | None:
+    """Where to save the check, as the user picks it (``.bidcheck`` added when left out); ``None`` when
+    the user gives none."""
     name, _ = QFileDialog.getSaveFileName(
         w, tr("保存检查"), _default_name(w, CHECK_SUFFIX), tr("检查") + f" (*{CHECK_SUFFIX})"
     )
-    if name:
-        path = Path(name)
-        w.save_check(path if path.suffix == CHECK_SUFFIX else path.with_name(path.name + CHECK_SUFFIX))
+    if not name:
+        return None
+    path = Path(name)
+    return path if path.suffix == CHECK_SUFFIX else path.with_name(path.name + CHECK_SUFFIX)
+
+
+def _ask_save(w: MainWindow) -> None:
+    path = ask_save_path(w)
+    if path is not None:
+        w.save_check(path)
 
 
 _EXPORTS = {".xlsx": "导出 Excel 报告", ".docx": "导出 Word 报告", ".json": "导出 JSON 结果"}

@@ -37,6 +37,13 @@ ENGLISH: dict[str, str] = {
     "疑似串标组 {n}": "Suspected ring {n}",
     "标记…": "Mark…",
     "所有文件": "All files",
+    "保存检查？": "Save the check?",
+    "本次检查的结果和核实标记尚未保存。关闭前保存吗？": (
+        "This check's result and marks are not saved. Save before closing?"
+    ),
+    "标段文件已改动：下面是改动前的结果，请重新检查。": (
+        "The section's files changed: the result below is of the earlier files; check again."
+    ),
     "颜色：": "Colours: ",
     "逐字相同的字": "Characters alike",
     "当前段落": "Passage in focus",

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -47,6 +48,7 @@ from .results_view import LEVEL_FILTERS, MatrixView, PairsView, group_title, sum
 from .selfcheck_window import SelfCheckWindow
 from .settings_dialog import SettingsDialog
 from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
+from .style import ERROR_FG
 from .task_status import TaskStatus, show_failure
 from .tasks import Task
 from .tender_note import TenderNote
@@ -71,6 +73,9 @@ class MainWindow(QMainWindow):
         self.result: CheckResult | None = None
         self.texts: dict[str, DocText] = {}
         self.reviews: dict[str, Review] = {}  # the panel's marks on pairs (kept through a re-check)
+        self._saved_mark: tuple[int, tuple[tuple[str, Review], ...]] | None = None  # as last saved
+        self.ask_to_save: Callable[[], str] = self._ask_to_save  # asked on closing an unsaved check
+        self._checked_files: list[tuple[Path, str]] | None = None  # the files the result shown is of
         self.name = ""
         self.check_path: Path | None = None
         self.task: Task | None = None
@@ -98,6 +103,9 @@ class MainWindow(QMainWindow):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)  # a ring's 标记 link opens its mark
         self.summary.linkActivated.connect(self.review_group)
+        self.stale_note = QLabel(tr("标段文件已改动：下面是改动前的结果，请重新检查。"))
+        self.stale_note.setStyleSheet(f"color: {ERROR_FG.name()}; font-weight: bold;")
+        self.stale_note.hide()
         self.group_dialog: GroupReviewDialog | None = None
         self.tender_note = TenderNote()
         self.tender_note.tender_picked.connect(self.mark_tender)
@@ -164,7 +172,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.level_filter)
         row.addWidget(self.hide_flagged)
         row.addStretch(1)
-        return self._boxed(tr("文件对排名"), self.pairs, self.summary, self.tender_note, bar)
+        return self._boxed(tr("文件对排名"), self.pairs, self.summary, self.stale_note, self.tender_note, bar)
 
     def _matrix_panel(self) -> QGroupBox:
         return self._boxed(tr("相似度矩阵"), self.matrix)
@@ -346,6 +354,7 @@ class MainWindow(QMainWindow):
     def _show_result(self, result: CheckResult | None, texts: dict[str, DocText]) -> None:
         shown = self._shown_names()
         self.result, self.texts = result, texts
+        self._checked_files = self._file_list() if result is not None else None
         self.files.show_documents(result.documents if result else ())
         self.pairs.set_result(result)
         self.matrix.set_result(result)
@@ -455,10 +464,10 @@ class MainWindow(QMainWindow):
         """Save the check (files, result, texts) to reopen later."""
         if not self._writable(path):
             return
-        saved = self.snapshot()
+        saved, mark = self.snapshot(), self._mark()
         self.check_path = path
         prefs.remember_recent(self.store, path)
-        self._write(lambda: save_check(saved, path), path)
+        self._write(lambda: save_check(saved, path), path, lambda: setattr(self, "_saved_mark", mark))
 
     def _writable(self, path: Path) -> bool:
         """Whether a file can be written to ``path``; if not, a dialog says why (before any work)."""
@@ -469,12 +478,13 @@ class MainWindow(QMainWindow):
             return False
         return True
 
-    def _write(self, write: Callable[[], None], path: Path) -> None:
+    def _write(self, write: Callable[[], None], path: Path, then: Callable[[], None] = lambda: None) -> None:
         task = Task(lambda _progress, _cancel: write(), self)
-        task.on_success(lambda _value: self._written(path)).on_failure(self._failed)
+        task.on_success(lambda _value: self._written(path, then)).on_failure(self._failed)
         task.start()
 
-    def _written(self, path: Path) -> None:
+    def _written(self, path: Path, then: Callable[[], None] = lambda: None) -> None:
+        then()
         self.stage.setText(tr("已保存：{path}").format(path=path))
         self._update_state()
         self.file_written.emit(str(path))
@@ -501,6 +511,7 @@ class MainWindow(QMainWindow):
         self.check_path = path if path and path.suffix == CHECK_SUFFIX else None
         self.reviews = dict(saved.reviews)
         self._show_result(saved.result, dict(saved.texts))
+        self._saved_mark = self._mark() if self.check_path else None
         if saved.result is None:
             self.stage.setText(tr("已打开，尚未检查。"))
 
@@ -538,7 +549,12 @@ class MainWindow(QMainWindow):
 
     # -- state ----------------------------------------------------------------------------------------
 
+    def _file_list(self) -> list[tuple[Path, str]]:
+        return [(f.path, f.role) for f in self.files.files()]
+
     def _update_state(self) -> None:
+        stale = self._checked_files is not None and self._checked_files != self._file_list()
+        self.stale_note.setVisible(stale)  # the files changed since: the result shown is of the earlier ones
         title = tr("围标串标检查")
         self.setWindowTitle(f"{self.name} — bidcheck {title}" if self.name else f"bidcheck {title}")
         has_bids = any(f.role == "bid" for f in self.files.files())
@@ -548,8 +564,47 @@ class MainWindow(QMainWindow):
                 self.menu_actions, has_bids=has_bids, has_result=self.result is not None, busy=self.busy
             )
 
+    def _mark(self) -> tuple[int, tuple[tuple[str, Review], ...]]:
+        """What a saved check holds of this one: its result and the panel's marks."""
+        return id(self.result), tuple(sorted(self.reviews.items()))
+
+    def unsaved(self) -> bool:
+        """Whether the check shown (its result, the panel's marks) differs from the one last saved."""
+        return self.result is not None and self._mark() != self._saved_mark
+
+    def _ask_to_save(self) -> str:
+        """``save``, ``discard`` or ``cancel``: what the user wants done with an unsaved check."""
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self,
+            tr("保存检查？"),
+            tr("本次检查的结果和核实标记尚未保存。关闭前保存吗？"),
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            buttons.Save,
+        )
+        return {buttons.Save: "save", buttons.Discard: "discard"}.get(answer, "cancel")
+
+    def _save_before_closing(self) -> bool:
+        """Save the check now (asking where, if it was never saved); whether it was."""
+        path = self.check_path or menus.ask_save_path(self)
+        if path is None:
+            return False
+        try:
+            save_check(self.snapshot(), path)
+        except OSError as exc:
+            self._failed(exc)
+            return False
+        self._saved_mark = self._mark()
+        return True
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop a running check before closing; remember the window's size."""
+        """Offer to save an unsaved check (Ctrl+Q, the window's close button), stop a running check
+        before closing, remember the window's size."""
+        if self.unsaved() and not (self.task is not None and self.task.is_running()):
+            answer = self.ask_to_save()
+            if answer == "cancel" or (answer == "save" and not self._save_before_closing()):
+                event.ignore()
+                return
         if self.task is not None and self.task.is_running():
             self.task.cancel()
             self.task.wait(30_000)

@@ -48,6 +48,7 @@ def new_window(store: Path, library: bool = False) -> MainWindow:
     if not library:
         prefs.set_library_enabled(settings, False)
     window = MainWindow(settings)
+    window.ask_to_save = lambda: "discard"  # a test's window closes without asking (tests of it ask)
     window.resize(1600, 1000)
     window.show()
     return window
