@@ -87,6 +87,21 @@ def zip_bomb_docx(path: Path, inflated_mb: int = 600) -> Path:
     return _docx(path, _stream_body(chunk, inflated_mb << 20))
 
 
+def many_runs_docx(path: Path, runs: int = 5_000_000) -> Path:
+    """A .docx whose one paragraph is ``runs`` one-character runs (about 13 MB; 130 MB of XML)."""
+    rng = random.Random(9)
+
+    def write(archive: zipfile.ZipFile) -> None:
+        with archive.open("word/document.xml", "w", force_zip64=True) as part:
+            part.write(_BODY_START + b"<w:p>")
+            for _ in range(runs // 1000):
+                chars = (chr(0x4E00 + rng.randrange(3000)) for _ in range(1000))
+                part.write("".join(f"<w:r><w:t>{c}</w:t></w:r>" for c in chars).encode())
+            part.write(b"</w:p>" + _BODY_END)
+
+    return _docx(path, write)
+
+
 def many_tables_docx(path: Path, tables: int = 50_000) -> Path:
     """A .docx with ``tables`` one-cell tables, each a different short sentence (about 12 MB of XML)."""
     rng = random.Random(5)
@@ -325,6 +340,7 @@ CASES: dict[str, Case] = {
         Case("absurd png (100,000 px)", _single(absurd_png, "absurd.png")),
         Case("6 M chars txt", _single(huge_text, "huge.txt")),
         Case("50,000 tables docx", _single(many_tables_docx, "tables.docx")),
+        Case("5 M one-character runs docx", _single(many_runs_docx, "runs.docx")),
         Case("100,000 text objects pdf", _single(tiny_text_pdf, "tiny.pdf")),
         Case("3,000 blank pages pdf", _single(blank_pages_pdf, "blank.pdf")),
         Case("flipped docx", lambda f: damaged(DAMAGED[0], f, 8, flip=True)),

@@ -9,7 +9,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from bench.robustness import giant_page_pdf, many_tables_docx, pdf_file, zip_bomb_docx
+from bench.robustness import giant_page_pdf, many_runs_docx, many_tables_docx, pdf_file, zip_bomb_docx
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
 from bidcheck.ingest.limits import ReadLimits, zip_directory
@@ -67,6 +67,14 @@ def test_text_beyond_the_limit_is_refused_while_reading(tmp_path: Path, kind: st
         path.write_text("\n".join(text), encoding="utf-8")
     assert prepare_document(path, "d1", "bid", Settings()).doc.ok
     assert _error(path, max_chars=2000) == "文件文字过多（超过 2000 字的上限），已跳过"
+
+
+def test_a_part_of_more_markup_than_any_bid_is_refused_while_it_streams(tmp_path: Path) -> None:
+    """Millions of one-character runs (a small file, a huge tree once parsed) end in a plain message, not in
+    gigabytes of memory or a parser's error."""
+    doc = read_document(many_runs_docx(tmp_path / "runs.docx", runs=2_500_000), "d1")
+    assert not doc.ok and doc.error is not None
+    assert doc.error.startswith("文件结构过于繁杂（word/document.xml 的标记超过 800 万个")
 
 
 def test_the_directory_is_read_from_the_end_record(tmp_path: Path) -> None:
