@@ -315,6 +315,7 @@ def _run_check(
     section: str,
     stdout: TextIO,
     stderr: TextIO,
+    named: str = "",
 ) -> ExitStatus:
     from bidcheck.pipeline import check
     from bidcheck.report.files import check_outputs
@@ -339,7 +340,7 @@ def _run_check(
         result = check(inputs, settings, progress, threading.Event(), while_reading=_import_reports)
         name = ""
     else:
-        name = cli_library.section_name(args)
+        name = named or cli_library.section_name(args)
         if not args.section:  # a default name: another section that only shares it is kept
             name = cli_library.default_section_name(library, name, inputs.bid_files())
         result, store_error = cli_library.check_with_library(
@@ -371,8 +372,18 @@ def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> 
     tenders = [*args.tender, *_tenders_by_name(args, stderr)]
     inputs = CheckInputs(tuple(args.paths), tuple(tenders), tuple(args.template))  # folders: see _jobs
     folder = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
-    section = args.section or folder  # the reports name the section as the user does
-    return _run_check(inputs, _settings(args), args, section, stdout, stderr)
+    named = args.section
+    if not named and _says_nothing(folder):  # bids, 新建文件夹: the tender's project name says more
+        named = cli_library.tender_name(tenders)
+    section = named or folder  # as the user names it, its folder names it, else its tender
+    return _run_check(inputs, _settings(args), args, section, stdout, stderr, named)
+
+
+def _says_nothing(folder: str) -> bool:
+    """Whether a section's folder name says nothing of it (none, ``bids``, ``新建文件夹``)."""
+    from bidcheck.text.project_name import generic_folder_name
+
+    return not folder or generic_folder_name(folder)
 
 
 def _tenders_by_name(args: argparse.Namespace, stderr: TextIO) -> list[Path]:

@@ -68,6 +68,24 @@ def section_name(args: argparse.Namespace) -> str:
     return first.resolve().name or str(first)
 
 
+def tender_name(tenders: Sequence[Path]) -> str:
+    """The section's name as its tender gives it (项目名称, else the cover's title; ``text.project_name``),
+    from the first tender file whose text can be read at once (a scan waits for no OCR); "" when none."""
+    from bidcheck.ingest import read_document
+    from bidcheck.ingest.scan import OcrNeeded, OcrOptions
+    from bidcheck.text.project_name import project_name
+
+    for path in tenders:
+        try:
+            doc = read_document(path, "t", OcrOptions(defer=True))
+        except OcrNeeded:
+            continue
+        name = project_name("\n".join(b.text for b in doc.blocks)) if doc.ok else ""
+        if name:
+            return name
+    return ""
+
+
 def default_section_name(path: Path, wanted: str, bids: Sequence[Path]) -> str:
     """A default section name (no ``--section``; the app's) made distinct from a stored section of the
     same name with none of ``bids`` (``distinct_section_name``); as it is when the library cannot be
@@ -157,7 +175,7 @@ def library_summary(result: CheckResult, section: str, stored: bool, stream: Tex
 
 
 def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
-    """``bidcheck library list|show|remove|stats|add|add-template|groups|export|import``."""
+    """``bidcheck library list|show|remove|rename|stats|add|add-template|groups|export|import``."""
     lib = commands.add_parser("library", help="资料库：以往检查过的标段")
     lib.add_argument("--library", type=Path, metavar="FILE", help="资料库文件")
     lib.add_argument("--settings", type=Path, metavar="FILE", help="设置文件（JSON）")
@@ -167,6 +185,9 @@ def add_library_commands(commands: argparse._SubParsersAction[Any]) -> None:
         "section", metavar="SECTION", help="标段名称"
     )
     verbs.add_parser("remove", help="删除标段").add_argument("section", metavar="SECTION", help="标段名称")
+    rename = verbs.add_parser("rename", help="给标段改名")
+    rename.add_argument("section", metavar="SECTION", help="现在的标段名称")
+    rename.add_argument("new", metavar="NEW", help="新的标段名称")
     verbs.add_parser("stats", help="统计")
     add = verbs.add_parser("add", help="存入一个标段（不出报告）")
     add.add_argument("paths", nargs="+", type=Path, metavar="DIR", help="标段的投标文件或文件夹")
@@ -235,6 +256,19 @@ def _remove(library: Library, args: argparse.Namespace, _s: Settings, out: TextI
         out.write(f"资料库中没有标段 {args.section}\n")
         return 2
     out.write(f"已删除标段 {args.section}\n")
+    return 0
+
+
+def _rename(library: Library, args: argparse.Namespace, _s: Settings, out: TextIO) -> int:
+    new = " ".join(str(args.new).split())
+    if not new:
+        out.write("新的标段名称不能为空\n")
+        return 2
+    problem = library.rename(args.section, new)
+    if problem:
+        out.write(problem + "\n")
+        return 2
+    out.write(f"已把标段 {args.section} 改名为 {new}\n")
     return 0
 
 
@@ -350,12 +384,13 @@ def _import(library: Library, args: argparse.Namespace, _s: Settings, out: TextI
     return 0
 
 
-_READING = frozenset({"list", "show", "remove", "stats", "groups", "export"})  # verbs that store nothing
+_READING = frozenset({"list", "show", "remove", "rename", "stats", "groups", "export"})  # store nothing
 _LOOKING = frozenset({"list", "show", "stats"})  # verbs that change nothing: the library opened read-only
 _VERBS: dict[str, Callable[[Library, argparse.Namespace, Settings, TextIO], int]] = {
     "list": _list,
     "show": _show,
     "remove": _remove,
+    "rename": _rename,
     "stats": _stats,
     "add": _add,
     "add-template": _add_template,

@@ -59,6 +59,7 @@ def _actions(w: MainWindow) -> Actions:
         "add_tender": _action(w, "添加招标文件…", lambda: w.ask_files("tender")),
         "add_template": _action(w, "添加模板文件…", lambda: w.ask_files("template")),
         "remove": _action(w, "移除所选文件", w.files.remove_selected),
+        "rename": _action(w, "标段名称…", lambda: w.rename_section(), "F2"),
         "run": _action(w, "开始检查", w.run_check, "F5"),
         "cancel": _action(w, "取消检查", w.cancel_check, "Esc"),
         "self_check": _action(w, "投标人自查…", w.open_self_check, "Ctrl+B"),
@@ -95,6 +96,7 @@ def _menus(w: MainWindow, a: Actions) -> None:
     file_menu.addAction(a["quit"])
     check_menu = bar.addMenu(tr("检查"))
     check_menu.addActions([a["add_bids"], a["add_folder"], a["add_tender"], a["add_template"], a["remove"]])
+    check_menu.addAction(a["rename"])
     check_menu.addSeparator()
     check_menu.addActions([a["run"], a["cancel"]])
     check_menu.addSeparator()

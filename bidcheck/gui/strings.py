@@ -37,6 +37,12 @@ ENGLISH: dict[str, str] = {
     "疑似串标组 {n}": "Suspected ring {n}",
     "标记…": "Mark…",
     "所有文件": "All files",
+    "标段名称…": "Section name…",
+    "标段名称": "Section name",
+    "本标段的名称（用于报告和资料库）：": "This section's name (for the reports and the library):",
+    "资料库中的标段未改名：{why}": "The section was not renamed in the library: {why}",
+    "标段已改名为“{name}”": "The section is now named “{name}”",
+    "标段已改名为“{name}”，资料库中的记录也已改名": "The section is now named “{name}”, in the library too",
     "保存检查？": "Save the check?",
     "本次检查的结果和核实标记尚未保存。关闭前保存吗？": (
         "This check's result and marks are not saved. Save before closing?"

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import words
-from bidcheck.cli_library import check_with_library, default_section_name
+from bidcheck.cli_library import check_with_library, default_section_name, tender_name
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.library import default_library_path
@@ -37,6 +38,7 @@ from bidcheck.report.files import UnwritablePath, check_output_path
 from bidcheck.review import Review, group_key, group_review_of, pair_key
 from bidcheck.semantic import plan_line, section_size
 from bidcheck.text.chars import replace_unsafe
+from bidcheck.text.project_name import generic_folder_name
 
 from . import menus, prefs
 from .evidence_view import EvidenceView
@@ -78,6 +80,7 @@ class MainWindow(QMainWindow):
         self._checked_files: list[tuple[Path, str]] | None = None  # the files the result shown is of
         self.name = ""
         self.check_path: Path | None = None
+        self.name_given = False  # the section's name as the user gave it (else its folder's, its tender's)
         self.task: Task | None = None
         self.library_page: LibraryPage | None = None
         self.read_memo = ReadMemo()  # the files read by the last check, for the next (a file added)
@@ -231,7 +234,7 @@ class MainWindow(QMainWindow):
         if self.busy:
             return
         self.files.clear()
-        self.name, self.check_path = "", None
+        self.name, self.check_path, self.name_given = "", None, False
         self.reviews = {}
         self._show_result(None, {})
         self.summary.setText(tr("添加一个标段的投标文件，标出招标文件，然后开始检查。"))
@@ -262,21 +265,41 @@ class MainWindow(QMainWindow):
             return
         settings = self.settings
         library = self.library_path() if self.library_switch.isChecked() else None
-        section = self.name or tr("未命名标段")
+        given, folder = self.name_given, self.name
         memo = self.read_memo
 
-        def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText]]:
+        def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText], str]:
+            named = given or (folder and not generic_folder_name(folder))  # else the tender names it
+            section = folder if named else (tender_name(inputs.tenders) or folder)
             if library is None:
                 result = check(inputs, settings, progress, cancel, memo=memo)
             else:  # compared with the library's earlier sections, then stored there
-                name = default_section_name(library, section, inputs.bid_files())
+                name = default_section_name(library, section or tr("未命名标段"), inputs.bid_files())
                 result, _unstored = check_with_library(
                     inputs, settings, library, name, progress, cancel, memo
                 )
-            return result, texts_from_result(result)
+            return result, texts_from_result(result), section
 
         plan = plan_line(settings, section_size(inputs.bid_files()))  # the layer's cost, before it starts
         self._start(Task(job, self), self._check_done, tr("正在检查…") + "  " + plan)
+
+    def rename_section(self, new: str | None = None) -> bool:
+        """Name the section (asked when ``new`` is not given): for the window, the reports and the library,
+        where the section stored under its old name takes the new one; whether it was renamed."""
+        if new is None:
+            new, ok = QInputDialog.getText(
+                self, tr("标段名称"), tr("本标段的名称（用于报告和资料库）："), text=self.name
+            )
+            if not ok:
+                return False
+        new = replace_unsafe(" ".join(new.split()))
+        if not new or self.busy:
+            return False
+        old, self.name, self.name_given = self.name, new, True
+        if old and old != new and self.library_switch.isChecked() and self.library_path().is_file():
+            self.stage.setText(_renamed_in_library(self.library_path(), old, new))
+        self._update_state()
+        return True
 
     def library_path(self) -> Path:
         """The library the app checks against: the setting ``library_path``, else the default place."""
@@ -310,8 +333,10 @@ class MainWindow(QMainWindow):
     def _show_progress(self, fraction: float, message: str) -> None:
         self.status.show_progress(fraction, message, self.task is not None and self.task.cancel_requested)
 
-    def _check_done(self, value: tuple[CheckResult, dict[str, DocText]]) -> None:
-        result, texts = value
+    def _check_done(self, value: tuple[CheckResult, dict[str, DocText], str]) -> None:
+        result, texts, section = value
+        if section and not self.name_given:
+            self.name = section  # as the tender names it
         self._show_result(result, texts)
 
     def _cancelled(self) -> None:
@@ -508,6 +533,7 @@ class MainWindow(QMainWindow):
         """Show a saved check."""
         self.files.set_files(saved.files)
         self.name = saved.name or (path.stem if path else "")
+        self.name_given = bool(saved.name)
         self.check_path = path if path and path.suffix == CHECK_SUFFIX else None
         self.reviews = dict(saved.reviews)
         self._show_result(saved.result, dict(saved.texts))
@@ -612,3 +638,26 @@ class MainWindow(QMainWindow):
             self.library_page.wait()
         prefs.save_geometry(self.store, self)
         super().closeEvent(event)
+
+
+def _renamed_in_library(path: Path, old: str, new: str) -> str:
+    """What became of renaming a stored section: done, not stored, or why not."""
+    from bidcheck.library import LibraryError, open_library
+
+    try:
+        library = open_library(path, busy_timeout_s=2.0)
+    except LibraryError as exc:
+        return tr("资料库中的标段未改名：{why}").format(why=exc)
+    try:
+        problem = library.rename(old, new)
+    except LibraryError as exc:
+        problem = str(exc)
+    finally:
+        library.close()
+    if problem.startswith("资料库中没有标段"):
+        return tr("标段已改名为“{name}”").format(name=new)
+    return (
+        tr("资料库中的标段未改名：{why}").format(why=problem)
+        if problem
+        else tr("标段已改名为“{name}”，资料库中的记录也已改名").format(name=new)
+    )

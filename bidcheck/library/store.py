@@ -674,6 +674,17 @@ class Library:
         with self._writing() as db:
             regroup(db, hamming)
 
+    def rename(self, name: str, new: str) -> str:
+        """Give a stored section a new name: "" when done, else why not (no such section, or the new
+        name another section's)."""
+        with self._writing() as db:
+            if db.execute("SELECT 1 FROM sections WHERE name = ?", (name,)).fetchone() is None:
+                return f"资料库中没有标段 {name}"
+            if new != name and db.execute("SELECT 1 FROM sections WHERE name = ?", (new,)).fetchone():
+                return f"资料库中已有标段 {new}，请换一个名称"
+            db.execute("UPDATE sections SET name = ? WHERE name = ?", (new, name))
+        return ""
+
     def remove(self, name: str) -> bool:
         """Remove a section and every trace of it (its pages overwritten); whether it was there."""
         with self._writing() as db:

@@ -255,3 +255,33 @@ def _comparable(result: dict) -> str:
     for doc in result["documents"]:
         doc.pop("path", None)
     return json.dumps(result, ensure_ascii=False, sort_keys=True)
+
+
+def test_a_section_is_named_by_its_tender_and_renamed_in_the_library_too(
+    qapp: object, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked with its tender, the window takes the tender's project name (title, reports, library);
+    renamed (F2), the library's record takes the new name."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from bidcheck.library import open_library
+
+    window = new_window(tmp_path / "bidcheck.ini", library=True)
+    library = tmp_path / "l.sqlite"
+    window.settings = Settings(library_path=str(library), workers=1)
+    try:
+        window.add_paths([SAMPLE / "bids", TENDER])
+        run_to_end(window, qtbot)
+        name = "某市滨江新区道路及排水管网改造工程施工第二标段"
+        assert window.name == name and name in window.windowTitle()
+        monkeypatch.setattr(QInputDialog, "getText", lambda *_a, **_k: ("滨江二标", True))
+        assert window.rename_section()
+        assert window.name == "滨江二标" and "滨江二标" in window.windowTitle()
+        assert window.stage.text() == "标段已改名为“滨江二标”，资料库中的记录也已改名"
+        stored = open_library(library, read_only=True)
+        try:
+            assert [row.name for row in stored.sections()] == ["滨江二标"]
+        finally:
+            stored.close()
+    finally:
+        window.close()
