@@ -102,6 +102,27 @@ def many_runs_docx(path: Path, runs: int = 5_000_000) -> Path:
     return _docx(path, write)
 
 
+def huge_pictures_docx(path: Path, pictures: int = 12, side: int = 13_000) -> Path:
+    """A .docx of ``pictures`` PNGs of ``side`` × ``side`` pixels each (a few hundred KB in all: each
+    decodes to about 170 MB)."""
+    import io
+
+    from docx import Document as new_docx
+    from docx.shared import Inches
+    from PIL import Image, ImageDraw
+
+    image = Image.new("L", (side, side), 255)
+    document = new_docx()
+    for n in range(pictures):  # each a line more: a picture of its own
+        ImageDraw.Draw(image).line((0, n * 100, side - 1, side - 1 - n * 100), fill=0, width=5)
+        data = io.BytesIO()
+        image.save(data, "PNG", compress_level=1)
+        document.add_paragraph(f"附图 {n + 1}")
+        document.add_picture(io.BytesIO(data.getvalue()), width=Inches(2))
+    document.save(str(path))
+    return path
+
+
 def many_tables_docx(path: Path, tables: int = 50_000) -> Path:
     """A .docx with ``tables`` one-cell tables, each a different short sentence (about 12 MB of XML)."""
     rng = random.Random(5)
@@ -341,6 +362,7 @@ CASES: dict[str, Case] = {
         Case("6 M chars txt", _single(huge_text, "huge.txt")),
         Case("50,000 tables docx", _single(many_tables_docx, "tables.docx")),
         Case("5 M one-character runs docx", _single(many_runs_docx, "runs.docx")),
+        Case("12 pictures of 13,000 px docx", _single(huge_pictures_docx, "pictures.docx")),
         Case("100,000 text objects pdf", _single(tiny_text_pdf, "tiny.pdf")),
         Case("3,000 blank pages pdf", _single(blank_pages_pdf, "blank.pdf")),
         Case("flipped docx", lambda f: damaged(DAMAGED[0], f, 8, flip=True)),

@@ -216,3 +216,21 @@ def test_a_saved_result_keeps_the_shared_pictures_thumbnails(section: CheckResul
         (2, 9),
         (2, 11),
     ]
+
+
+def test_a_picture_too_large_to_decode_is_left_out_before_it_is_decoded(tmp_path: Path) -> None:
+    """A PNG of 7,000 × 7,000 pixels (a few kilobytes, 49 million pixels decoded) is no picture to hash:
+    left out from its header's size; a photo beside it is hashed as ever."""
+    huge = Image.new("L", (7000, 7000), 255)
+    ImageDraw.Draw(huge).line((0, 0, 6999, 6999), fill=0, width=9)
+    data = io.BytesIO()
+    huge.save(data, "PNG")
+    assert len(data.getvalue()) < 1_000_000
+    assert picture_from_bytes(data.getvalue(), 1) is None
+    document = new_docx()
+    document.add_paragraph("附图：")
+    document.add_picture(io.BytesIO(data.getvalue()), width=Inches(2))
+    document.add_picture(io.BytesIO(encoded(photo(3), "PNG")), width=Inches(2))
+    document.save(str(tmp_path / "pictures.docx"))
+    doc = read_document(tmp_path / "pictures.docx", "d1")
+    assert doc.ok and [(p.width, p.height) for p in doc.pictures] == [photo(3).size]

@@ -10,7 +10,9 @@ metadata or entropy coding, and a JPEG small enough to be decoded whole digests 
 saved as PNG. Any other picture is decoded whole. Both are then reduced by a whole factor for the rest.
 
 Pictures smaller than ``MIN_SIDE`` pixels on a side (icons, rules, bullets) are left out, and so is any
-image that cannot be decoded: a picture is a hint, never worth failing a file for.
+image that cannot be decoded: a picture is a hint, never worth failing a file for. So is a picture that
+is not a JPEG and holds more than ``MAX_DECODED_PIXELS`` (a 13,000 × 13,000 PNG of 257 KB decodes to
+half a gigabyte; twelve of them held 2.1 GB): its size is read from its header, before any decoding.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bidcheck.ingest.limits import ReadLimits, open_package
 from bidcheck.model import Picture
 
 __all__ = [
+    "MAX_DECODED_PIXELS",
     "MAX_PICTURES",
     "MIN_SIDE",
     "package_pictures",
@@ -43,6 +46,7 @@ __all__ = [
 ]
 
 MIN_SIDE = 64
+MAX_DECODED_PIXELS = 40_000_000  # a picture decoded whole (not a JPEG, decoded smaller) holds at most these
 MAX_PICTURES = 400  # per document: a file of thousands of pictures is hashed no further
 _THUMBNAIL = 128  # pixels on the longer side
 _DECODED = 256  # a JPEG is decoded at a scale that keeps at least this many pixels a side
@@ -94,7 +98,7 @@ def picture_from_bytes(data: bytes, page: int) -> Picture | None:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             size = image.size
-            if min(size) < MIN_SIDE:
+            if min(size) < MIN_SIDE or (image.format != "JPEG" and size[0] * size[1] > MAX_DECODED_PIXELS):
                 return None
             image.draft("RGB", (_DECODED, _DECODED))  # a JPEG decoded smaller; no other format
             image.load()
@@ -145,6 +149,8 @@ def _pdf_picture(obj: pdfium.PdfImage, number: int) -> Picture | None:
             return None
         if obj.get_filters() == ["DCTDecode"]:
             return picture_from_bytes(bytes(obj.get_data(decode_simple=False)), number)
+        if size[0] * size[1] > MAX_DECODED_PIXELS:
+            return None  # decoded whole by pdfium: too large to be worth it
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = obj.get_bitmap(render=False).to_pil()
