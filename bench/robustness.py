@@ -123,6 +123,32 @@ def huge_pictures_docx(path: Path, pictures: int = 12, side: int = 13_000) -> Pa
     return path
 
 
+def spaced_ofd(path: Path) -> Path:
+    """A 1 KB OFD whose one line's glyph spacing repeats a step 200 million times (``g 200000000 1``)."""
+    ns = 'xmlns:ofd="http://www.ofdspec.org/2016"'
+    text = PARAGRAPH[:30]
+    page = (
+        f'<?xml version="1.0" encoding="UTF-8"?><ofd:Page {ns}><ofd:Content><ofd:Layer ID="5">'
+        '<ofd:TextObject ID="100" Boundary="20 30 170 6" Size="3.5">'
+        f'<ofd:TextCode X="0" Y="4" DeltaX="g 200000000 1">{text}</ofd:TextCode></ofd:TextObject>'
+        "</ofd:Layer></ofd:Content></ofd:Page>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(
+            "OFD.xml",
+            f'<?xml version="1.0" encoding="UTF-8"?><ofd:OFD {ns} Version="1.0" DocType="OFD"><ofd:DocBody>'
+            "<ofd:DocRoot>Doc_0/Document.xml</ofd:DocRoot></ofd:DocBody></ofd:OFD>",
+        )
+        archive.writestr(
+            "Doc_0/Document.xml",
+            f'<?xml version="1.0" encoding="UTF-8"?><ofd:Document {ns}><ofd:CommonData><ofd:PageArea>'
+            "<ofd:PhysicalBox>0 0 210 297</ofd:PhysicalBox></ofd:PageArea></ofd:CommonData><ofd:Pages>"
+            '<ofd:Page ID="10" BaseLoc="Pages/Page_0/Content.xml"/></ofd:Pages></ofd:Document>',
+        )
+        archive.writestr("Doc_0/Pages/Page_0/Content.xml", page)
+    return path
+
+
 def many_tables_docx(path: Path, tables: int = 50_000) -> Path:
     """A .docx with ``tables`` one-cell tables, each a different short sentence (about 12 MB of XML)."""
     rng = random.Random(5)
@@ -363,6 +389,7 @@ CASES: dict[str, Case] = {
         Case("50,000 tables docx", _single(many_tables_docx, "tables.docx")),
         Case("5 M one-character runs docx", _single(many_runs_docx, "runs.docx")),
         Case("12 pictures of 13,000 px docx", _single(huge_pictures_docx, "pictures.docx")),
+        Case("OFD glyph spacing g 200000000", _single(spaced_ofd, "spaced.ofd")),
         Case("100,000 text objects pdf", _single(tiny_text_pdf, "tiny.pdf")),
         Case("3,000 blank pages pdf", _single(blank_pages_pdf, "blank.pdf")),
         Case("flipped docx", lambda f: damaged(DAMAGED[0], f, 8, flip=True)),

@@ -161,20 +161,27 @@ def _numbers(text: str | None) -> list[float]:
 
 
 def _advances(delta_x: str | None, count: int, size: float) -> float:
-    """The width of ``count`` characters: their ``DeltaX`` steps (``g n v`` repeats a step) plus one."""
-    steps: list[float] = []
+    """The width of ``count`` characters: their ``DeltaX`` steps (``g n v`` repeats a step) plus one.
+    Only the steps the characters take are counted: ``g 200000000 1`` on a line of ten is nine steps,
+    never a list of 200 million."""
+    need = max(count - 1, 0)
+    total, taken, stepped = 0.0, 0, False
     tokens = (delta_x or "").split()
     i = 0
-    while i < len(tokens):
+    while i < len(tokens) and (taken < need or not stepped):
         if tokens[i] == "g" and i + 2 < len(tokens):
-            steps.extend([float(tokens[i + 2])] * int(float(tokens[i + 1])))
+            repeat, step = _numbers(tokens[i + 1]), _numbers(tokens[i + 2])
+            if repeat and step:
+                times = int(min(max(repeat[0], 0.0), need - taken))  # 1e400 is no count
+                total, taken, stepped = total + times * step[0], taken + times, True
             i += 3
-        else:
-            steps.extend(_numbers(tokens[i]))
-            i += 1
-    if not steps:
-        return count * size
-    return sum(steps[: max(count - 1, 0)]) + size
+            continue
+        values = _numbers(tokens[i])
+        stepped = stepped or bool(values)
+        for value in values[: need - taken]:
+            total, taken = total + value, taken + 1
+        i += 1
+    return total + size if stepped else count * size
 
 
 def _pieces(content: etree._Element) -> list[_Piece]:
