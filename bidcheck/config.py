@@ -60,6 +60,7 @@ SETTING_LABELS = {
     "max_chars": "单个文件的文字上限（字）",
     "worker_memory_mb": "每个读取进程的内存上限（MB，0 为自动）",
     "ocr_page_timeout_s": "每页文字识别的时限（秒）",
+    "read_timeout_s": "读取一个文件的时限（秒，超时的文件记为无法读取）",
     "max_passages_per_pair": "每对文件最多列出的段落数",
     "cache_max_mb": "缓存上限（MB，超出时先删去最久未用的）",
     "ocr_engine": "文字识别（OCR）引擎",
@@ -92,7 +93,14 @@ SETTING_LABELS = {
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
 SEMANTIC_ENCODERS = ("use", "e5")
-_READ_LIMITS = ("max_unpacked_mb", "max_zip_ratio", "max_zip_entries", "max_chars", "ocr_page_timeout_s")
+_READ_LIMITS = (
+    "max_unpacked_mb",
+    "max_zip_ratio",
+    "max_zip_entries",
+    "max_chars",
+    "ocr_page_timeout_s",
+    "read_timeout_s",
+)
 
 
 class SettingsError(ValueError):
@@ -189,6 +197,7 @@ class Settings:
     max_chars: int = 5_000_000  # a 1,000-page bid holds about a million
     worker_memory_mb: int = 0  # 0 = a share of the PC's memory (bidcheck.workers.default_memory_mb)
     ocr_page_timeout_s: int = 120
+    read_timeout_s: int = 600  # a file still being read after this long is stopped and said unreadable
     max_passages_per_pair: int = 200
     cache_max_mb: int = 2048  # what was read and compared is kept up to this (a 100-bid section: ~150 MB)
     ocr_engine: str = "rapidocr"  # or "paddleocr", when installed with its models on disk

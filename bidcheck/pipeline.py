@@ -271,7 +271,7 @@ def _prepare_jobs(
     def finished(index: int, outcome: Prepared | Pickled | Lost) -> None:
         nonlocal done
         done += 1
-        known[todo[index].doc_id] = _outcome(todo[index], outcome)  # its bytes let go at once
+        known[todo[index].doc_id] = _outcome(todo[index], outcome, settings)  # its bytes let go at once
         remember_read(known[todo[index].doc_id])
         progress(done / len(jobs), f"读取 {todo[index].path.name}")
 
@@ -285,6 +285,7 @@ def _prepare_jobs(
                 finished,
                 cancel=cancel,
                 memory_mb=_memory_mb(settings),
+                time_limit_s=settings.read_timeout_s,  # a file past it: stopped, said unreadable
                 ahead=1,  # each worker's next file waits in its pipe: it begins as soon as one ends
                 started=functools.partial(_beside_readers, made, settings, cancel, begun),
             )
@@ -370,16 +371,19 @@ def _cached_jobs(jobs: list[_Job], settings: Settings, cancel: CancelFlag | None
     return known
 
 
-def _outcome(job: _Job, outcome: Prepared | Pickled | Lost) -> Prepared:
+def _outcome(job: _Job, outcome: Prepared | Pickled | Lost, settings: Settings) -> Prepared:
     """What a reading process gave for a file, as a prepared document."""
     if isinstance(outcome, Lost):
-        return _lost(job, outcome)
+        return _lost(job, outcome, settings)
     return outcome.take() if isinstance(outcome, Pickled) else outcome
 
 
-def _lost(job: _Job, lost: Lost) -> Prepared:
+def _lost(job: _Job, lost: Lost, settings: Settings) -> Prepared:
     """The error document of a file whose reading process ended without a result."""
     message = OUT_OF_MEMORY if lost.reason == "memory" else READER_DIED
+    if lost.reason == "timeout":
+        limit = settings.read_timeout_s
+        message = f"读取超过 {limit} 秒仍未完成，已停止（文件过于繁杂或已损坏；可在设置中放宽时限）"
     return Prepared(replace(error_document(job.path, job.doc_id, message), role=job.role))
 
 

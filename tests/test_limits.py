@@ -126,3 +126,19 @@ def test_pages_the_ocr_stage_gave_up_are_named(tmp_path: Path) -> None:
     assert doc.error == (
         "第 1 页文字识别超时（超过 120 秒），未能读取（共 2 页未能读取），文件中没有其他可比较的文字"
     )
+
+
+def test_a_file_read_past_the_time_limit_is_stopped_and_said_unreadable(
+    section: dict[str, Path], tmp_path: Path
+) -> None:
+    """A file still being read after ``read_timeout_s`` has its reading process stopped: it is an error
+    document saying so, and the other bids are compared."""
+    from bidcheck.pipeline import CheckInputs, check
+
+    slow = many_tables_docx(tmp_path / "slow.docx", tables=60_000)  # seconds to read
+    bids = [p for p in sorted(section["bids"].iterdir())]
+    result = check(CheckInputs((*bids, slow)), Settings(workers=2, read_timeout_s=1))
+    stopped = next(d for d in result.documents if d.name == "slow.docx")
+    assert not stopped.ok and stopped.error is not None
+    assert stopped.error.startswith("读取超过 1 秒仍未完成，已停止")
+    assert sum(d.ok for d in result.bids) == len(bids) and result.pairs

@@ -122,7 +122,7 @@ def test_a_file_over_the_size_limit_is_refused_and_the_rest_compared(tmp_path: P
 def _read_in_worker(path: Path) -> tuple[int, list[int]]:
     """A bid read as the check reads it in a worker process: its SimHash, and that process's BLAS threads."""
     job = _Job(path, "d1", "bid")
-    prepared = _outcome(job, _read_job(job, Settings(), False, ()))
+    prepared = _outcome(job, _read_job(job, Settings(), False, ()), Settings())
     assert prepared.ready is not None
     return prepared.ready.fingerprint.simhash, [
         i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"
@@ -156,7 +156,7 @@ def test_a_file_read_afresh_comes_back_as_the_bytes_of_its_cache_entry(
     assert isinstance(sent, Pickled)
     (entry,) = (tmp_path / "documents").rglob("*.bin")
     assert sent.data == load_blob("documents", entry.stem) and entry.read_bytes().endswith(sent.data)
-    read, here = _outcome(job, sent).ready, prepare_document(path, "d1", "bid", Settings()).ready
+    read, here = _outcome(job, sent, Settings()).ready, prepare_document(path, "d1", "bid", Settings()).ready
     assert read is not None and here is not None
     assert (read.clean.norm, read.fingerprint.simhash) == (here.clean.norm, here.fingerprint.simhash)
     assert read.fingerprint.kgrams.tobytes() == here.fingerprint.kgrams.tobytes()

@@ -89,6 +89,7 @@ GROUPS = (
             "max_chars",
             "worker_memory_mb",
             "ocr_page_timeout_s",
+            "read_timeout_s",
             "cache_max_mb",
         ),
     ),

@@ -37,6 +37,9 @@ ENGLISH: dict[str, str] = {
     "疑似串标组 {n}": "Suspected ring {n}",
     "标记…": "Mark…",
     "所有文件": "All files",
+    "读取一个文件的时限（秒，超时的文件记为无法读取）": (
+        "Seconds to read one file (past them, it is unreadable)"
+    ),
     "标段名称…": "Section name…",
     "标段名称": "Section name",
     "本标段的名称（用于报告和资料库）：": "This section's name (for the reports and the library):",
