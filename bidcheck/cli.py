@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from bidcheck import __version__, cli_archive, cli_library, cli_near, cli_selfcheck
-from bidcheck.config import Settings, SettingsError, load_settings, setting_error_words
+from bidcheck.config import MANY_PAIRS, Settings, SettingsError, load_settings, setting_error_words
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
 
 if TYPE_CHECKING:
@@ -270,11 +270,14 @@ def _roomy(paths: list[Path]) -> bool:
 
 
 def _attempt(label: str, write: Callable[[], None], failed: dict[str, OSError]) -> None:
-    """Write a report; what kept it from being written is kept in ``failed``."""
+    """Write a report; what kept it from being written is kept in ``failed`` (memory too: a workbook of
+    millions of pairs that does not fit is said, and the other reports are still written)."""
     try:
         write()
     except OSError as exc:
         failed[label] = exc
+    except MemoryError:
+        failed[label] = OSError(errno.ENOMEM, "内存不足，无法生成这份报告（其余报告照常写出）")
 
 
 def _write_docx(result: CheckResult, path: Path, section: str, procurement: bool, pdf: bool = False) -> None:
@@ -334,6 +337,7 @@ def _run_check(
         from bidcheck.semantic import plan_line, section_size
 
         stderr.write(plan_line(settings, section_size(inputs.bid_files())) + "\n")
+    _say_size(inputs, stderr)
     library = cli_library.library_wanted(args, settings)
     store_error = None
     if library is None:
@@ -361,6 +365,17 @@ def _run_check(
         return ExitStatus.LIBRARY_FAILED
     unreadable = any(not d.ok for d in result.documents)
     return ExitStatus.SOME_FILES_UNREADABLE if unreadable else ExitStatus.SUCCESS
+
+
+def _say_size(inputs: CheckInputs, stderr: TextIO) -> None:
+    """Say before a very large check begins how many files and pairs it holds (said even with --quiet)."""
+    bids = inputs.bid_count()
+    pairs = bids * (bids - 1) // 2
+    if pairs > MANY_PAIRS:
+        stderr.write(
+            f"bidcheck: 本次比对 {bids:,} 份投标文件、{pairs:,} 对，需要较长时间和较多内存；"
+            "可按 Ctrl+C 取消\n"
+        )
 
 
 def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:

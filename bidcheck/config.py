@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "MANY_PAIRS",
     "OCR_ENGINES",
     "SEMANTIC_ENCODERS",
     "SETTINGS_VERSION",
@@ -92,6 +93,7 @@ SETTING_LABELS = {
     "semantic_encoder": "语义模型",
 }
 OCR_ENGINES = ("rapidocr", "paddleocr")
+MANY_PAIRS = 200_000  # pairs past which a check says (the app asks) up front that it will take long
 SEMANTIC_ENCODERS = ("use", "e5")
 _READ_LIMITS = (
     "max_unpacked_mb",

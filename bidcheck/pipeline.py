@@ -105,6 +105,10 @@ class CheckInputs:
     templates: Sequence[Path] = field(default_factory=tuple)
     bidders: Sequence[Path] = field(default_factory=tuple)
 
+    def bid_count(self) -> int:
+        """How many bids the check compares (a file or a bidder's folder each)."""
+        return len(collect_sources(self.bids)) + len(self.bidders)
+
     def bid_files(self) -> list[Path]:
         """Every file of the bids, folders expanded, each once (what the section is made of, to size it)."""
         return list({_key(p): p for p in collect_paths([*self.bids, *self.bidders])}.values())

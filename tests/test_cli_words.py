@@ -104,3 +104,24 @@ def test_reports_the_disk_cannot_hold_together_are_written_one_by_one(
     assert status == ExitStatus.WRITE_FAILED
     assert load_workbook(disk / "r.xlsx").sheetnames[0] == "概要" and f"Excel 报告：{disk / 'r.xlsx'}" in out
     assert not (disk / "r.json").exists() and f"无法写入 {disk / 'r.json'}" in err
+
+
+def test_a_very_large_section_is_said_before_it_begins(tmp_path: Path) -> None:
+    """Past 200,000 pairs (some 630 bids) the check says up front how many files and pairs it holds."""
+    from bidcheck.cli import _say_size
+    from bidcheck.pipeline import CheckInputs
+
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    for n in range(633):
+        (folder / f"{n:04d}.txt").write_text(f"投标文件 {n}", encoding="utf-8")
+    said = io.StringIO()
+    _say_size(CheckInputs((folder,)), said)
+    assert (
+        said.getvalue()
+        == "bidcheck: 本次比对 633 份投标文件、200,028 对，需要较长时间和较多内存；可按 Ctrl+C 取消\n"
+    )
+    (folder / "0000.txt").unlink()
+    said = io.StringIO()
+    _say_size(CheckInputs((folder,)), said)
+    assert said.getvalue() == ""  # 199,396 pairs

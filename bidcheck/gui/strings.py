@@ -37,6 +37,9 @@ ENGLISH: dict[str, str] = {
     "疑似串标组 {n}": "Suspected ring {n}",
     "标记…": "Mark…",
     "所有文件": "All files",
+    "本次比对 {bids:,} 份投标文件、{pairs:,} 对，需要较长时间和较多内存。继续吗？": (
+        "This check compares {bids:,} bids, {pairs:,} pairs: it will take long and much memory. Go on?"
+    ),
     "读取一个文件的时限（秒，超时的文件记为无法读取）": (
         "Seconds to read one file (past them, it is unreadable)"
     ),

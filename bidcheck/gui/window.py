@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from bidcheck import words
 from bidcheck.cli_library import check_with_library, default_section_name, tender_name
-from bidcheck.config import Settings
+from bidcheck.config import MANY_PAIRS, Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.library import default_library_path
 from bidcheck.model import CheckResult, Role
@@ -263,6 +263,8 @@ class MainWindow(QMainWindow):
             if not inputs.bid_files():
                 self.stage.setText(tr("请先添加投标文件。"))
             return
+        if not self._large_check_wanted(inputs):
+            return
         settings = self.settings
         library = self.library_path() if self.library_switch.isChecked() else None
         given, folder = self.name_given, self.name
@@ -282,6 +284,19 @@ class MainWindow(QMainWindow):
 
         plan = plan_line(settings, section_size(inputs.bid_files()))  # the layer's cost, before it starts
         self._start(Task(job, self), self._check_done, tr("正在检查…") + "  " + plan)
+
+    def _large_check_wanted(self, inputs: CheckInputs) -> bool:
+        """Whether to go on with a very large check (asked past ``MANY_PAIRS`` pairs)."""
+        bids = inputs.bid_count()
+        pairs = bids * (bids - 1) // 2
+        if pairs <= MANY_PAIRS:
+            return True
+        said = tr("本次比对 {bids:,} 份投标文件、{pairs:,} 对，需要较长时间和较多内存。继续吗？")
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            self, tr("开始检查"), said.format(bids=bids, pairs=pairs), buttons.Yes | buttons.No, buttons.No
+        )
+        return answer == buttons.Yes
 
     def rename_section(self, new: str | None = None) -> bool:
         """Name the section (asked when ``new`` is not given): for the window, the reports and the library,

@@ -72,3 +72,30 @@ def test_a_result_whose_files_changed_says_so(qtbot: QtBot, tmp_path: Path) -> N
     finally:
         window.ask_to_save = lambda: "discard"
         window.close()
+
+
+def test_a_very_large_check_is_asked_about_first(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past 200,000 pairs the app says how many and asks before it begins; no: nothing starts."""
+    from PySide6.QtWidgets import QMessageBox
+
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    for n in range(633):
+        (folder / f"{n:04d}.txt").write_text(f"投标文件 {n}", encoding="utf-8")
+    window = new_window(tmp_path / "bidcheck.ini")
+    asked: list[str] = []
+
+    def answer(_parent: object, _title: str, text: str, *_rest: object) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    try:
+        window.add_paths([folder])
+        window.run_check()
+        assert asked == ["本次比对 633 份投标文件、200,028 对，需要较长时间和较多内存。继续吗？"]
+        assert not window.busy and window.result is None
+    finally:
+        window.close()
