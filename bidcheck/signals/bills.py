@@ -87,9 +87,14 @@ def _control_copy(items: Sequence[BillItem], control: dict[str, float | None]) -
     return bool(control) and len(priced) > 0 and alike >= 0.9 * len(priced)
 
 
-def _control(section: SectionInfo) -> dict[str, float | None]:
-    """The control price of each item, from the tender's bills."""
-    return {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
+def _tender_bill(section: SectionInfo) -> dict[str, BillItem]:
+    """The tender's bills (the 招标控制价) by key: the control prices, build-ups and wording."""
+    return {k: i for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
+
+
+def _control(tender: dict[str, BillItem]) -> dict[str, float | None]:
+    """The control price of each item of the tender's bill."""
+    return {k: i.unit_price for k, i in tender.items()}
 
 
 class _Priced(NamedTuple):
@@ -117,7 +122,8 @@ def _prices(bills: Sequence[dict[str, BillItem]], keys: list[str]) -> Matrix:
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
     """The pairs of bids whose priced bills agree item by item beyond chance, one signal per pair and
     kind of agreement, with the items side by side."""
-    control = _control(section)
+    tender = _tender_bill(section)
+    control = _control(tender)
     bills = [_bid_bill(b.doc.bill, control) for b in bids]
     found: list[tuple[Pair, Signal]] = []
     if sum(bool(b.doc.resources) for b in bids) >= 2:  # a price list may come without its bill
@@ -126,11 +132,11 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         keys = sorted({k for bill in bills for k in bill})
         priced = _Priced(bills, keys, _prices(bills, keys), control, section)
         found += _same_prices(priced)
-        found += _same_buildup(bills, keys, section)
+        found += _same_buildup(bills, tender, section)
         found += _derived(priced)
         found += _shaped(priced)
         found += _arithmetic(bills, keys, section)
-        found += _same_features(bills, keys, control, section)
+        found += _same_features(bills, keys, tender, section)
     strong = {pair for pair, signal in found if signal.strength == "strong"}  # says it all for the pair
     return [
         Linked(bids[i].doc.id, bids[j].doc.id, signal)
@@ -203,7 +209,7 @@ def _telling(bills: Sequence[dict[str, BillItem]], control: dict[str, float | No
 def price_shares(bids: Sequence[Ready], section: SectionInfo) -> tuple[BillShare, ...]:
     """For every pair of bids whose bills both price ``bill_min_items`` items or more: the items both
     priced and those priced alike (as ``same_prices`` counts them), for the section's matrix."""
-    control = _control(section)
+    control = _control(_tender_bill(section))
     bills = [_bid_bill(b.doc.bill, control) for b in bids]
     if sum(bool(b) for b in bills) < 2:
         return ()
@@ -261,10 +267,10 @@ def _with_rows(
 
 
 def _same_buildup(
-    bills: Sequence[dict[str, BillItem]], keys: list[str], section: SectionInfo
+    bills: Sequence[dict[str, BillItem]], tender_bill: dict[str, BillItem], section: SectionInfo
 ) -> list[tuple[Pair, Signal]]:
     built = [_buildups(bill) for bill in bills]
-    tender = {k: v for t in section.tenders for k, v in _buildups(bill_keys(t.doc.bill)).items()}
+    tender = _buildups(tender_bill)
     settings = section.settings
     out = []
     for pair, same in _few_alike(built, section, tender).items():
@@ -438,20 +444,11 @@ def _miscounted(item: BillItem) -> bool:
     return abs(item.quantity * item.unit_price - item.total) > max(0.011, 1e-4 * abs(item.total))
 
 
-def _resource_prices(items: Iterable[BillItem], control: dict[str, float | None]) -> dict[str, str]:
-    """A price list's 人材机 prices that tell of their maker, by key: none round, none the control's."""
-    return {
-        k: f"{i.unit_price:.2f}"
-        for k, i in bill_keys(items).items()
-        if i.unit_price and not float(i.unit_price).is_integer() and not _same(i.unit_price, control.get(k))
-    }
-
-
 def _same_resources(bids: Sequence[Ready], section: SectionInfo) -> list[tuple[Pair, Signal]]:
     """Pairs whose 人材机 price lists give the same telling prices, item after item."""
     control = {k: i.unit_price for t in section.tenders for k, i in bill_keys(t.doc.resources).items()}
     lists = [bill_keys(b.doc.resources) for b in bids]
-    told = [_resource_prices(b.doc.resources, control) for b in bids]
+    told = _telling(lists, control)  # as a bill's unit prices: none round, none the control's
     settings = section.settings
     out = []
     for (i, j), same in _few_alike(told, section).items():
@@ -488,11 +485,11 @@ def _features_reference(
 def _same_features(
     bills: Sequence[dict[str, BillItem]],
     keys: list[str],
-    control: dict[str, float | None],
+    tender: dict[str, BillItem],
     section: SectionInfo,
 ) -> list[tuple[Pair, Signal]]:
     """Pairs whose bills word items' 项目特征 alike and unlike the tender's bill."""
-    tender = {k: i for t in section.tenders for k, i in bill_keys(t.doc.bill).items()}
+    control = _control(tender)
     reference = _features_reference(bills, keys, tender)
     off = [
         {
