@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -31,9 +29,10 @@ from PySide6.QtWidgets import (
 from bidcheck import words
 from bidcheck.model import PairResult, Passage
 from bidcheck.model import Signal as ModelSignal
-from bidcheck.review import REVIEW_STATES, Review
+from bidcheck.review import Review
 
 from .doc_pane import DocPane, SideText, side_text
+from .group_review import review_fields
 from .history_view import HistoryView
 from .i18n import tr
 from .style import (
@@ -162,11 +161,7 @@ class EvidenceView(QWidget):
         self._picture_row = QHBoxLayout(self.pictures)
         self._picture_row.setContentsMargins(0, 0, 0, 0)
         self.pictures.hide()
-        self.review_state = QComboBox()  # the panel's mark on the pair shown, and its note
-        for state, word in REVIEW_STATES.items():
-            self.review_state.addItem(tr(word), state)
-        self.review_note = QLineEdit()
-        self.review_note.setPlaceholderText(tr("核实备注（随检查保存，写入报告）"))
+        self.review_state, self.review_note = review_fields()  # the panel's mark on the pair shown
         self.review_note.setMinimumWidth(220)
         self._review_key = ""
         self.review_state.currentIndexChanged.connect(lambda _i: self._review_edited())

@@ -20,7 +20,20 @@ from bidcheck.review import REVIEW_STATES, Review
 
 from .i18n import tr
 
-__all__ = ["GroupReviewDialog"]
+__all__ = ["GroupReviewDialog", "review_fields"]
+
+
+def review_fields(review: Review | None = None) -> tuple[QComboBox, QLineEdit]:
+    """The two fields of a mark, filled with ``review`` (待定 and no note when none): its state, chosen
+    from 待定 / 已核实 / 已排除, and its note (for a pair in the evidence view, for a ring here)."""
+    review = review or Review()
+    state = QComboBox()
+    for key, word in REVIEW_STATES.items():
+        state.addItem(tr(word), key)
+    state.setCurrentIndex(state.findData(review.state))
+    note = QLineEdit(review.note)
+    note.setPlaceholderText(tr("核实备注（随检查保存，写入报告）"))
+    return state, note
 
 
 class GroupReviewDialog(QDialog):
@@ -33,12 +46,7 @@ class GroupReviewDialog(QDialog):
         review = review or Review()
         self.members = QLabel(members)
         self.members.setWordWrap(True)
-        self.state = QComboBox()
-        for state, word in REVIEW_STATES.items():
-            self.state.addItem(tr(word), state)
-        self.state.setCurrentIndex(self.state.findData(review.state))
-        self.note = QLineEdit(review.note)
-        self.note.setPlaceholderText(tr("核实备注（随检查保存，写入报告）"))
+        self.state, self.note = review_fields(review)
         choices = QDialogButtonBox.StandardButton
         buttons = QDialogButtonBox(choices.Ok | choices.Cancel)
         buttons.accepted.connect(self.accept)
