@@ -271,3 +271,18 @@ def priced_around(
         total = (Decimal(item["quantity"]) * price).quantize(_CENT, ROUND_HALF_UP)
         out.append({**item, "unit_price": str(price), "total": str(total)})
     return out
+
+
+STANDARD = [("1-1", "1.000")]  # the quota everyone prices an item from
+OWN_BUILDUP = [("1-1", "0.950"), ("5-12", "0.031")]  # one cost engineer's build-up of his own
+
+
+def copied_prices(
+    source: Sequence[dict[str, str]], into: Sequence[dict[str, str]], count: int
+) -> list[dict[str, str]]:
+    """``into`` with the unit prices and totals of ``source``'s first ``count`` items (a bill priced
+    from another)."""
+    return [
+        {**mine, "unit_price": theirs["unit_price"], "total": theirs["total"]} if n < count else dict(mine)
+        for n, (theirs, mine) in enumerate(zip(source, into, strict=True))
+    ]

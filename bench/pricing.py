@@ -33,7 +33,10 @@ from pathlib import Path
 from docx import Document as new_docx
 
 from bench.bills import (
+    OWN_BUILDUP,
+    STANDARD,
     bill_items,
+    copied_prices,
     make_bill_xlsx,
     make_pricing_xml,
     priced_around,
@@ -45,8 +48,6 @@ from bidcheck.config import Settings
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 
-STANDARD = [("1-1", "1.000")]  # the quota everyone prices an item from
-OWN_BUILDUP = [("1-1", "0.950"), ("5-12", "0.031")]
 PLANTS = (
     ("same_prices", 18, "xml"),
     ("same_buildup", 0, "xml"),
@@ -56,13 +57,6 @@ PLANTS = (
 )
 _STRONG = frozenset({"same_prices", "same_buildup"})  # plants found only at high
 _OWN_WORDS = ("详见设计图纸", "满足规范要求", "含场内运输", "按监理指示", "综合考虑", "以实际为准")
-
-
-def _copied(source: list[dict[str, str]], into: list[dict[str, str]], count: int) -> list[dict[str, str]]:
-    return [
-        {**mine, "unit_price": theirs["unit_price"], "total": theirs["total"]} if n < count else mine
-        for n, (theirs, mine) in enumerate(zip(source, into, strict=True))
-    ]
 
 
 def _common_choices(bill: list[dict[str, str]], control: list[dict[str, str]], rng: random.Random) -> None:
@@ -135,7 +129,7 @@ def write_section(
             edited = zip(bills[b], bills[a], strict=True)
             bills[b] = [dict(mine, features=theirs["features"]) for mine, theirs in edited]
         else:
-            bills[b] = _copied(bills[a], bills[b], copied * items // 20)
+            bills[b] = copied_prices(bills[a], bills[b], copied * items // 20)
         plants.append((field, a, b))
     paths = []
     for n in range(size):

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from bench.bills import (
+    OWN_BUILDUP,
+    STANDARD,
     bill_items,
+    copied_prices,
     make_bill_xlsx,
     make_pricing_xml,
     priced_around,
@@ -24,17 +27,6 @@ from bidcheck.pipeline import CheckInputs, check
 from tests.builders import make_docx, paragraphs
 from tests.printing import assert_prints_readably
 
-STANDARD = [("1-1", "1.000")]  # the quota everyone prices an item from
-OWN_BUILDUP = [("1-1", "0.950"), ("5-12", "0.031")]  # one cost engineer's build-up
-
-
-def _copied(source: list[dict[str, str]], into: list[dict[str, str]], count: int) -> list[dict[str, str]]:
-    """``into`` with the unit prices and totals of ``source``'s first ``count`` items."""
-    return [
-        {**mine, "unit_price": theirs["unit_price"], "total": theirs["total"]} if n < count else mine
-        for n, (theirs, mine) in enumerate(zip(source, into, strict=True))
-    ]
-
 
 @pytest.fixture(scope="module")
 def section(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -45,10 +37,10 @@ def section(tmp_path_factory: pytest.TempPathFactory) -> Path:
     make_docx(root / "招标文件.docx", [paragraphs(1, 4)])
     bills = {n: priced_around(items, 100 + n) for n in range(1, 9)}
     prices = {n: resources_around(listed, 100 + n) for n in range(1, 9)}  # each its own market prices
-    bills[2] = _copied(bills[1], bills[2], 18)  # 02 copied 18 of 01's 20 unit prices
+    bills[2] = copied_prices(bills[1], bills[2], 18)  # 02 copied 18 of 01's 20 unit prices
     for n in (3, 4):  # one build-up, their own prices
         bills[n] = [{**item, "buildup": OWN_BUILDUP} for item in bills[n]]
-    bills[6] = _copied(bills[5], bills[6], 17)
+    bills[6] = copied_prices(bills[5], bills[6], 17)
     prices[8] = prices[7][:13] + prices[8][13:]  # 08 took 13 of 07's 16 market prices
     for n in (7, 8):  # the same three edits of the tender's 项目特征
         bills[n] = [
@@ -229,7 +221,7 @@ def test_a_word_bids_bill_table_is_compared_item_by_item(tmp_path: Path) -> None
     items = bill_items(14, 21)
     header = ["项目编码", "项目名称", "计量单位", "工程量", "综合单价", "合价"]
     bills = {n: priced_around(items, 400 + n) for n in range(1, 5)}
-    bills[2] = _copied(bills[1], bills[2], 13)
+    bills[2] = copied_prices(bills[1], bills[2], 13)
     for n, bill in bills.items():
         rows = [header] + [
             [i["code"], i["name"], i["unit"], i["quantity"], i["unit_price"], i["total"]] for i in bill
