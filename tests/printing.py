@@ -1,5 +1,6 @@
-"""Printing a workbook as a panel would: LibreOffice turns it into a PDF (with Carlito, it lays the
-columns out at Excel's widths), and each page's text and smallest type size are read back."""
+"""Printing a report as a panel would: LibreOffice turns a workbook or a dossier into a PDF (with
+Carlito, it lays a workbook's columns out at Excel's widths), and each page's text and smallest type size
+are read back."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ __all__ = ["Printed", "assert_prints_readably", "printed"]
 
 @dataclass(frozen=True)
 class Printed:
-    """A printed workbook: each page's text and the smallest size (points) of its characters."""
+    """A printed report: each page's text and the smallest size (points) of its characters."""
 
     pdf: Path
     texts: list[str]
@@ -26,7 +27,7 @@ class Printed:
 
 
 def printed(xlsx: Path, work: Path) -> Printed:
-    """Print ``xlsx`` to a PDF in ``work`` through LibreOffice and read its pages."""
+    """Print ``xlsx`` (or a dossier) to a PDF in ``work`` through LibreOffice and read its pages."""
     soffice = find_soffice()
     assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
     command = [str(soffice), f"-env:UserInstallation={(work / 'profile').as_uri()}", "--headless"]

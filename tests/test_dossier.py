@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,8 @@ from docx import Document as open_docx
 from bench.signals import write_section
 from bidcheck import __version__
 from bidcheck.cli import ExitStatus, main
-from bidcheck.ingest.office import find_soffice
 from bidcheck.model import load_result
-from tests.printing import assert_prints_readably
+from tests.printing import assert_prints_readably, printed
 
 SHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
 
@@ -88,19 +86,9 @@ def test_the_dossier_gives_every_files_digest_the_version_pages_and_pictures(
 def test_the_dossier_converts_to_pdf(written: tuple[Path, Path, list[Path]], tmp_path: Path) -> None:
     import pypdfium2 as pdfium
 
-    soffice = find_soffice()
-    assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
-    dossier = written[0]
-    command = [str(soffice), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless"]
-    subprocess.run(
-        [*command, "--convert-to", "pdf", "--outdir", str(tmp_path), str(dossier)],
-        check=True,
-        capture_output=True,
-        timeout=240,
-    )
-    pdf = pdfium.PdfDocument(str(tmp_path / "报告.pdf"))
-    assert len(pdf) >= 3
-    assert "围标串标检查报告" in pdf[0].get_textpage().get_text_range()
+    out = printed(written[0], tmp_path)
+    assert len(out.texts) >= 3 and "围标串标检查报告" in out.texts[0]
+    pdf = pdfium.PdfDocument(str(out.pdf))
     SHOTS.mkdir(parents=True, exist_ok=True)
     for n in (0, 1):
         pdf[n].render(scale=1.0).to_pil().save(SHOTS / f"dossier-page{n + 1}.png")
