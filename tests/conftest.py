@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -48,3 +50,44 @@ def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
     files["bids"] = bids
     return files
+
+
+@dataclass(frozen=True)
+class ReadOnly:
+    """A folder this process may not write into: held by its permissions, or (as root, whom permissions
+    do not hold) a read-only mount, where writing fails as on a locked or read-only drive."""
+
+    folder: Path
+    mounted: bool
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Iterator[Callable[[dict[str, bytes]], ReadOnly]]:
+    """Makes a folder holding these files (name -> contents), then makes it and them read-only; skipped
+    where neither permissions hold this process nor a bind mount can be made."""
+    made: list[ReadOnly] = []
+
+    def make(files: dict[str, bytes]) -> ReadOnly:
+        source = tmp_path / f"ro{len(made)}"
+        source.mkdir()
+        for name, data in files.items():
+            (source / name).write_bytes(data)
+        if os.name == "nt" or os.geteuid() != 0:
+            for path in (*source.iterdir(), source):
+                path.chmod(0o444 if path.is_file() else 0o555)
+            made.append(ReadOnly(source, mounted=False))
+            return made[-1]
+        folder = tmp_path / f"mounted{len(made)}"
+        folder.mkdir()
+        if subprocess.run(["mount", "--bind", str(source), str(folder)], capture_output=True).returncode:
+            pytest.skip("a read-only folder as root needs a bind mount")
+        made.append(ReadOnly(folder, mounted=True))
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], check=True, capture_output=True)
+        return made[-1]
+
+    yield make
+    for each in made:
+        if each.mounted:
+            subprocess.run(["umount", str(each.folder)], capture_output=True)
+        else:
+            each.folder.chmod(0o755)

@@ -11,7 +11,6 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,26 +22,9 @@ from bidcheck.cli import ExitStatus, main
 from bidcheck.progress import Cancelled
 from bidcheck.report.files import UnwritablePath, WrittenAside, check_output_path, write_atomically
 from bidcheck.workers import can_fork
+from tests.conftest import ReadOnly
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _held_to_permissions() -> bool:
-    """Whether this process is held to file permissions (root, with its override, writes anywhere)."""
-    with tempfile.TemporaryDirectory() as folder:
-        locked = Path(folder) / "locked"
-        locked.mkdir()
-        locked.chmod(0o555)
-        try:
-            (locked / "probe").touch()
-        except PermissionError:
-            return True
-        finally:
-            locked.chmod(0o755)
-        return False
-
-
-HELD = sys.platform != "win32" and _held_to_permissions()
 
 
 def run(*argv: str) -> tuple[ExitStatus, str, str]:
@@ -90,23 +72,21 @@ def test_a_place_no_one_may_write_is_refused(section: dict[str, Path]) -> None:
     assert "无法写入" in _refused(section, "--json", Path("/sys/kernel/bidcheck-test.json"))
 
 
-@pytest.mark.skipif(not HELD, reason="this process may write where permissions forbid (root)")
-def test_a_folder_without_write_permission_is_refused(section: dict[str, Path], tmp_path: Path) -> None:
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    folder.chmod(0o555)
-    try:
-        assert "没有在文件夹" in _refused(section, "--xlsx", folder / "r.xlsx")
-    finally:
-        folder.chmod(0o755)
+def test_a_folder_without_write_permission_is_refused(
+    section: dict[str, Path], read_only: Callable[[dict[str, bytes]], ReadOnly]
+) -> None:
+    locked = read_only({})
+    why = "磁盘是只读的" if locked.mounted else f"没有在文件夹 {locked.folder} 中写文件的权限"
+    assert why in _refused(section, "--xlsx", locked.folder / "r.xlsx")
+    assert not any(locked.folder.iterdir())
 
 
-@pytest.mark.skipif(not HELD, reason="this process may write a read-only file (root)")
-def test_a_read_only_file_is_refused(section: dict[str, Path], tmp_path: Path) -> None:
-    path = tmp_path / "r.json"
-    path.write_text("{}", encoding="utf-8")
-    path.chmod(0o444)
-    assert "只读" in _refused(section, "--json", path)
+def test_a_read_only_file_is_refused(
+    section: dict[str, Path], read_only: Callable[[dict[str, bytes]], ReadOnly]
+) -> None:
+    locked = read_only({"r.json": b"{}"})
+    path = locked.folder / "r.json"
+    assert "文件是只读的" in _refused(section, "--json", path)
     assert path.read_text(encoding="utf-8") == "{}"
 
 
