@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import words
-from bidcheck.model import PairResult, Passage
+from bidcheck.model import HistoryMatch, PairResult, Passage
 from bidcheck.model import Signal as ModelSignal
 from bidcheck.review import Review
 
@@ -193,9 +193,14 @@ class EvidenceView(QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(self.reason)
         layout.addWidget(self.signals)
-        layout.addWidget(self.history)
         layout.addWidget(self.pictures)
-        layout.addWidget(self._body(), 1)
+        self.split = QSplitter(Qt.Orientation.Vertical)  # the history above the texts, its share the user's
+        self.split.addWidget(self.history)
+        self.split.addWidget(self._body())
+        self.split.setStretchFactor(0, 0)
+        self.split.setStretchFactor(1, 1)
+        self.split.setCollapsible(1, False)
+        layout.addWidget(self.split, 1)
         self._update_buttons()
 
     @staticmethod
@@ -281,6 +286,16 @@ class EvidenceView(QWidget):
             self.select_passage(first)
         else:
             self._paint()
+
+    def show_history(self, names: tuple[str, str], matches: tuple[tuple[HistoryMatch, ...], ...]) -> None:
+        """Show the history of the pair's bids above the texts, in no more than a fifth of the room
+        (the texts are the evidence; the splitter gives the history more when asked)."""
+        self.history.show_history(names, matches)
+        if not self.history.isVisible():
+            return
+        room = sum(self.split.sizes()) or self.split.height()
+        height = min(self.history.height_for_rows(), max(room // 5, self.history.minimumSizeHint().height()))
+        self.split.setSizes([height, max(room - height, 0)])
 
     def _show_pictures(self, pictures: Sequence[SharedPicture]) -> None:
         row = self._picture_row

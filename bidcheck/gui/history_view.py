@@ -32,7 +32,6 @@ class HistoryView(QTreeWidget):
         self.setHeaderLabels([tr(c) for c in COLUMNS])
         self.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.header().setStretchLastSection(True)
-        self.setMaximumHeight(200)
         self.setUniformRowHeights(True)
         self.hide()
 
@@ -48,6 +47,15 @@ class HistoryView(QTreeWidget):
                     top.addChild(self._match_item(match))
         self.expandToDepth(0)
         self.setVisible(self.topLevelItemCount() > 0)
+
+    def height_for_rows(self) -> int:
+        """The height that shows every row now expanded (the bids and their matches) and the header."""
+        rows = 0
+        for n in range(self.topLevelItemCount()):
+            top = self.topLevelItem(n)
+            rows += 1 + (top.childCount() if top is not None and top.isExpanded() else 0)
+        row = self.sizeHintForRow(0) if rows else 0
+        return self.header().sizeHint().height() + rows * row + 2 * self.frameWidth()
 
     def _match_item(self, match: HistoryMatch) -> QTreeWidgetItem:
         kind = tr("自有模板") if match.own_template else tr("以往标段")

@@ -142,6 +142,8 @@ def update(actions: Actions, *, has_bids: bool, has_result: bool, busy: bool) ->
 def set_busy(actions: Actions, busy: bool) -> None:
     """While a check runs only Cancel (and what reads) is available."""
     actions["cancel"].setEnabled(busy)
+    if busy:  # once idle again, ``update`` enables it where there are bids
+        actions["run"].setEnabled(False)
     for name in _IDLE_ONLY:
         actions[name].setEnabled(not busy)
     for name, action in actions.items():

@@ -46,6 +46,7 @@ LEVEL_FILTERS: dict[str, frozenset[str]] = {
     "无": frozenset({"none"}),
 }
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+SHOWN_AT_LEAST = 3  # pairs the table shows however small the window
 
 
 def short_name(name: str) -> str:
@@ -185,6 +186,8 @@ class PairsView(QTableView):
         self.verticalHeader().setVisible(False)
         self.verticalHeader().setDefaultSectionSize(30)
         self._size_columns()
+        chrome = self.horizontalHeader().sizeHint().height() + self.horizontalScrollBar().sizeHint().height()
+        self.setMinimumHeight(chrome + SHOWN_AT_LEAST * 30 + 2 * self.frameWidth())  # a small window too
         self.selectionModel().currentRowChanged.connect(self._on_current)
 
     def _size_columns(self) -> None:

@@ -166,6 +166,7 @@ ENGLISH: dict[str, str] = {
     "添加招标文件…": "Add tender document…",
     "添加模板文件…": "Add template…",
     "移除所选文件": "Remove selected files",
+    "移除所选文件（Delete）": "Remove the selected files (Delete)",
     "取消检查": "Cancel check",
     "设置": "Settings",
     "检查设置…": "Check settings…",

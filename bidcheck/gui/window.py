@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -57,6 +57,7 @@ from .tender_note import TenderNote
 from .texts import DocText, texts_from_files, texts_from_result
 
 __all__ = ["MainWindow"]
+TOP_SHARE = 0.36  # of the window's height, for the files, pairs and matrix above the evidence
 
 
 class MainWindow(QMainWindow):
@@ -113,17 +114,37 @@ class MainWindow(QMainWindow):
         self.tender_note = TenderNote()
         self.tender_note.tender_picked.connect(self.mark_tender)
         self.tender_note.browse_requested.connect(self.browse_tender)
-        top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self._files_panel())
-        top.addWidget(self._pairs_panel())
-        top.addWidget(self._matrix_panel())
-        top.setSizes([620, 580, 400])
-        main = QSplitter(Qt.Orientation.Vertical)
-        main.addWidget(top)
-        main.addWidget(self._boxed(tr("共同段落对照"), self.evidence))
-        main.setSizes([380, 620])
-        self.setCentralWidget(main)
+        self.top_split = QSplitter(Qt.Orientation.Horizontal)
+        self.top_split.addWidget(self._files_panel())
+        self.top_split.addWidget(self._pairs_panel())
+        self.top_split.addWidget(self._matrix_panel())
+        self.top_split.setSizes([620, 580, 400])
+        self.main_split = QSplitter(Qt.Orientation.Vertical)
+        self.main_split.addWidget(self.top_split)
+        self.main_split.addWidget(self._boxed(tr("共同段落对照"), self.evidence))
+        self.main_split.setCollapsible(1, False)
+        self._split_dragged = False  # once the user moves the split, it is theirs
+        self.main_split.splitterMoved.connect(lambda *_: setattr(self, "_split_dragged", True))
+        self.setCentralWidget(self.main_split)
         self._build_status_bar()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._share_height()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._share_height()
+
+    def _share_height(self) -> None:
+        """The lists above take about a third of the height (no less than they need), the evidence the
+        rest, at any window size, until the user moves the split."""
+        if self._split_dragged:
+            return
+        room = sum(self.main_split.sizes()) or self.main_split.height()
+        needed = self.top_split.minimumSizeHint().height()
+        top = min(max(round(room * TOP_SHARE), needed), room)
+        self.main_split.setSizes([top, room - top])
 
     def _boxed(self, title: str, widget: QWidget, *extra: QWidget) -> QGroupBox:
         box = QGroupBox(title)
@@ -135,28 +156,20 @@ class MainWindow(QMainWindow):
         return box
 
     def _files_panel(self) -> QGroupBox:
+        """The section's files; adding them and starting the check are the toolbar's (and the menu's)."""
         buttons = QWidget()
         row = QHBoxLayout(buttons)
         row.setContentsMargins(0, 0, 0, 0)
-        self.add_files_button = QPushButton(tr("添加文件…"))
-        self.add_folder_button = QPushButton(tr("添加文件夹…"))
         self.remove_button = QPushButton(tr("移除"))
-        self.run_button = QPushButton(tr("开始检查"))
-        self.run_button.setDefault(True)
-        self.run_button.setStyleSheet("QPushButton { font-weight: bold; padding: 4px 18px; }")
-        self.add_files_button.clicked.connect(lambda: self.ask_files("bid"))
-        self.add_folder_button.clicked.connect(self.ask_folder)
+        self.remove_button.setToolTip(tr("移除所选文件（Delete）"))
         self.remove_button.clicked.connect(self.files.remove_selected)
-        self.run_button.clicked.connect(self.run_check)
         self.library_switch = QCheckBox(tr("对照资料库"))  # on by default: each check also learns
         self.library_switch.setToolTip(tr("与资料库中以往检查过的标段对照，并把本标段存入资料库"))
         self.library_switch.setChecked(prefs.library_enabled(self.store))
         self.library_switch.toggled.connect(lambda on: prefs.set_library_enabled(self.store, on))
-        for button in (self.add_files_button, self.add_folder_button, self.remove_button):
-            row.addWidget(button)
+        row.addWidget(self.remove_button)
         row.addStretch(1)
         row.addWidget(self.library_switch)
-        row.addWidget(self.run_button)
         return self._boxed(tr("标段文件"), self.files, buttons)
 
     def _pairs_panel(self) -> QGroupBox:
@@ -369,13 +382,7 @@ class MainWindow(QMainWindow):
 
     def _show_busy(self, busy: bool) -> None:
         self.status.show_busy(busy)
-        for widget in (
-            self.run_button,
-            self.add_files_button,
-            self.add_folder_button,
-            self.remove_button,
-            self.library_switch,
-        ):
+        for widget in (self.remove_button, self.library_switch):
             widget.setEnabled(not busy)
         self.files.setEnabled(not busy)
         if hasattr(self, "menu_actions"):
@@ -438,7 +445,7 @@ class MainWindow(QMainWindow):
         key = pair_key(self.result.document(pair.a).path, self.result.document(pair.b).path)
         self.evidence.show_review(key, self.reviews.get(key))
         history = self.result.history
-        self.evidence.history.show_history(names, (history.get(pair.a, ()), history.get(pair.b, ())))
+        self.evidence.show_history(names, (history.get(pair.a, ()), history.get(pair.b, ())))
         self._mark_matrix(pair.a, pair.b)
 
     def _mark_matrix(self, a: str, b: str) -> None:
@@ -599,7 +606,6 @@ class MainWindow(QMainWindow):
         title = tr("围标串标检查")
         self.setWindowTitle(f"{self.name} — bidcheck {title}" if self.name else f"bidcheck {title}")
         has_bids = any(f.role == "bid" for f in self.files.files())
-        self.run_button.setEnabled(has_bids and not self.busy)
         if hasattr(self, "menu_actions"):
             menus.update(
                 self.menu_actions, has_bids=has_bids, has_result=self.result is not None, busy=self.busy

@@ -14,10 +14,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before pytest-qt create
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="bidcheck-gui-data-")
 
 from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
 from bidcheck.gui import prefs
+from bidcheck.gui.doc_pane import DocPane
 from bidcheck.gui.i18n import set_language
+from bidcheck.gui.style import CURRENT_BG
 from bidcheck.gui.window import MainWindow
 
 SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
@@ -87,3 +90,17 @@ def window(qtbot: object, tmp_path: Path) -> Iterator[MainWindow]:
     yield win
     win.close()
     win.deleteLater()
+
+
+def assert_at_top(pane: DocPane, start: int) -> None:
+    """The passage starting at ``start`` is painted blue and its first character is near the pane's top."""
+    view = pane.view
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start)
+    where, seen = view.cursorRect(cursor), view.viewport().rect()
+    assert seen.contains(where.center()), (
+        f"{pane.title.text()}: the passage is at y={where.top()}, not in view"
+    )
+    assert where.top() < seen.height() / 3, f"{pane.title.text()}: the passage is at y={where.top()}, low"
+    blue = [s for s in view.extraSelections() if s.format.background().color() == CURRENT_BG]
+    assert [s.cursor.selectionStart() for s in blue][:1] == [start]

@@ -15,11 +15,9 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from bidcheck.gui.doc_pane import DocPane
-from bidcheck.gui.style import CURRENT_BG
 from bidcheck.gui.window import MainWindow
 from tests.builders import make_docx, make_pdf, paragraphs
-from tests.gui.conftest import checked_window, settle
+from tests.gui.conftest import assert_at_top, checked_window, settle
 
 PER_PAGE = 6
 COPIED = ((22, 40), (30, 26), (38, 52), (46, 34))  # (paragraph in A, where B put it)
@@ -47,20 +45,6 @@ def shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Itera
     """A window that has checked the section and shows the top pair, as the user first sees it."""
     root = tmp_path_factory.mktemp("long-section")
     yield from checked_window(root / "bidcheck.ini", _section(root))
-
-
-def assert_at_top(pane: DocPane, start: int) -> None:
-    """The passage starting at ``start`` is painted blue and its first character is near the pane's top."""
-    view = pane.view
-    cursor = QTextCursor(view.document())
-    cursor.setPosition(start)
-    where, seen = view.cursorRect(cursor), view.viewport().rect()
-    assert seen.contains(where.center()), (
-        f"{pane.title.text()}: the passage is at y={where.top()}, not in view"
-    )
-    assert where.top() < seen.height() / 3, f"{pane.title.text()}: the passage is at y={where.top()}, low"
-    blue = [s for s in view.extraSelections() if s.format.background().color() == CURRENT_BG]
-    assert [s.cursor.selectionStart() for s in blue][:1] == [start]
 
 
 def assert_focused(window: MainWindow, index: int) -> None:

@@ -17,7 +17,7 @@ from bidcheck.gui.library_page import LibraryPage
 from bidcheck.gui.window import MainWindow
 from bidcheck.library import default_library_path, open_library
 from tests.builders import make_docx, paragraphs
-from tests.gui.conftest import SAMPLE, TENDER, new_window, settle
+from tests.gui.conftest import SAMPLE, TENDER, assert_at_top, new_window, settle
 
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
@@ -143,6 +143,30 @@ def test_the_evidence_view_shows_each_bids_history(app: MainWindow, qtbot: QtBot
     settle()
     bare = result.pairs[-1]
     assert view.isVisible() == bool(result.history.get(bare.a) or result.history.get(bare.b))
+
+
+def test_a_small_window_shows_the_pairs_the_history_and_the_texts(
+    app: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """At 1280×720 with a bid's history shown, right after the check: three pairs in view, the history's
+    first matches, eight lines of each text or more (four or five were), the passage in focus at the top
+    of both sides."""
+    app.resize(1280, 720)
+    window = check_twice(app, qtbot, tmp_path)
+    settle()
+    evidence = window.evidence
+    history = evidence.history
+    assert history.isVisible() and history.height() >= history.height_for_rows() // 2
+    table, seen = window.pairs, window.pairs.viewport().rect()
+    assert all(seen.contains(table.visualRect(table.model().index(row, 0))) for row in range(3))
+    for pane in (evidence.left, evidence.right):
+        assert pane.view.viewport().height() >= 8 * pane.view.fontMetrics().lineSpacing(), pane.title.text()
+    index = evidence.current_passage
+    assert index is not None
+    assert_at_top(evidence.left, evidence.span(0, index)[0])
+    assert_at_top(evidence.right, evidence.span(1, index)[0])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.grab().save(str(SHOTS / "window-1280x720.png"))
 
 
 def opened_page(window: MainWindow, qtbot: QtBot) -> LibraryPage:

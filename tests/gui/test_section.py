@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QPushButton, QToolBar
 from pytestqt.qtbot import QtBot
 
 from bidcheck.config import Settings
@@ -52,6 +53,22 @@ def test_drop_files_and_folders_and_mark_the_tender(window: MainWindow, qtbot: Q
     assert len(window.files.files()) == 6 and window.inputs().templates == ()
 
 
+def test_each_command_has_one_button_the_toolbar_or_a_panel(window: MainWindow) -> None:
+    """Adding files and starting the check are the toolbar's; a panel button does what no toolbar button
+    does (remove the selected files)."""
+    toolbar = window.findChild(QToolBar, "main-toolbar")
+    assert toolbar is not None
+    commands = {_bare(a.text()) for a in toolbar.actions() if a.text()}
+    assert {"添加投标文件", "添加文件夹", "开始检查"} <= commands
+    buttons = {_bare(b.text()) for b in window.centralWidget().findChildren(QPushButton) if b.isVisible()}
+    assert "移除" in buttons
+    assert not any(b in commands or b.replace("文件", "投标文件") in commands for b in buttons), buttons
+
+
+def _bare(text: str) -> str:
+    return text.replace("…", "").replace("&", "").strip()
+
+
 def test_a_bad_file_shows_its_error_and_the_rest_is_checked(
     window: MainWindow, qtbot: QtBot, tmp_path: Path
 ) -> None:
@@ -78,14 +95,15 @@ def test_cancel_stops_the_check_and_the_window_stays_usable(
         (big / f"{n:02d}.txt").write_text("\n".join(paragraphs(n, 300)), encoding="utf-8")
     window.add_paths([big])
     window.run_check()
-    assert window.busy and window.cancel_button.isVisible() and not window.run_button.isEnabled()
+    assert window.busy and window.cancel_button.isVisible() and not window.menu_actions["run"].isEnabled()
     qtbot.waitUntil(lambda: window.progress.value() > 0, timeout=30_000)  # reading has begun
     with qtbot.waitSignal(window.check_cancelled, timeout=60_000):
         qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.busy)
     assert window.result is None
     assert window.stage.text() == "检查已取消。"
-    assert window.run_button.isEnabled() and window.files.isEnabled() and not window.cancel_button.isVisible()
+    assert window.menu_actions["run"].isEnabled() and window.files.isEnabled()
+    assert not window.cancel_button.isVisible()
     window.new_check()  # usable again: a small section checks to the end
     window.add_paths([SAMPLE / "bids" / "03-中联路桥.docx", SAMPLE / "bids" / "04-宏远建工.pdf"])
     run_to_end(window, qtbot)
@@ -195,7 +213,7 @@ def test_english_interface(qtbot: QtBot, tmp_path: Path) -> None:
     english = app.windows()[-1]
     qtbot.addWidget(english)
     assert english is not window and window not in app.windows()
-    assert english.run_button.text() == "Run check"
+    assert english.menu_actions["run"].text() == "Run check"
     assert english.windowTitle() == "6 bids — bidcheck Bid collusion check" or english.windowTitle().endswith(
         "bidcheck Bid collusion check"
     )
