@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from docx import Document as new_docx
 from openpyxl import load_workbook
 
 from bidcheck.cli import main
@@ -365,3 +366,44 @@ def test_another_companys_person_certificate_and_phone_in_a_staff_table_are_foun
     assert {"赵志远", "苏1322019998888", OTHER_PHONE, OTHER} <= set(foreign), sorted(foreign)
     assert not {"王建华", "苏1322011201234", "13800001111"} & set(foreign)
     assert "在同一段或表格的同一行" in foreign["赵志远"].detail and OTHER in foreign["赵志远"].detail
+
+
+def test_another_company_in_a_running_header_or_footer_is_found_on_its_side(tmp_path: Path) -> None:
+    """A header or footer left from another company's file prints its name on every page: a strong
+    finding, said as the header's or the footer's, located at that line."""
+    document = new_docx()
+    for text in [*FORMS, *paragraphs(575, 4)]:
+        document.add_paragraph(text)
+    section = document.sections[0]
+    section.header.paragraphs[0].text = f"{OTHER}投标文件"
+    section.footer.paragraphs[0].text = f"{BIDDER}　第一册"
+    document.save(str(tmp_path / "01-华东建设.docx"))
+    result = self_check(SelfCheckInputs(tmp_path / "01-华东建设.docx"), Settings(workers=1))
+    (found,) = [f for f in result.findings if f.part == "foreign" and f.field == "bidder"]
+    assert (found.value, found.level) == (OTHER, "high")
+    assert found.detail == f"页眉中出现另一单位的名称“{OTHER}”：每一页都会带着它"
+    assert found.where is not None and found.where.text == f"{OTHER}投标文件"
+    assert found.fix.startswith(f"把“{OTHER}”改为本单位名称或删除")
+    section.header.paragraphs[0].text = f"{BIDDER}投标文件"
+    section.footer.paragraphs[0].text = f"{OTHER}　第一册"
+    document.save(str(tmp_path / "02-华东建设.docx"))
+    result = self_check(SelfCheckInputs(tmp_path / "02-华东建设.docx"), Settings(workers=1))
+    (found,) = [f for f in result.findings if f.part == "foreign" and f.field == "bidder"]
+    assert found.detail.startswith(f"页脚中出现另一单位的名称“{OTHER}”")
+
+
+def test_a_role_named_as_two_people_names_the_later_one_and_the_earlier(tmp_path: Path) -> None:
+    """项目经理 王建华 in the forms and 李志强 further on (another bid's staff left in): the later name is
+    the finding, where it stands, the earlier named in its detail; one name twice is none."""
+    texts = [*FORMS, *paragraphs(576, 3), "项目经理：王建华", *paragraphs(577, 2), "项目经理：李志强"]
+    bid = write_docx(tmp_path / "01-华东建设.docx", texts)
+    result = self_check(SelfCheckInputs(bid), Settings(workers=1))
+    (found,) = [f for f in result.findings if f.field == "person" and f.part == "foreign"]
+    assert (found.value, found.level) == ("李志强", "watch")
+    assert found.where is not None and found.where.paragraph == len(texts)
+    assert found.detail.startswith(f"项目经理前后不一：第 {found.where.page} 页为“李志强”，此前为“王建华”")
+    assert found.fix == "统一为本单位实际的项目经理，删除沿用的他人信息"
+    same = write_docx(tmp_path / "02-华东建设.docx", texts[:-1])
+    assert not [
+        f for f in self_check(SelfCheckInputs(same), Settings(workers=1)).findings if f.field == "person"
+    ]
