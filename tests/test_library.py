@@ -20,7 +20,7 @@ from bidcheck import library as lib
 from bidcheck.cli import ExitStatus, main
 from bidcheck.config import Settings
 from bidcheck.fingerprint import window_starts
-from bidcheck.library import open_library
+from bidcheck.library import default_library_path, open_library
 from bidcheck.library.prints import bid_print, bidder_name, window_band_keys, winnow
 from bidcheck.library.store import SCHEMA_VERSION, LibraryError
 from bidcheck.pipeline import CheckInputs, check
@@ -133,10 +133,13 @@ def test_history_finds_earlier_sections_paragraph_by_paragraph(series: dict[str,
     ding = next(d for d in fifth["documents"] if "丁公司" in d["name"])
     found = [h for h in ding["history"] if h["bidder"] == "丙公司"]
     assert found and found[0]["section"] == "S2" and not found[0]["own_template"]
-    assert len(found[0]["passages"]) >= 5 and found[0]["chars"] >= 400
+    draft = prose(3000, 24)  # at the same paragraphs of both bids (after two of their own)
+    assert len(found[0]["passages"]) >= 5 and 400 <= found[0]["chars"] <= sum(map(len, draft))
     side = found[0]["passages"][0]
     assert set(side) == {"page", "paragraph", "text", "other_page", "other_paragraph", "other_text"}
     assert side["other_text"] is None  # texts are not kept unless asked
+    assert (side["page"], side["paragraph"]) == (side["other_page"], side["other_paragraph"])
+    assert side["paragraph"] >= 3 and any(side["text"][:30] in p for p in draft)
     assert "S2 同为一级预警" in _pair(fifth, "丙公司", "丁公司")["reason"]
 
 
@@ -429,3 +432,20 @@ def test_a_library_on_a_read_only_drive_is_listed(
     assert status == ExitStatus.SUCCESS and "标段  R  2 份投标文件" in listed, err
     status, shown, err = run("library", "show", "R", "--library", str(drive.folder / "l.sqlite"))
     assert status == ExitStatus.SUCCESS and "投标文件  01-甲" in shown, err
+
+
+def test_the_default_library_is_in_the_users_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Under XDG_DATA_HOME (else ~/.local/share) on Linux, under LOCALAPPDATA (else ~\\AppData\\Local) on
+    Windows: the user's own data, never the working folder."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_library_path() == tmp_path / "data" / "bidcheck" / "library.sqlite"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_library_path() == Path.home() / ".local" / "share" / "bidcheck" / "library.sqlite"
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "local"))
+    assert default_library_path() == tmp_path / "local" / "bidcheck" / "library.sqlite"
+    monkeypatch.delenv("LOCALAPPDATA")
+    assert default_library_path() == Path.home() / "AppData" / "Local" / "bidcheck" / "library.sqlite"

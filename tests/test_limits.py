@@ -3,6 +3,7 @@ size capped, each refusal a plain message (the whole check with hostile files: t
 
 from __future__ import annotations
 
+import random
 import zipfile
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from bench.robustness import giant_page_pdf, many_runs_docx, many_tables_docx, pdf_file, zip_bomb_docx
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
-from bidcheck.ingest.limits import ReadLimits, zip_directory
+from bidcheck.ingest.errors import ReadError
+from bidcheck.ingest.limits import ReadLimits, open_package, zip_directory
 from bidcheck.ingest.scan import MAX_PAGE_PIXELS, RENDER_DPI, OcrOptions, render_pdf_page, render_scale
 from bidcheck.prepare import prepare_document
 from tests.builders import make_docx, make_pdf, paragraphs
@@ -142,3 +144,17 @@ def test_a_file_read_past_the_time_limit_is_stopped_and_said_unreadable(
     assert not stopped.ok and stopped.error is not None
     assert stopped.error.startswith("读取超过 1 秒仍未完成，已停止")
     assert sum(d.ok for d in result.bids) == len(bids) and result.pairs
+
+
+def test_the_parts_of_one_package_share_one_budget(tmp_path: Path) -> None:
+    """Two parts of 3 MB each (stored, read a megabyte at a time) under a budget of 5 MB: the first is
+    read, the second refused — the budget is the package's, not a part's."""
+    path = tmp_path / "two.zip"
+    rng = random.Random(5)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name in ("a.bin", "b.bin"):
+            archive.writestr(name, rng.randbytes(3 << 20))
+    with open_package(path, ReadLimits(unpacked_bytes=5 << 20)) as package:
+        assert len(package.read("a.bin")) == 3 << 20
+        with pytest.raises(ReadError, match=r"文件解压后过大（6 MB，上限 5 MB）"):
+            package.read("b.bin")

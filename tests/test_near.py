@@ -12,7 +12,7 @@ import numpy as np
 
 from bidcheck.cli import ExitStatus
 from bidcheck.config import Settings
-from bidcheck.library.near import NearIndex, comparable_text, near_hashes
+from bidcheck.library.near import NearIndex, comparable_text, exact_scores, near_hashes
 from bidcheck.library.vault import CACHE_NAME, index_vault
 from tests.builders import make_docx
 from tests.test_library import prose, run, write_bid
@@ -155,3 +155,15 @@ def test_resubmitted_copies_are_found_and_half_reuse_is_not(tmp_path: Path) -> N
         if kind == "copy":
             (match,) = listed[name]
             assert match["score"] >= 0.9 and match["containment"] >= 0.95
+
+
+def test_the_exact_score_is_of_the_larger_set_and_the_containment_of_mine() -> None:
+    """Half of a text against the whole: the score is a half (the larger set's share both hold), the
+    containment of the half in the whole all of it, and of the whole in the half a half."""
+    whole = "".join(prose(150, 40))
+    half = whole[: len(whole) // 2]
+    score, contained = exact_scores(half, whole)
+    assert abs(score - 0.5) < 0.02 and contained == 1.0
+    score, contained = exact_scores(whole, half)
+    assert abs(score - 0.5) < 0.02 and abs(contained - 0.5) < 0.02
+    assert exact_scores("", whole) == (0.0, 0.0)

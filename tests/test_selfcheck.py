@@ -91,7 +91,8 @@ def test_properties_naming_someone_else_are_found_with_how_to_clear_them(
     assert props["author"]["value"] == "刘顾问" and props["author"]["level"] == "watch"
     detail = props["author"]["detail"]
     assert detail.startswith("文档属性“作者”“最后修改者”为“刘顾问”：此人未在投标文件中出现")
-    assert props["template"]["value"] == TEMPLATE_PATH and "liuguwen" in props["template"]["detail"]
+    assert props["template"]["value"] == TEMPLATE_PATH
+    assert props["template"]["detail"].endswith("是电脑用户“liuguwen”的模板路径，会随文件带出")
     assert "检查文档" in props["author"]["fix"] and "隐私设置" in props["author"]["fix"]
     assert props["author"]["where"] is None
 
@@ -406,4 +407,19 @@ def test_a_role_named_as_two_people_names_the_later_one_and_the_earlier(tmp_path
     same = write_docx(tmp_path / "02-华东建设.docx", texts[:-1])
     assert not [
         f for f in self_check(SelfCheckInputs(same), Settings(workers=1)).findings if f.field == "person"
+    ]
+
+
+def test_a_property_naming_a_reference_bidder_in_part_is_that_company(tmp_path: Path) -> None:
+    """The author 南京恒信市政 is no person of the bid: given another bidder's file whose forms name
+    南京恒信市政工程有限公司, it is that company's (strong), said by its full name."""
+    bid = write_docx(tmp_path / "01-华东建设.docx", [*FORMS, *paragraphs(578, 4)], author="南京恒信市政")
+    other = write_docx(tmp_path / "02-恒信.docx", [f"投标人：{OTHER}（盖单位章）", *paragraphs(579, 4)])
+    result = self_check(SelfCheckInputs(bid, (other,)), Settings(workers=1))
+    (author,) = [f for f in result.findings if f.part == "properties"]
+    assert (author.value, author.level) == ("南京恒信市政", "high")
+    assert author.detail.endswith(f"指向另一单位“{OTHER}”")
+    alone = self_check(SelfCheckInputs(bid), Settings(workers=1))
+    assert [(f.value, f.level) for f in alone.findings if f.part == "properties"] == [
+        ("南京恒信市政", "watch")
     ]
