@@ -152,6 +152,7 @@ def test_a_shared_photo_and_a_shared_chart_are_strong_signals_and_the_logo_none(
     assert pairs[("d1", "d2")].level == "high" and "相同的图片" in pairs[("d1", "d2")].reason
     (chart_signal,) = pairs[("d3", "d4")].signals
     assert (chart_signal.field, chart_signal.a.page if chart_signal.a else 0) == ("exact", 2)
+    assert "/" not in chart_signal.value and len(photo_signal.value.split("/")) == 2  # one picture; two
     line = signal_line(chart_signal)
     assert line == "【强】相同图片 · 同一图片：图片（700×500 像素）（A 第 2 页 / B 第 3 页）"
     quiet = {key for key, p in pairs.items() if p.signals}

@@ -3,6 +3,7 @@ mask it — a test that passes with the rule broken notices nothing."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from docx import Document as new_docx
@@ -14,6 +15,8 @@ from bidcheck.evidence.clauses import clause_density, clause_like_spans
 from bidcheck.judge import verdict
 from bidcheck.model import CheckResult, Signal
 from bidcheck.pipeline import CheckInputs, check
+from bidcheck.signals.base import SectionInfo, value_key
+from bidcheck.signals.bills import _few_links
 from bidcheck.signals.unit_prices import MIN_ROWS
 from tests.builders import make_pdf, paragraphs
 from tests.test_rings import NAMES, SCORES, _pair, raise_rings
@@ -155,3 +158,27 @@ def test_two_pdfs_made_in_the_same_minute_by_two_bidders_are_no_sign(tmp_path: P
     result = check(CheckInputs(tuple(pdfs)), Settings(workers=1))
     assert {d.metadata.get("created", "")[:14] for d in result.documents[:2]} == {"D:202505201403"}
     assert _signals(result, "metadata") == {}
+
+
+def test_a_bid_priced_like_more_than_a_rings_other_members_links_no_pair() -> None:
+    """Of 100 bids a ring is four: a bid whose bill is tied so to three others keeps its links, one tied
+    to four (or five) shows the section's way of pricing and keeps none."""
+    section = SectionInfo((), Settings())
+    ring = dict.fromkeys(itertools.combinations(range(4), 2), "same")
+    four = {(10, j): "same" for j in range(11, 15)}
+    five = {(20, j): "same" for j in range(21, 26)}
+    kept = _few_links({**ring, **four, **five}, 100, section)
+    assert kept == ring
+
+
+def test_a_value_is_public_from_exactly_the_least_bidders_in_the_least_sections() -> None:
+    settings = Settings()
+    least = (settings.public_min_bidders, settings.public_min_sections)
+    key = value_key("phone", "13912345678")
+    for seen, public in (
+        (least, settings.public_min_bidders),
+        ((least[0] - 1, least[1]), 0),
+        ((least[0], least[1] - 1), 0),
+    ):
+        assert SectionInfo((), settings, {key: seen}).seen_by_many("phone", "13912345678") == public
+    assert SectionInfo((), settings).seen_by_many("phone", "13912345678") == 0
