@@ -14,7 +14,8 @@ from bidcheck.config import Settings
 from bidcheck.model import CheckResult, PairResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import prepare_document
-from bidcheck.signals.identifier import id_number_ok
+from bidcheck.signals.identifier import cell_starts, id_number_ok, identifiers
+from bidcheck.text.normalize import build_clean_text
 from bidcheck.text.staff import staff_values
 from tests.builders import draw_prose, paragraphs, pdf_font
 
@@ -286,3 +287,40 @@ def test_a_table_of_particulars_naming_no_post_is_no_staff(tmp_path: Path) -> No
     particulars = [["姓名", "吴海波", "性别", "男"], ["单位", "恒信市政有限公司", "电话", "0571-8888"]]
     assert _values(_resume_docx(tmp_path / "a.docx", [], particulars)) == []
     assert ("person", "吴海波") in _values(_resume_docx(tmp_path / "b.docx", [], _RESUME))
+
+
+def test_a_pdf_row_whose_narrow_cells_wrap_is_read_whole(tmp_path: Path) -> None:
+    """A PDF writer puts a table cell by cell: the row's first line, then the further lines of a wrapped
+    cell under it, the next cells' first lines level with the row. The row is read back whole (the
+    certificate, the mobile and the company each one cell), its mobile apart from the certificate before
+    it; the heading and the prose after the table stay paragraphs."""
+    path = tmp_path / "staff.pdf"
+    canvas = Canvas(str(path), pagesize=A4, invariant=1)
+    canvas.setFont(pdf_font(), 10)
+    columns = (60, 140, 200, 290, 380, 470)
+    rows = [
+        [["职务"], ["姓名"], ["证书编号"], ["身份证号"], ["联系电话"], ["所在单位"]],
+        [["技术负责"], ["赵志远"], ["苏1322019", "998888"], ["1101051949", "1231002X"], ["1391234", "5678"],
+         ["南京恒信市", "政工程有限", "公司"]],
+    ]  # fmt: skip
+    y = 760.0
+    for cells in rows:
+        for x, lines in zip(columns, cells, strict=True):  # cell by cell, line by line
+            for k, line in enumerate(lines):
+                canvas.drawString(x, y - 13 * k, line)
+        y -= 13 * max(len(lines) for lines in cells) + 6
+    canvas.drawString(60, y - 20, "二、施工部署")
+    draw_prose(canvas, paragraphs(588, 1), y - 40)
+    canvas.showPage()
+    canvas.save()
+    doc = prepare_document(path, "d1", "bid", Settings()).doc
+    table = [b.text for b in doc.blocks if b.kind == "table"]
+    assert table == [
+        "职务 姓名 证书编号 身份证号 联系电话 所在单位",
+        "技术负责 赵志远 苏1322019998888 11010519491231002X 13912345678 南京恒信市政工程有限公司",
+    ]
+    assert "二、施工部署" in [b.text for b in doc.blocks if b.kind == "body"]
+    staff = {(field, value) for field, value, _row in staff_values(doc.compared_blocks())}
+    assert {("person", "赵志远"), ("certificate", "苏1322019998888"), ("id_number", "11010519491231002X")} <= staff
+    clean = build_clean_text(doc)
+    assert "13912345678" in identifiers(clean, cell_starts(doc, clean))["phone"]

@@ -28,6 +28,7 @@ class Line:
     right: float
     top: float
     height: float
+    starts: tuple[float, ...] = ()  # the left edge of each piece between spaces, where the reader knows it
 
 
 def group_paragraphs(lines: list[Line]) -> list[str]:
@@ -85,20 +86,62 @@ def row_cuts(text: str) -> tuple[int, ...] | None:
 
 def page_blocks(lines: list[Line], page: int, kind: BlockKind = "body") -> list[Block]:
     """A page's blocks from its lines: each line that is a table row (``row_cuts``) a ``table`` block of
-    its own, rows numbered from 1 on the page (``clean_document`` numbers them through the document);
-    the lines between them grouped into paragraphs."""
+    its own with the lines of its wrapped cells (``_wrapped_row``), rows numbered from 1 on the page
+    (``clean_document`` numbers them through the document); the lines between them grouped into
+    paragraphs."""
     if kind != "body":  # headers and footers are not compared: their lines stay as they are
         return [Block(text, kind, page, 0) for text in group_paragraphs(lines)]
     blocks: list[Block] = []
     row = 1
     run: list[Line] = []
-    for line in lines:
-        cuts = row_cuts(line.text)
-        if cuts is None:
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        if row_cuts(line.text) is None:
             run.append(line)
+            at += 1
             continue
         blocks += [Block(text, kind, page, 0) for text in group_paragraphs(run)]
         run = []
-        blocks.append(Block(line.text, "table", page, 0, row, 0, cuts))
+        text, cuts, at = _wrapped_row(lines, at)
+        blocks.append(Block(text, "table", page, 0, row, 0, cuts))
         row += 1
     return blocks + [Block(text, kind, page, 0) for text in group_paragraphs(run)]
+
+
+def _wrapped_row(lines: list[Line], at: int) -> tuple[str, tuple[int, ...], int]:
+    """The table row starting at ``lines[at]`` with the lines of its cells that a narrow column wrapped
+    (a writer puts them after the row's first line, cell by cell: the next cells' first lines level with
+    it, the further lines of each below, under the cell they continue): its text, where its cells start,
+    and the index of the first line after it. A row whose pieces' places are not known stays one line."""
+    row = lines[at]
+    pieces = [m.group() for m in re.finditer(r"\S+", row.text)]
+    if len(row.starts) != len(pieces):
+        return row.text, row_cuts(row.text) or (), at + 1
+    cells = [[x, text] for x, text in zip(row.starts, pieces, strict=True)]
+    lowest = row.top
+    at += 1
+    while at < len(lines) and _continues(row, lines[at], lowest):
+        line = lines[at]
+        if abs(line.top - row.top) < row.height / 2:  # a further cell's first line, level with the row
+            starts = line.starts if len(line.starts) == len(line.text.split()) else (line.left,)
+            texts = line.text.split() if len(starts) > 1 else [line.text]
+            cells += [[x, text] for x, text in zip(starts, texts, strict=True)]
+        else:  # a cell's next line, under the cell whose start is nearest on its left
+            cell = max((c for c in cells if c[0] <= line.left + row.height / 2), key=lambda c: c[0])
+            cell[1] = f"{cell[1]}{line.text}"
+        lowest = min(lowest, line.top)
+        at += 1
+    cells.sort(key=lambda c: c[0])
+    text = " ".join(str(text) for _x, text in cells)
+    return text, row_cuts(text) or (), at
+
+
+def _continues(row: Line, line: Line, lowest: float) -> bool:
+    """Whether ``line`` is part of ``row``'s cells: short and no prose, no row of its own, within the
+    row's width, level with the row or within a line's spacing of the lowest line taken so far."""
+    if row_cuts(line.text) is not None or _PROSE.search(line.text) or len(line.text) > _CELL_MAX_CHARS:
+        return False
+    if line.left < row.left + row.height or line.top > row.top + row.height / 2:
+        return False
+    return lowest - line.top <= row.height * 1.6

@@ -295,11 +295,26 @@ def _page_lines(textpage: pdfium.PdfTextPage) -> list[Line]:
             if not charbox(handle, first + len(stripped) - 1, box):
                 raise pdfium.PdfiumError("Failed to get charbox.")
             bottom, right = box.bottom, box.right
+            starts: tuple[float, ...] = ()
             if _STRAY_TAIL.search(stripped):
                 stripped, right = _in_place(textpage, offset, raw, right)
-            lines.append(Line(stripped, left, right, max(top, bottom), abs(top - bottom)))
+            elif " " in stripped:
+                starts = _piece_starts(textpage, first, stripped)
+            lines.append(Line(stripped, left, right, max(top, bottom), abs(top - bottom), starts))
         offset += len(raw) + 2
     return lines
+
+
+def _piece_starts(textpage: pdfium.PdfTextPage, first: int, text: str) -> tuple[float, ...]:
+    """The left edge of each piece of a line between spaces (``text``, its first character at ``first``):
+    where a table row's cells start; nothing when a character's box cannot be had."""
+    box, handle = pdfium_c.FS_RECTF(), textpage.raw
+    starts = []
+    for match in re.finditer(r"\S+", text):
+        if not pdfium_c.FPDFText_GetLooseCharBox(handle, first + match.start(), box):
+            return ()
+        starts.append(box.left)
+    return tuple(starts)
 
 
 # Quotation marks a PDF writer set in another font than the line (LibreOffice's curly quotes) that the

@@ -28,7 +28,7 @@ from bidcheck.selfcheck.machine import find_machine
 from bidcheck.selfcheck.properties import find_properties
 from bidcheck.selfcheck.shared import find_shared
 from bidcheck.signals.bidders import bidder_of_file, named_in_forms
-from bidcheck.signals.identifier import identifiers
+from bidcheck.signals.identifier import cell_starts, identifiers
 from bidcheck.text import CleanText, build_clean_text
 from bidcheck.text.staff import staff_values
 from bidcheck.words import LEVEL_RANK
@@ -79,9 +79,10 @@ def _copy_of(path: Path, bid: Path) -> bool:
 
 
 def _owner(bidder: str, tenders: Sequence[Document]) -> Owner:
-    texts = [build_clean_text(t) for t in tenders if t.ok]
-    values = frozenset(v for clean in texts for found in identifiers(clean).values() for v in found)
-    return Owner(bidder, "\n".join(c.text for c in texts), values)
+    texts = [(t, build_clean_text(t)) for t in tenders if t.ok]
+    found = [identifiers(clean, cell_starts(t, clean)) for t, clean in texts]
+    values = frozenset(v for held in found for values in held.values() for v in values)
+    return Owner(bidder, "\n".join(clean.text for _t, clean in texts), values)
 
 
 def _ordered(findings: list[Finding]) -> tuple[Finding, ...]:
@@ -115,7 +116,7 @@ def _findings(
 
 def _people(bid: Document, clean: CleanText) -> list[str]:
     """The people the bid names as its own: after their post in its text, and in its staff tables."""
-    named = list(identifiers(clean).get("person", {}))
+    named = list(identifiers(clean, cell_starts(bid, clean)).get("person", {}))
     return named + [raw for field, raw, _row in staff_values(bid.compared_blocks()) if field == "person"]
 
 

@@ -28,6 +28,7 @@ from bidcheck.words import SIGNAL_FIELDS
 
 __all__ = [
     "PATTERNS",
+    "cell_starts",
     "credit_code_ok",
     "find",
     "id_number_ok",
@@ -132,9 +133,12 @@ class _Squeezed:
     shifts: tuple[int, ...]  # characters left out up to each cut
 
     @classmethod
-    def of(cls, text: str) -> _Squeezed:
+    def of(cls, text: str, kept: frozenset[int] = frozenset()) -> _Squeezed:
+        """``text`` squeezed, but for the gaps before the offsets ``kept`` (a table row's cells)."""
         pieces, cuts, shifts, at, removed = [], [0], [0], 0, 0
         for gap in _GAP.finditer(text):
+            if gap.end() in kept:
+                continue
             pieces.append(text[at : gap.start()])
             removed += gap.end() - gap.start()
             cuts.append(gap.start() - (removed - (gap.end() - gap.start())))
@@ -182,11 +186,21 @@ def _values(clean: CleanText, field: str, squeezed: _Squeezed) -> dict[str, tupl
     return found
 
 
-def identifiers(clean: CleanText) -> dict[str, dict[str, tuple[int, int]]]:
+def identifiers(
+    clean: CleanText, cells: frozenset[int] = frozenset()
+) -> dict[str, dict[str, tuple[int, int]]]:
     """A document's identifiers: by field, each value with the span (in its clean text) where it first
-    stands."""
-    squeezed = _Squeezed.of(clean.text)
+    stands. ``cells``: where the cells of its page-laid table rows start (``cell_starts``), never run
+    together with the cell before (a certificate number, then a mobile)."""
+    squeezed = _Squeezed.of(clean.text, cells)
     return {field: _values(clean, field, squeezed) for field in PATTERNS}
+
+
+def cell_starts(doc: Document, clean: CleanText) -> frozenset[int]:
+    """Where, in its clean text, the cells of a document's table rows read from a page (a PDF's, an OFD's,
+    a scan's: one block a row, its cells at its ``cuts``) start."""
+    blocks = doc.compared_blocks()
+    return frozenset(clean.block_starts[n] + cut for n, block in enumerate(blocks) for cut in block.cuts)
 
 
 def row_span(clean: CleanText, row: TableRow) -> tuple[int, int]:
@@ -204,7 +218,7 @@ def with_staff_tables(ready: Ready) -> dict[str, dict[str, tuple[int, int]]]:
 def staffed_identifiers(doc: Document, clean: CleanText) -> dict[str, dict[str, tuple[int, int]]]:
     """A document's ``identifiers`` and the staff of its tables laid out as columns, each in the span of
     its row (a value written both ways keeps the place where it first stands in the text)."""
-    found = identifiers(clean)
+    found = identifiers(clean, cell_starts(doc, clean))
     for field, raw, row in staff.staff_values(doc.compared_blocks()):
         value = PATTERNS[field][1](raw)
         if value:
