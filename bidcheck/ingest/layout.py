@@ -118,7 +118,7 @@ def _wrapped_row(lines: list[Line], at: int) -> tuple[str, tuple[int, ...], int]
     pieces = [m.group() for m in re.finditer(r"\S+", row.text)]
     if len(row.starts) != len(pieces):
         return row.text, row_cuts(row.text) or (), at + 1
-    cells = [[x, text] for x, text in zip(row.starts, pieces, strict=True)]
+    cells = list(zip(row.starts, pieces, strict=True))  # (where the cell starts, its text)
     lowest = row.top
     at += 1
     while at < len(lines) and _continues(row, lines[at], lowest):
@@ -126,14 +126,15 @@ def _wrapped_row(lines: list[Line], at: int) -> tuple[str, tuple[int, ...], int]
         if abs(line.top - row.top) < row.height / 2:  # a further cell's first line, level with the row
             starts = line.starts if len(line.starts) == len(line.text.split()) else (line.left,)
             texts = line.text.split() if len(starts) > 1 else [line.text]
-            cells += [[x, text] for x, text in zip(starts, texts, strict=True)]
+            cells += zip(starts, texts, strict=True)
         else:  # a cell's next line, under the cell whose start is nearest on its left
-            cell = max((c for c in cells if c[0] <= line.left + row.height / 2), key=lambda c: c[0])
-            cell[1] = f"{cell[1]}{line.text}"
+            under = [n for n, (x, _text) in enumerate(cells) if x <= line.left + row.height / 2]
+            n = max(under, key=lambda k: cells[k][0])
+            cells[n] = (cells[n][0], cells[n][1] + line.text)
         lowest = min(lowest, line.top)
         at += 1
-    cells.sort(key=lambda c: c[0])
-    text = " ".join(str(text) for _x, text in cells)
+    cells.sort(key=lambda cell: cell[0])
+    text = " ".join(text for _x, text in cells)
     return text, row_cuts(text) or (), at
 
 
