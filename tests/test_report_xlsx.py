@@ -13,7 +13,7 @@ from openpyxl.cell.rich_text import CellRichText, TextBlock
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, Document, Passage, Side
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.report import write_xlsx
+from bidcheck.report import write_xlsx, xlsx
 
 
 @pytest.fixture(scope="module")
@@ -234,3 +234,30 @@ def test_file_property_times_read_as_times(workbook: tuple[Path, CheckResult]) -
     created = header.index("创建时间")
     times = {r[1]: r[created] for r in sheet.iter_rows(min_row=2, values_only=True)}
     assert times["02-乙.pdf"] == "2000-01-01 00:00:00"  # not D:20000101000000+00'00'
+
+
+def test_a_section_of_thousands_of_pairs_lists_the_quiet_ones_in_one_line(
+    workbook: tuple[Path, CheckResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of 2,000 files is two million pairs, nearly all 无: the ranking lists every pair at a level
+    and the first ``QUIET_ROWS`` at 无, then one line for the rest (their number, the highest similarity);
+    the summary says so; past ``MATRIX_BIDS`` bids the matrix is a line (here both made small)."""
+    _path, result = workbook
+    monkeypatch.setattr(xlsx, "QUIET_ROWS", 2)
+    monkeypatch.setattr(xlsx, "MATRIX_BIDS", 3)
+    raised = sum(p.level != "none" for p in result.pairs)
+    rest = result.pairs[raised + 2 :]
+    assert rest, "the section needs more quiet pairs than are listed"
+    write_xlsx(result, tmp_path / "r.xlsx", "测试标段")
+    book = load_workbook(tmp_path / "r.xlsx")
+    ranking = [r for r in book["文件对排名"].iter_rows(min_row=2, values_only=True)]
+    assert [r[0] for r in ranking[:-1]] == list(range(1, raised + 3))
+    words = f"其余 {len(rest)} 对均为“无”（相似度最高 {max(p.similarity for p in rest):.1%}），未逐一列出"
+    assert ranking[-1][0] is None and str(ranking[-1][1]).startswith(words)
+    summary = {r[0]: r[1] for r in book["概要"].iter_rows(values_only=True) if r and r[0]}
+    assert str(summary["文件对排名未列出"]).startswith(words) and summary["无"] == len(result.pairs) - raised
+    (matrix,) = [r for r in book["相似度矩阵"].iter_rows(values_only=True)]
+    assert str(matrix[0]).startswith("投标文件 4 份，矩阵有 16 格，超出表格可读的大小，未列出")
+    passages = {(r[0], r[1]) for r in book["共同段落"].iter_rows(min_row=2, values_only=True)}
+    names = {d.id: d.name for d in result.documents}
+    assert not passages & {(names[p.a], names[p.b]) for p in rest}

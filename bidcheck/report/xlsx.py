@@ -64,6 +64,12 @@ from bidcheck.words import (
 
 __all__ = ["NO_TENDER_WARNING", "no_tender_line", "os_error_of", "save_xlsx", "write_xlsx"]
 
+# A section of thousands of files has millions of pairs, nearly all 无: the ranking lists every pair at a
+# level and this many at 无, the rest said in one line (the JSON holds them all); the matrix is left out
+# past this many bids (its cells grow with the square).
+QUIET_ROWS = 2000
+MATRIX_BIDS = 300
+
 NO_TENDER_WARNING = (
     "未提供招标文件：只有两三家照抄的招标文件文字无法排除，可能被当作证据（多家共有的按公共文字不计）"
 )
@@ -120,12 +126,16 @@ def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None)
     book = Workbook()
     book.properties.creator = REPORT_AUTHOR  # a report found among a section's files is no bid
     names = {d.id: d.name for d in result.documents}
-    quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in result.pairs)
+    listed = listed_pairs(result.pairs)
+    quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in listed)
     _summary(book.active, result, section, quiet_flagged)
     _matrix(_value_sheet(book, "相似度矩阵"), result)
     paths = {d.id: d.path for d in result.documents}
-    _pairs(_value_sheet(book, "文件对排名"), result.pairs, names, reviews, paths)
-    _passages(book.create_sheet("共同段落"), result.pairs, names)
+    ranking = _value_sheet(book, "文件对排名")
+    _pairs(ranking, listed, names, reviews, paths)
+    if len(listed) < len(result.pairs):
+        _quiet_line(ranking, result.pairs[len(listed) :])
+    _passages(book.create_sheet("共同段落"), listed, names)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
     if has_bills(result):
@@ -166,6 +176,12 @@ def _public_rows(result: CheckResult) -> list[tuple[str, Any]]:
     return rows + ([(label, f"另有 {more} 个，见 JSON 结果的 public_values")] if more > 0 else [])
 
 
+def _quiet_rows(pairs: Sequence[PairResult]) -> list[tuple[str, Any]]:
+    """The summary's line on the pairs at 无 the ranking leaves out, when it leaves any."""
+    rest = pairs[len(listed_pairs(pairs)) :]
+    return [("文件对排名未列出", quiet_words(len(rest), max(p.similarity for p in rest)))] if rest else []
+
+
 def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged: int) -> None:
     sheet.title = "概要"
     levels = Counter(p.level for p in result.pairs)
@@ -190,6 +206,7 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         ("一级预警", levels["high"]),
         ("二级观察", levels["watch"]),
         ("无", levels["none"]),
+        *_quiet_rows(result.pairs),
         ("疑似串标组数", len(result.groups)),
         ("报价规律数", len(result.price_patterns)),
         *_public_rows(result),
@@ -271,8 +288,30 @@ def _percent(cell: Cell) -> None:
     cell.number_format = "0.0%"
 
 
+def listed_pairs(pairs: Sequence[PairResult]) -> Sequence[PairResult]:
+    """The ranked pairs the workbook lists one a row: every pair at a level, and the first ``QUIET_ROWS``
+    at 无 (``pairs`` ranked: levels first, then similarity)."""
+    quiet = next((n for n, p in enumerate(pairs) if p.level == "none"), len(pairs))
+    return pairs[: quiet + QUIET_ROWS]
+
+
+def _quiet_line(sheet: ValueSheet, rest: Sequence[PairResult]) -> None:
+    """The one line, under the ranking, that says what the pairs it leaves out are."""
+    words = quiet_words(len(rest), max(p.similarity for p in rest))
+    sheet.put_row(sheet.max_row + 1, [(None, None), (words, None)])
+
+
+def quiet_words(count: int, most: float) -> str:
+    """The pairs at 无 the reports leave out, in a line a panel reads."""
+    return f"其余 {count:,} 对均为“无”（相似度最高 {most:.1%}），未逐一列出；全部文件对见 JSON 结果"
+
+
 def _matrix(sheet: ValueSheet, result: CheckResult) -> None:
     bids = [d for d in result.bids if d.ok]
+    if len(bids) > MATRIX_BIDS:
+        words = f"投标文件 {len(bids):,} 份，矩阵有 {len(bids) ** 2:,} 格，超出表格可读的大小，未列出"
+        sheet.put_row(1, [(f"{words}；见“文件对排名”", None)])
+        return
     lookup = {(p.a, p.b): p.similarity for p in result.pairs}
     lookup.update({(p.b, p.a): p.similarity for p in result.pairs})
     sheet_header(sheet, ["文件", *[d.name for d in bids]], [20] + [8] * len(bids), height=48)
