@@ -32,23 +32,33 @@ def result_json(result: CheckResult) -> str:
 
 def _json_pieces(result: CheckResult) -> Iterator[str]:
     """``result_json``'s text in pieces of a line or so, for a file to take one by one: a large section's
-    JSON is tens of megabytes, and joined into one string it would be copied whole twice more (each
-    pair's line is still built before the first is written)."""
+    JSON is tens of megabytes (a folder of 2,000 files: two million pairs, hundreds), and joined into one
+    string it would be copied whole twice more; each pair's line is made as it is written."""
     with collector_paused():
         items = list(result_to_dict(result, with_pairs=False).items())
-        pairs = _PairLines().lines(result.pairs)
     yield "{\n"
     for n, (key, value) in enumerate(items):
         comma = "," if n < len(items) - 1 else ""
-        rows = pairs if key == "pairs" else [_compact(v) for v in value] if isinstance(value, list) else []
-        if rows:
-            yield f" {_compact(key)}: [\n"
-            for row_number, row in enumerate(rows, start=1):
-                yield f"  {row}{',' if row_number < len(rows) else ''}\n"
-            yield f" ]{comma}\n"
+        if key == "pairs" and result.pairs:
+            rows: Iterator[str] = _PairLines().lines(result.pairs)
+        elif isinstance(value, list) and value:
+            rows = (_compact(v) for v in value)
         else:
             yield f" {_compact(key)}: {_compact(value)}{comma}\n"
+            continue
+        yield f" {_compact(key)}: [\n"
+        yield from _rows(rows)
+        yield f" ]{comma}\n"
     yield "}\n"
+
+
+def _rows(rows: Iterator[str]) -> Iterator[str]:
+    """Each row on its line, a comma after each but the last (one row read ahead)."""
+    row = next(rows)
+    for after in rows:
+        yield f"  {row},\n"
+        row = after
+    yield f"  {row}\n"
 
 
 class _PairLines:
@@ -58,8 +68,9 @@ class _PairLines:
     def __init__(self) -> None:
         self._sides: dict[int, str] = {}
 
-    def lines(self, pairs: Sequence[PairResult]) -> list[str]:
-        return [self._pair(pair) for pair in pairs]
+    def lines(self, pairs: Sequence[PairResult]) -> Iterator[str]:
+        with collector_paused():  # the sides remembered are many small strings: nothing to collect
+            yield from (self._pair(pair) for pair in pairs)
 
     def _pair(self, pair: PairResult) -> str:
         passages = ", ".join(self._passage(p) for p in pair.passages)
