@@ -111,6 +111,21 @@ def test_a_stored_files_key_changes_with_each_thing_that_makes_it_stored_again()
         assert dataclasses.replace(bid, **change).key() != bid.key(), change  # type: ignore[arg-type]
 
 
+def test_a_stored_section_is_renamed_unless_the_name_is_taken_or_it_is_not_there(tmp_path: Path) -> None:
+    doc = Document("d1", "x/01-甲.txt", "01-甲.txt", "txt", blocks=(Block("".join(prose(9, 40))),))
+    bp = bid_print(build_clean_text(doc))
+    library = open_library(tmp_path / "l.sqlite")
+    for name in ("S1", "S2"):
+        library.store_section(name, [lib.store.StoredBid("01-甲.txt", name, "甲", "bid", 900, 1, {}, bp)])
+    assert library.rename("S1", "滨江二标段") == ""
+    assert sorted(s.name for s in library.sections()) == ["S2", "滨江二标段"]
+    assert library.rename("S2", "滨江二标段") == "资料库中已有标段 滨江二标段，请换一个名称"
+    assert library.rename("S9", "T") == "资料库中没有标段 S9"
+    assert library.rename("S2", "S2") == ""  # the same name again: nothing to do
+    assert sorted(s.name for s in library.sections()) == ["S2", "滨江二标段"]
+    library.close()
+
+
 @pytest.fixture(scope="module")
 def series(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """Sections over time: a bidder's own template in every section, two bidders sharing a draft in
