@@ -230,6 +230,8 @@ def test_concealed_text_and_leftovers_are_found_and_cleared_when_removed(tmp_pat
     assert hid["hidden"].value == HIDDEN and hid["hidden"].level == "high"
     assert hid["hidden"].where == Place(1, len(FORMS) + 5, HIDDEN)
     assert hid["zero_width"].level == "high" and "^u8203" in hid["zero_width"].fix
+    assert hid["zero_width"].detail.endswith("句中夹有看不见的字符，检查软件会视为有意规避查重")
+    assert hid["hidden"].detail.endswith("打印和阅读时看不到，但仍在文件中，机构的检查会读到它并视为隐藏内容")
     assert hid["comment"].value == f"刘顾问：{COMMENT}" and hid["comment"].level == "watch"
     assert "删除文档中的所有批注" in hid["comment"].fix
     assert hid["deleted"].value == DELETED and "接受所有修订" in hid["deleted"].fix
