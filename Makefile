@@ -67,10 +67,12 @@ run: $(STAMP) qt-libs
 test: lint typecheck unit
 
 # Mutation testing, not part of `make test`: mutmut plants one small bug at a time in compare/, evidence/,
-# judge.py, text/ and report/ and runs the fast tests that reach it ([tool.mutmut] in pyproject.toml); a
-# bug no test notices is a gap. It runs on a copy of the tree in build/mutation. MUTANTS picks the mutants
-# by name: by default those whose number ends in 1 (the first of each function and one in ten after;
-# about 10 minutes on two cores); MUTANTS='*' tries every one (hours). The score is printed per module;
+# judge.py, text/, report/, signals/, library/, selfcheck/, workers.py and ingest/limits.py and runs the
+# tests that reach it ([tool.mutmut] in pyproject.toml); a bug no test notices is a gap. It runs on a copy
+# of the tree in build/mutation. MUTANTS picks the mutants by name: by default those whose number ends in 1
+# (the first of each function and one in ten after; about two and a half hours on two cores, most of it
+# signals/, whose tests check whole sections); one package's, e.g. MUTANTS='bidcheck.library.*__mutmut_*1';
+# MUTANTS='*' tries every one (a day). The score is printed per module;
 # `cd build/mutation && ../../.venv/bin/mutmut show NAME` shows what a surviving mutant changed.
 MUTANTS ?= *__mutmut_*1
 MUTATION := build/mutation
