@@ -19,7 +19,7 @@ import pypdfium2.raw as pdfium_c
 
 from bidcheck.ingest.errors import ReadError
 from bidcheck.ingest.identity import pdf_marks
-from bidcheck.ingest.layout import Line, page_blocks
+from bidcheck.ingest.layout import Line, page_blocks, row_cuts
 from bidcheck.ingest.limits import ReadLimits, TextBudget
 from bidcheck.ingest.pictures import MAX_PICTURES, pdf_page_pictures
 from bidcheck.ingest.scan import OcrOptions, PageOcr, render_scale, unread_message
@@ -298,7 +298,7 @@ def _page_lines(textpage: pdfium.PdfTextPage) -> list[Line]:
             starts: tuple[float, ...] = ()
             if _STRAY_TAIL.search(stripped):
                 stripped, right = _in_place(textpage, offset, raw, right)
-            elif " " in stripped:
+            elif row_cuts(stripped) is not None:  # a table row: where its cells start
                 starts = _piece_starts(textpage, first, stripped)
             lines.append(Line(stripped, left, right, max(top, bottom), abs(top - bottom), starts))
         offset += len(raw) + 2
