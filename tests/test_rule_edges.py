@@ -4,23 +4,25 @@ mask it — a test that passes with the rule broken notices nothing."""
 from __future__ import annotations
 
 import itertools
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import numpy as np
 import pytest
 from docx import Document as new_docx
 
+from bench.bills import STANDARD, bill_items, copied_prices, make_pricing_xml, priced_around
 from bench.pictures import add_pictures, encoded, photo
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.evidence.clauses import clause_density, clause_like_spans
 from bidcheck.judge import verdict
-from bidcheck.model import CheckResult, Signal
+from bidcheck.model import CheckResult, PairResult, Signal
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.signals.base import SectionInfo, value_key
 from bidcheck.signals.bills import _derived_from, _few_links, _hugs, _uniform
 from bidcheck.signals.unit_prices import MIN_ROWS
-from tests.builders import make_pdf, paragraphs
+from tests.builders import make_docx, make_pdf, paragraphs
 from tests.test_rings import NAMES, SCORES, _pair, raise_rings
 
 _NAMES = ("恒信市政", "华东建设", "中联路桥", "宏远建工", "东方路桥")
@@ -201,3 +203,41 @@ def test_a_bill_at_one_ratio_of_the_control_prices_counts_from_the_least_items()
     assert _derived_from(control * np.linspace(0.9, 1.1, 12), control) is None
     assert _uniform(row[None, :8], control[:8], 8) == [True]  # exactly the least number of items
     assert _uniform(row[None, :7], control[:7], 8) == [False]
+
+
+def _bill_signs(pair: PairResult) -> list[tuple[str, str, str]]:
+    return [(s.field, s.strength, s.value) for s in pair.signals if s.kind == "bill"]
+
+
+def _uniformly(items: list[dict[str, str]], ratio: str) -> list[dict[str, str]]:
+    """Every item at one ratio of its control price, to the fen: a discount on the whole control price."""
+    out = []
+    for item in items:
+        price = (Decimal(item["unit_price"]) * Decimal(ratio)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        out.append({**item, "unit_price": str(price), "total": str(price * Decimal(item["quantity"]))})
+    return out
+
+
+def test_bills_at_the_least_share_of_equal_prices_are_strong_and_uniform_discounts_no_sign(
+    tmp_path: Path,
+) -> None:
+    """Of 20 comparable items, 16 equal unit prices (80%, the setting) make a strong sign, 15 a supporting
+    one; two bills each at one ratio of the control prices (0.93 and 0.95: ratios of each other, as any two
+    such bills are) are no sign at all."""
+    items = [{**item, "buildup": STANDARD} for item in bill_items(20, 21)]
+    make_pricing_xml(tmp_path / "招标控制价.xml", [], items)
+    bills = {n: priced_around(items, 300 + n) for n in range(1, 5)}
+    bills[2] = copied_prices(bills[1], bills[2], 16)
+    bills[4] = copied_prices(bills[3], bills[4], 15)
+    bills[5], bills[6] = _uniformly(items, "0.93"), _uniformly(items, "0.95")
+    for n, bill in bills.items():
+        folder = tmp_path / "bids" / f"0{n}-投标人{n}"
+        folder.mkdir(parents=True)
+        make_docx(folder / "投标文件.docx", [paragraphs(40 + n, 4)])
+        make_pricing_xml(folder / "造价.xml", [], bill)
+    result = check(CheckInputs((tmp_path / "bids",), (tmp_path / "招标控制价.xml",)), Settings(workers=1))
+    names = {d.id: d.name[:2] for d in result.documents}
+    signs = {frozenset((names[p.a], names[p.b])): _bill_signs(p) for p in result.pairs}
+    assert ("same_prices", "strong", "80%") in signs.pop(frozenset(("01", "02")))
+    assert ("same_prices", "supporting", "75%") in signs.pop(frozenset(("03", "04")))
+    assert not any(signs.values()), {k: v for k, v in signs.items() if v}

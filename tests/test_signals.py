@@ -77,6 +77,8 @@ def test_minute_of_reads_office_and_pdf_times_and_ignores_what_does_not_parse() 
     assert minute_of("D:2024") is None
     assert minute_of("2013-12-23T23:15:00Z") is None  # python-docx's template
     assert minute_of("2024-06-01T00:00:00Z") is None  # a date a tool set, not a save
+    assert minute_of("1995-03-02T09:12:41Z") == "1995-03-02 09:12"  # the first year a bid's file may date
+    assert minute_of("1994-12-31T09:12:41Z") is None  # before it: a clock never set
 
 
 def test_values_most_bids_hold_or_the_tender_holds_are_no_sign() -> None:
