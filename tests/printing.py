@@ -4,7 +4,7 @@ are read back."""
 
 from __future__ import annotations
 
-import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 from openpyxl import load_workbook
 
-from bidcheck.ingest.office import find_soffice
+from bidcheck.ingest.office import convert, find_soffice
 
 __all__ = ["Printed", "assert_prints_readably", "printed"]
 
@@ -30,14 +30,7 @@ def printed(xlsx: Path, work: Path) -> Printed:
     """Print ``xlsx`` (or a dossier) to a PDF in ``work`` through LibreOffice and read its pages."""
     soffice = find_soffice()
     assert soffice is not None, "LibreOffice is needed for these tests (make test installs it)"
-    command = [str(soffice), f"-env:UserInstallation={(work / 'profile').as_uri()}", "--headless"]
-    subprocess.run(
-        [*command, "--convert-to", "pdf", "--outdir", str(work), str(xlsx)],
-        check=True,
-        capture_output=True,
-        timeout=240,
-    )
-    pdf = work / (xlsx.stem + ".pdf")
+    pdf = convert(xlsx, soffice, Path(tempfile.mkdtemp(prefix="print-", dir=work)), "pdf", 240)
     document = pdfium.PdfDocument(str(pdf))
     texts = [document[n].get_textpage().get_text_range() for n in range(len(document))]
     return Printed(pdf, texts, [_smallest_font(document[n]) for n in range(len(document))])

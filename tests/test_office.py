@@ -13,7 +13,7 @@ import pytest
 
 from bidcheck.ingest import SUPPORTED_SUFFIXES, collect_paths, read_document
 from bidcheck.ingest.errors import ReadError
-from bidcheck.ingest.office import MISSING_MESSAGE, SOFFICE_ENV, convert_to_docx, find_soffice
+from bidcheck.ingest.office import MISSING_MESSAGE, SOFFICE_ENV, convert, convert_to_docx, find_soffice
 from bidcheck.text import clean_document
 from tests.builders import make_docx, paragraphs
 
@@ -183,15 +183,9 @@ def test_a_wps_files_own_property_stream_gives_its_pc_and_account(tmp_path: Path
     )
     source = tmp_path / "bid.fodt"
     source.write_text(_FODT.format(record=record.decode(), text=TEXTS[0]), encoding="utf-8")
-    command = [str(soffice), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless"]
-    subprocess.run(
-        [*command, "--convert-to", "doc", "--outdir", str(tmp_path), str(source)],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    assert b"KSOTemplateDocerSaveRecord" in (tmp_path / "bid.doc").read_bytes()  # in the OLE property stream
-    shutil.copyfile(tmp_path / "bid.doc", tmp_path / "bid.wps")
+    written = convert(source, soffice, tmp_path / "lo", "doc", 120)
+    assert b"KSOTemplateDocerSaveRecord" in written.read_bytes()  # in the OLE property stream
+    shutil.copyfile(written, tmp_path / "bid.wps")
     doc = read_document(tmp_path / "bid.wps", "d1")
     assert doc.ok and doc.format == "wps", doc.error
     assert {(m.field, m.value) for m in doc.marks} == {
