@@ -128,13 +128,14 @@ def _workbook(result: CheckResult, section: str, reviews: Reviews | None = None)
     names = {d.id: d.name for d in result.documents}
     listed = listed_pairs(result.pairs)
     quiet_flagged = sum(len(p.passages) - len(_listed(p)) for p in listed)
-    _summary(book.active, result, section, quiet_flagged)
+    unlisted = _unlisted_line(result.pairs[len(listed) :])
+    _summary(book.active, result, section, quiet_flagged, unlisted)
     _matrix(_value_sheet(book, "相似度矩阵"), result)
     paths = {d.id: d.path for d in result.documents}
     ranking = _value_sheet(book, "文件对排名")
     _pairs(ranking, listed, names, reviews, paths)
-    if len(listed) < len(result.pairs):
-        _quiet_line(ranking, result.pairs[len(listed) :])
+    if unlisted:  # under the ranking, what it leaves out
+        ranking.put_row(ranking.max_row + 1, [(None, None), (unlisted, None)])
     _passages(book.create_sheet("共同段落"), listed, names)
     _signals(book.create_sheet("串标迹象"), result, names)
     _price_patterns(book.create_sheet("报价规律"), result)
@@ -176,13 +177,7 @@ def _public_rows(result: CheckResult) -> list[tuple[str, Any]]:
     return rows + ([(label, f"另有 {more} 个，见 JSON 结果的 public_values")] if more > 0 else [])
 
 
-def _quiet_rows(pairs: Sequence[PairResult]) -> list[tuple[str, Any]]:
-    """The summary's line on the pairs at 无 the ranking leaves out, when it leaves any."""
-    rest = pairs[len(listed_pairs(pairs)) :]
-    return [("文件对排名未列出", quiet_words(len(rest), max(p.similarity for p in rest)))] if rest else []
-
-
-def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged: int) -> None:
+def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged: int, unlisted: str) -> None:
     sheet.title = "概要"
     levels = Counter(p.level for p in result.pairs)
     bids = result.bids
@@ -206,7 +201,7 @@ def _summary(sheet: Worksheet, result: CheckResult, section: str, quiet_flagged:
         ("一级预警", levels["high"]),
         ("二级观察", levels["watch"]),
         ("无", levels["none"]),
-        *_quiet_rows(result.pairs),
+        *([("文件对排名未列出", unlisted)] if unlisted else []),
         ("疑似串标组数", len(result.groups)),
         ("报价规律数", len(result.price_patterns)),
         *_public_rows(result),
@@ -295,10 +290,9 @@ def listed_pairs(pairs: Sequence[PairResult]) -> Sequence[PairResult]:
     return pairs[: quiet + QUIET_ROWS]
 
 
-def _quiet_line(sheet: ValueSheet, rest: Sequence[PairResult]) -> None:
-    """The one line, under the ranking, that says what the pairs it leaves out are."""
-    words = quiet_words(len(rest), max(p.similarity for p in rest))
-    sheet.put_row(sheet.max_row + 1, [(None, None), (words, None)])
+def _unlisted_line(rest: Sequence[PairResult]) -> str:
+    """What the pairs at 无 the ranking leaves out are, in a line ("" when it leaves none)."""
+    return quiet_words(len(rest), max(p.similarity for p in rest)) if rest else ""
 
 
 def quiet_words(count: int, most: float) -> str:
