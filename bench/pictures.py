@@ -24,25 +24,65 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 from docx import Document as open_docx
 from docx.shared import Inches
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from bench.corpus import generate_section
 from bidcheck.ingest.pictures import picture_from_bytes
 
-__all__ = ["add_pictures", "encoded", "photo"]
+__all__ = ["add_pictures", "encoded", "photo", "screenshot"]
+
+_GRAIN = 6  # the standard deviation of a photo's grain, in grey levels
+_CJK_FONTS = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+)
 
 
 def photo(seed: int, size: tuple[int, int] = (900, 600)) -> Image.Image:
-    """A photo-like picture: soft coloured blobs on a ground, different for each seed."""
+    """A photo-like picture: soft coloured blobs on a ground, different for each seed, with a camera's
+    grain (no two neighbouring pixels of a photo are quite the same colour)."""
     rng = random.Random(seed)
     image = Image.new("RGB", size, (rng.randint(0, 255),) * 3)
     draw = ImageDraw.Draw(image)
     for _ in range(25):
         x, y, r = rng.randint(0, size[0]), rng.randint(0, size[1]), rng.randint(20, 200)
         draw.ellipse((x - r, y - r, x + r, y + r), fill=tuple(rng.randint(0, 255) for _ in range(3)))
-    return image.filter(ImageFilter.GaussianBlur(3))
+    pixels = np.asarray(image.filter(ImageFilter.GaussianBlur(3)), dtype=np.int16)
+    grain = np.random.default_rng(seed).normal(0, _GRAIN, pixels.shape).round().astype(np.int16)
+    return Image.fromarray(np.clip(pixels + grain, 0, 255).astype(np.uint8), "RGB")
+
+
+def screenshot(seed: int, size: tuple[int, int] = (1200, 800)) -> Image.Image:
+    """A screenshot-like picture of a public query site (a credit-query page, as tender documents show
+    for an example): a coloured title bar, a search box and a table of results in text, on white."""
+    rng = random.Random(seed)
+    image = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(image)
+    font = _font(22)
+    draw.rectangle((0, 0, size[0], 90), fill=(21, 88, 168))
+    draw.text((40, 28), "信用查询 · 失信被执行人名单查询结果", fill="white", font=font)
+    draw.rectangle((40, 120, size[0] - 200, 170), outline=(180, 180, 180), width=2)
+    draw.rectangle((size[0] - 180, 120, size[0] - 40, 170), fill=(230, 120, 20))
+    draw.text((size[0] - 150, 130), "查询", fill="white", font=font)
+    for row in range(12):
+        top = 200 + row * 48
+        draw.rectangle((40, top, size[0] - 40, top + 48), outline=(210, 210, 210))
+        words = "".join(
+            rng.choice("公司有限责任建设工程科技信息查询记录无结果统一社会代码") for _ in range(18)
+        )
+        draw.text((56, top + 12), f"{row + 1}  {words}", fill=(40, 40, 40), font=font)
+    return image
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """A CJK font where one is installed (``make office-deps``), else Pillow's own."""
+    for path in _CJK_FONTS:
+        if Path(path).exists():
+            return ImageFont.truetype(path, size)
+    return ImageFont.load_default()
 
 
 def encoded(image: Image.Image, fmt: str = "PNG", **options: object) -> bytes:

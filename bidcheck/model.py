@@ -96,8 +96,10 @@ class Concealed:
 @dataclass(frozen=True)
 class Picture:
     """A picture of a document (see ``bidcheck.ingest.pictures``): its page, a digest of its decoded
-    pixels, its perceptual hash (64-bit dHash), its size in pixels, a small PNG of it, and whether it is
-    mostly paper (a scanned page of text, a drawing on white: its look hashes like any other such)."""
+    pixels, its perceptual hash (64-bit dHash), its size in pixels, a small PNG of it, whether it is
+    mostly paper (a scanned page of text, a drawing on white: its look hashes like any other such), and
+    whether it is drawn by a computer (a screenshot, chart, logo or form: flat colours, where a photo or
+    a scan has grain; such pictures are often public, see ``bidcheck.signals.image``)."""
 
     page: int
     digest: str
@@ -106,6 +108,7 @@ class Picture:
     height: int
     thumbnail: bytes = b""
     plain: bool = False
+    drawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -479,6 +482,7 @@ def _picture_to_dict(picture: Picture) -> dict[str, Any]:
         "width": picture.width,
         "height": picture.height,
         "plain": picture.plain,
+        "drawn": picture.drawn,
         "thumbnail": base64.b64encode(picture.thumbnail).decode("ascii"),
     }
 
@@ -492,6 +496,7 @@ def _picture_from_dict(data: dict[str, Any]) -> Picture:
         int(data["height"]),
         base64.b64decode(str(data.get("thumbnail") or "")),
         bool(data.get("plain", False)),
+        bool(data.get("drawn", False)),
     )
 
 

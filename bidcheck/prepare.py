@@ -146,7 +146,7 @@ def prepare_document(
         )
 
 
-CACHE_VERSION = 16  # raise it when reading, cleaning or fingerprinting changes what they produce
+CACHE_VERSION = 17  # raise it when reading, cleaning or fingerprinting changes what they produce
 _CACHE_KIND = "documents"
 _PREPARE_SETTINGS = (
     "window_chars",

@@ -154,8 +154,8 @@ def series(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 def _pair(result: dict, a: str, b: str) -> dict:
-    names = {d["id"]: d["name"] for d in result["documents"]}
-    return next(p for p in result["pairs"] if {a, b} <= {names[p["a"]][3:-4], names[p["b"]][3:-4]})
+    names = {d["id"]: Path(d["name"]).stem[3:] for d in result["documents"]}
+    return next(p for p in result["pairs"] if {a, b} <= {names[p["a"]], names[p["b"]]})
 
 
 def test_history_finds_earlier_sections_paragraph_by_paragraph(series: dict[str, object]) -> None:
@@ -221,6 +221,34 @@ def test_a_number_bidders_of_many_sections_quote_is_public_and_ties_no_pair(tmp_
     alone = _pair(check_section(tmp_path, tmp_path / "new.sqlite", "S4")[2], "甲4公司", "乙4公司")
     assert [(s["value"], s["strength"]) for s in alone["signals"]] == [(hotline, "strong")]
     assert hotline.encode() not in library.read_bytes()
+
+
+def test_a_picture_bidders_of_many_sections_hold_is_public_and_ties_no_pair(tmp_path: Path) -> None:
+    """A photo two bidders of each of three earlier sections put in their bids (a public site's, say):
+    in a fourth section the two holding it share no sign and the summary lists it as the world's; a
+    library that never saw it leaves them a strong sign."""
+    from docx import Document as new_docx
+    from docx.shared import Inches
+
+    from bench.pictures import encoded, photo
+
+    picture = encoded(photo(31))
+    for n in range(1, 5):
+        for b in range(4):
+            document = new_docx()
+            for text in prose(n * 100 + b, 16):
+                document.add_paragraph(text)
+            if b < 2:
+                document.add_picture(io.BytesIO(picture), width=Inches(3))
+            (tmp_path / f"S{n}").mkdir(exist_ok=True)
+            document.save(str(tmp_path / f"S{n}" / f"0{b + 1}-{'甲乙丙丁'[b]}{n}公司.docx"))
+        _, stdout, result = check_section(tmp_path, tmp_path / "library.sqlite", f"S{n}")
+    assert _pair(result, "甲4公司", "乙4公司")["signals"] == []
+    assert "出现在 2 份投标文件中，资料库中其他标段的 6 个投标人也有，视为公开信息" in stdout
+    (public,) = result["public_values"]
+    assert (public["kind"], public["holders"], public["elsewhere"]) == ("image", 2, 6)
+    alone = _pair(check_section(tmp_path, tmp_path / "new.sqlite", "S4")[2], "甲4公司", "乙4公司")
+    assert [(s["kind"], s["strength"]) for s in alone["signals"]] == [("image", "strong")]
 
 
 def test_history_reads_back_from_the_json(series: dict[str, object]) -> None:

@@ -16,7 +16,7 @@ from PIL.PngImagePlugin import PngInfo
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from bench.pictures import encoded, photo
+from bench.pictures import encoded, photo, screenshot
 from bidcheck.config import Settings
 from bidcheck.ingest import read_document
 from bidcheck.ingest.pictures import picture_from_bytes
@@ -235,3 +235,54 @@ def test_a_picture_too_large_to_decode_is_left_out_before_it_is_decoded(tmp_path
     document.save(str(tmp_path / "pictures.docx"))
     doc = read_document(tmp_path / "pictures.docx", "d1")
     assert doc.ok and [(p.width, p.height) for p in doc.pictures] == [photo(3).size]
+
+
+def _bar_chart() -> Image.Image:
+    chart = Image.new("RGB", (800, 500), "white")
+    draw = ImageDraw.Draw(chart)
+    draw.line((60, 440, 760, 440), fill="black", width=2)
+    for n, height in enumerate((120, 260, 200, 330, 90)):
+        draw.rectangle((100 + n * 130, 440 - height, 180 + n * 130, 440), fill=(60, 120, 200))
+    return chart
+
+
+def test_screenshots_charts_and_forms_are_drawn_and_photos_and_scans_are_not(tmp_path: Path) -> None:
+    """Drawn: a query site's screenshot (as PNG and as JPEG), a bar chart, a page a computer rendered;
+    not drawn: a photo (PNG, JPEG), a scanned page of text (grain, JPEG), and a black-and-white scan
+    (bilevel: all flat, and as scanners store pages)."""
+    shot = screenshot(1)
+    page = make_pdf(tmp_path / "page.pdf", [paragraphs(70, 3)])
+    (scan,) = page_images(page, 150)
+    rendered = page_images(page, 150, noise=0.0)[0]
+    drawn = [encoded(shot), encoded(shot, "JPEG", quality=85), encoded(_bar_chart()), encoded(rendered)]
+    taken = [
+        encoded(photo(5)),
+        encoded(photo(6), "JPEG", quality=80),
+        encoded(scan, "JPEG"),
+        encoded(shot.convert("1")),
+    ]
+    assert [getattr(picture_from_bytes(data, 1), "drawn", None) for data in drawn] == [True] * 4
+    assert [getattr(picture_from_bytes(data, 1), "drawn", None) for data in taken] == [False] * 4
+
+
+def test_a_screenshot_two_bids_share_is_a_supporting_sign_and_a_photo_a_strong_one(tmp_path: Path) -> None:
+    """01 and 02 carry the same screenshot of a credit-query site (as tender files show for an example),
+    02 and 03 the same site photo, and nothing else alike: the screenshot ties 01–02 as a supporting
+    sign, saying what it is (二级观察 at most), the photo 02–03 as a strong one (一级预警)."""
+    shot, site = encoded(screenshot(2)), encoded(photo(7))
+    bids = [
+        _docx(tmp_path / "01.docx", 81, [shot]),
+        _docx(tmp_path / "02.docx", 82, [shot, site]),
+        _docx(tmp_path / "03.docx", 83, [site]),
+    ]
+    result = check(CheckInputs(tuple(bids), ()), Settings(workers=1))
+    pairs = {(p.a, p.b): p for p in result.pairs}
+    (shared,) = pairs[("d1", "d2")].signals
+    assert (shared.kind, shared.field, shared.strength) == ("image", "exact", "supporting")
+    assert "截图" in shared.detail and pairs[("d1", "d2")].level == "watch"
+    (photo_signal,) = pairs[("d2", "d3")].signals
+    assert (photo_signal.strength, pairs[("d2", "d3")].level) == ("strong", "high")
+    assert not pairs[("d1", "d3")].signals
+    write_json(result, tmp_path / "result.json")
+    saved = load_result(tmp_path / "result.json").document("d1").pictures
+    assert [p.drawn for p in saved] == [True]

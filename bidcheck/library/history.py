@@ -22,7 +22,7 @@ from bidcheck.library.prints import WINDOW, BidPrint, K, bidder_name, ready_prin
 from bidcheck.library.store import StoredFile
 from bidcheck.model import Block, Document, HistoryMatch, HistoryPassage
 from bidcheck.prepare import Ready
-from bidcheck.signals.identifier import identifier_keys
+from bidcheck.signals import sign_keys
 from bidcheck.text import build_clean_text
 
 __all__ = [
@@ -167,7 +167,7 @@ def consult(
     hits = [_hits(p, elsewhere) for p in prints]
     bidders = [bidder_name(b.doc.name) for b in bids]
     sections, documents = library.counts(besides=section)
-    values = sorted({v for b in bids for v in identifier_keys(b)}) if settings.signals_enabled else []
+    values = sorted({v for b in bids for v in sign_keys(b)}) if settings.signals_enabled else []
     return Consulted(
         prints,
         [_learned_mask(b.clean.norm, public) for b in bids],

@@ -16,7 +16,7 @@ from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name,
 from bidcheck.library.store import FileKey, Library, PendingBid, StoredBid
 from bidcheck.model import CheckResult, Document
 from bidcheck.prepare import cached_ready, prepare_document, prepared_shape
-from bidcheck.signals.identifier import identifier_keys
+from bidcheck.signals import sign_keys
 from bidcheck.text import build_clean_text
 
 __all__ = ["add_templates", "pending_bid", "store_result", "stored_bid", "stored_shape"]
@@ -85,7 +85,7 @@ def stored_bid(doc: Document, settings: Settings, digest: str | None = None, sha
     text = clean.norm if settings.library_keep_texts else None
     metadata = dict(doc.metadata)
     name, role = doc.name, doc.role
-    values = identifier_keys(ready) if ready is not None else ()  # a bid read apart: its values not kept
+    values = sign_keys(ready) if ready is not None else ()  # a bid read apart: its values not kept
     return StoredBid(
         name, digest, bidder_name(name), role, doc.chars, simhash, metadata, bid, text, bands, shape, values
     )

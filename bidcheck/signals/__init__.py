@@ -34,7 +34,7 @@ from bidcheck.signals.base import Linked, SectionInfo, weighed
 from bidcheck.signals.bidders import bidders_of
 from bidcheck.signals.prices import price_patterns
 
-__all__ = ["Linked", "SectionInfo", "SignalsFound", "find_signals", "price_patterns"]
+__all__ = ["Linked", "SectionInfo", "SignalsFound", "find_signals", "price_patterns", "sign_keys"]
 
 Finder = Callable[[Sequence[Ready], SectionInfo], Sequence[Linked | PublicValue]]
 _FINDERS: dict[str, Finder] = {
@@ -55,6 +55,12 @@ _FINDERS: dict[str, Finder] = {
 
 
 PairSignals = dict[tuple[str, str], tuple[Signal, ...]]
+
+
+def sign_keys(doc: Ready) -> tuple[int, ...]:
+    """The values of a bid's signs that the library keeps (hashed, ``base.value_key``): its identifiers
+    and its pictures, so that a value or a picture many bidders elsewhere hold is known as public."""
+    return tuple(sorted({*identifier.identifier_keys(doc), *image.picture_keys(doc)}))
 
 
 @dataclass(frozen=True)

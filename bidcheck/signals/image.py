@@ -1,12 +1,15 @@
-"""Pictures two bids share: the same site photo, organisation chart or scanned certificate in two bidders'
-bids — the same pixels (``exact``), or the same picture re-encoded, resized or recompressed
-(``similar``: perceptual hashes at most ``image_hash_distance`` bits apart).
+"""Pictures two bids share: the same site photo or scanned certificate in two bidders' bids — the same
+pixels (``exact``), or the same picture re-encoded, resized or recompressed (``similar``:
+perceptual hashes at most ``image_hash_distance`` bits apart).
 
 A picture the tender holds (its forms, the agency's logo) is no sign, nor one that more bids hold than
-``most_holders`` allows (a screenshot of a public site, a standard seal: listed as the section's). A
-picture that is mostly paper (a scanned page of text, a drawing on white) counts only as the same
-pixels: at the hash's 9 × 8 such pictures all look alike. Every picture's hash is compared with every
-other's in numpy blocks.
+``most_holders`` allows (a screenshot of a public site, a standard seal: listed as the section's), nor one
+that bidders of the library's other sections hold (``SectionInfo.seen_by_many``: the world's). A picture
+a computer drew (``Picture.drawn``: a screenshot of a credit-query site, an example form, an authority's
+logo) is a supporting sign only: such pictures come from public places as often as from a bidder, where
+a photograph of a site or a scan of a bidder's own papers is the bidder's. A picture that is mostly
+paper (a scanned page of text, a drawing on white) counts only as the same pixels: at the hash's 9 × 8
+such pictures all look alike. Every picture's hash is compared with every other's in numpy blocks.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ import numpy.typing as npt
 
 from bidcheck.model import Picture, Place, PublicValue, Signal
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Linked, SectionInfo, most_holders
+from bidcheck.signals.base import Linked, SectionInfo, most_holders, value_key
 
-__all__ = ["find", "near_pairs"]
+__all__ = ["find", "near_pairs", "picture_keys"]
 
+_DRAWN = "（截图、图表、标志或表格一类电脑绘制的图片，常来自公开来源，仅作辅助迹象）"
 _BLOCK = 256  # rows of the distance matrix computed at once
 _BITS = np.array([bin(n).count("1") for n in range(256)], dtype=np.uint8)
 
@@ -56,10 +60,12 @@ def _signal(mine: Picture, theirs: Picture, holders: int) -> Signal:
     bits = (mine.phash ^ theirs.phash).bit_count()
     how = "相同的图片" if exact else f"看来相同的图片（重新压缩或缩放过，感知哈希相差 {bits} 位）"
     detail = f"两份文件有{how}：第 {mine.page} 页 / 第 {theirs.page} 页"
+    drawn = mine.drawn or theirs.drawn
+    detail += _DRAWN if drawn else ""
     value = mine.digest if exact else f"{mine.digest}/{theirs.digest}"
     return Signal(
         "image",
-        "strong",
+        "supporting" if drawn else "strong",
         "exact" if exact else "similar",
         value,
         detail,
@@ -69,9 +75,14 @@ def _signal(mine: Picture, theirs: Picture, holders: int) -> Signal:
     )
 
 
-def _public(bid: Ready, picture: Picture, holders: int) -> PublicValue:
+def _public(bid: Ready, picture: Picture, holders: int, elsewhere: int = 0) -> PublicValue:
     where = f"{bid.doc.name} 第 {picture.page} 页，{picture.width}×{picture.height} 像素"
-    return PublicValue("image", "picture", f"{picture.digest[:12]}（{where}）", holders)
+    return PublicValue("image", "picture", f"{picture.digest[:12]}（{where}）", holders, elsewhere)
+
+
+def picture_keys(doc: Ready) -> tuple[int, ...]:
+    """A document's pictures as the library keeps them: their pixels' digests, hashed (``value_key``)."""
+    return tuple(sorted({value_key("picture", p.digest) for p in doc.doc.pictures}))
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
@@ -94,8 +105,10 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
     count: dict[int, int] = {}  # picture -> bids holding it
     for i, copies in sorted(near.items()):
         count[i] = len({owned[i][0]} | {owned[j][0] for j in copies})
-        if i in public or count[i] > most:
-            many += [_public(bids[owned[i][0]], owned[i][1], count[i])] if i < min(copies) else []
+        elsewhere = section.seen_by_many("picture", owned[i][1].digest)
+        if i in public or count[i] > most or elsewhere:
+            first = i < min(copies)
+            many += [_public(bids[owned[i][0]], owned[i][1], count[i], elsewhere)] if first else []
             continue
         for j in sorted(copies, key=lambda j: (owned[j][1].phash ^ owned[i][1].phash).bit_count()):
             if owned[i][0] < owned[j][0]:
