@@ -8,9 +8,10 @@
    3,000-word vocabulary (no two bids share a passage by chance), so hash lookups find few stored places:
    real bids, sharing more stock phrasing, read more of them (at most ``POSTINGS_LIMIT`` per hash).
 2. Over time: six sections of eight bids, a bidder's own template in every section, two bidders sharing
-   a draft in sections 2 and 5, a model text three bidders of each section include without a template:
-   the levels of the model-text pairs section by section, the colluders' history paragraph by
-   paragraph, and the own template.
+   a draft in section 2 (18 paragraphs) and again in section 5 (two paragraphs: a lead alone), a model
+   text three bidders of each section include without a template: the levels of the model-text pairs
+   section by section, the colluders' level and history paragraph by paragraph (in section 5 also
+   their level checked without the library: the repeat is what raises them), and the own template.
 
 Usage: .venv/bin/python -m bench.library [--sections 1000] [--bids 10] [--chars 50000] [--folder DIR]
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -154,7 +156,7 @@ def _series_bid(n: int, b: int, own: list[str], model: list[str], draft: list[st
         body = body[:3] + model + body[3:]
     if n in (2, 5) and b in (1, 2):
         bidder = ("丙公司", "丁公司")[b - 1]
-        body = body[:2] + draft + body[2:]
+        body = body[:2] + (draft if n == 2 else draft[:2]) + body[2:]
     return bidder, body
 
 
@@ -173,6 +175,9 @@ def series(folder: Path) -> None:
         result = check(CheckInputs((section,)), settings, library=library, section=f"S{n}")
         store_result(library, f"S{n}", result, settings)
         print(f"S{n}       {_model_levels(result):<34} {_colluders(result):<20} {_own(result)}")
+        if n == 5:
+            alone = check(CheckInputs((section,)), settings)
+            print(f"S5 without the library: colluders {_colluders(alone)}")
     library.close()
 
 
@@ -218,6 +223,7 @@ def main() -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-series", action="store_true")
     args = parser.parse_args()
+    print("command:", " ".join([Path(sys.executable).name, "-m", "bench.library", *sys.argv[1:]]))
     folder = args.folder or Path(tempfile.mkdtemp(prefix="bidcheck-library-"))
     folder.mkdir(parents=True, exist_ok=True)
     if not args.skip_series:
