@@ -223,10 +223,11 @@ def test_a_number_bidders_of_many_sections_quote_is_public_and_ties_no_pair(tmp_
     assert hotline.encode() not in library.read_bytes()
 
 
-def test_a_picture_bidders_of_many_sections_hold_is_public_and_ties_no_pair(tmp_path: Path) -> None:
-    """A photo two bidders of each of three earlier sections put in their bids (a public site's, say):
-    in a fourth section the two holding it share no sign and the summary lists it as the world's; a
-    library that never saw it leaves them a strong sign."""
+def test_a_picture_a_name_and_a_misspelling_bidders_of_many_sections_hold_are_public(tmp_path: Path) -> None:
+    """A photo, a document author and a listed misspelling two bidders of each of three earlier sections
+    have in their bids (a public site's photo, an unlisted preinstalled user name, a common slip): in a
+    fourth section the two holding them share no sign and the summary lists each as the world's; a
+    library that never saw them leaves them their signs."""
     from docx import Document as new_docx
     from docx.shared import Inches
 
@@ -240,15 +241,19 @@ def test_a_picture_bidders_of_many_sections_hold_is_public_and_ties_no_pair(tmp_
                 document.add_paragraph(text)
             if b < 2:
                 document.add_picture(io.BytesIO(picture), width=Inches(3))
+                document.add_paragraph("垫层采用混泥土浇筑，振捣密实。")
+                document.core_properties.author = "YLMF-2023QX"
             (tmp_path / f"S{n}").mkdir(exist_ok=True)
             document.save(str(tmp_path / f"S{n}" / f"0{b + 1}-{'甲乙丙丁'[b]}{n}公司.docx"))
         _, stdout, result = check_section(tmp_path, tmp_path / "library.sqlite", f"S{n}")
     assert _pair(result, "甲4公司", "乙4公司")["signals"] == []
     assert "出现在 2 份投标文件中，资料库中其他标段的 6 个投标人也有，视为公开信息" in stdout
-    (public,) = result["public_values"]
-    assert (public["kind"], public["holders"], public["elsewhere"]) == ("image", 2, 6)
+    public = {(v["kind"], v["holders"], v["elsewhere"]) for v in result["public_values"]}
+    assert public == {("image", 2, 6), ("metadata", 2, 6), ("shared_error", 2, 6)}
+    assert {v["value"] for v in result["public_values"]} >= {"YLMF-2023QX", "混泥土"}
     alone = _pair(check_section(tmp_path, tmp_path / "new.sqlite", "S4")[2], "甲4公司", "乙4公司")
-    assert [(s["kind"], s["strength"]) for s in alone["signals"]] == [("image", "strong")]
+    kinds = sorted((s["kind"], s["field"]) for s in alone["signals"])
+    assert kinds == [("image", "exact"), ("metadata", "author"), ("shared_error", "misspelling")]
 
 
 def test_history_reads_back_from_the_json(series: dict[str, object]) -> None:

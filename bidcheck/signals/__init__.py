@@ -58,9 +58,11 @@ PairSignals = dict[tuple[str, str], tuple[Signal, ...]]
 
 
 def sign_keys(doc: Ready) -> tuple[int, ...]:
-    """The values of a bid's signs that the library keeps (hashed, ``base.value_key``): its identifiers
-    and its pictures, so that a value or a picture many bidders elsewhere hold is known as public."""
-    return tuple(sorted({*identifier.identifier_keys(doc), *image.picture_keys(doc)}))
+    """The values of a bid's signs that the library keeps (hashed, ``base.value_key``): its identifiers,
+    pictures, property names and listed misspellings, so that one many bidders elsewhere hold is known
+    as public."""
+    kept = (identifier.identifier_keys, image.picture_keys, metadata.metadata_keys, shared_error.error_keys)
+    return tuple(sorted({key for keys in kept for key in keys(doc)}))
 
 
 @dataclass(frozen=True)

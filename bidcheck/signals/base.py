@@ -29,6 +29,7 @@ __all__ = [
     "place_of",
     "public_values",
     "row_place",
+    "seen_elsewhere",
     "text_table_blocks",
     "value_key",
     "weighed",
@@ -125,6 +126,21 @@ def held_by_few(values: Sequence[Iterable[str]], excluded: set[str], settings: S
 def public_values(kind: str, field_name: str, many: dict[str, int]) -> list[PublicValue]:
     """The values many bids hold (``Held.many``) as the section's public values of a finder's field."""
     return [PublicValue(kind, field_name, value, count) for value, count in many.items()]
+
+
+def seen_elsewhere(
+    kind: str, field_name: str, few: dict[str, list[int]], section: SectionInfo
+) -> tuple[dict[str, list[int]], list[PublicValue]]:
+    """``Held.few`` split by the library: the values that still tie the bids holding them, and those
+    that bidders of other sections hold (``SectionInfo.seen_by_many``), as the world's public values."""
+    kept: dict[str, list[int]] = {}
+    public: list[PublicValue] = []
+    for value, docs in few.items():
+        if elsewhere := section.seen_by_many(field_name, value):
+            public.append(PublicValue(kind, field_name, value, len(docs), elsewhere))
+        else:
+            kept[value] = docs
+    return kept, public
 
 
 def weighed(signal: Signal) -> Signal:

@@ -21,7 +21,15 @@ from pathlib import Path
 
 from bidcheck.model import Document, Place, PublicValue, Signal, Strength
 from bidcheck.prepare import Ready, of_document
-from bidcheck.signals.base import Linked, SectionInfo, held_by_few, place_of, public_values, value_key
+from bidcheck.signals.base import (
+    Linked,
+    SectionInfo,
+    held_by_few,
+    place_of,
+    public_values,
+    seen_elsewhere,
+    value_key,
+)
 from bidcheck.text import CleanText, staff, tables
 from bidcheck.text.tables import TableRow
 from bidcheck.words import SIGNAL_FIELDS
@@ -268,10 +276,9 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
         values = [found[field] for found in held]
         excluded = {v for found in tenders for v in found[field]}
         few, many = held_by_few(values, excluded, section.settings)
+        few, world = seen_elsewhere("identifier", field, few, section)  # a hotline quoted everywhere
+        out += world
         for value, docs in few.items():
-            if elsewhere := section.seen_by_many(field, value):  # a hotline the library has seen everywhere
-                out.append(PublicValue("identifier", field, value, len(docs), elsewhere))
-                continue
             for i, j in itertools.combinations(docs, 2):
                 places = (_place(bids[i].clean, *values[i][value]), _place(bids[j].clean, *values[j][value]))
                 out.append(Linked(bids[i].doc.id, bids[j].doc.id, _signal(field, value, places, len(docs))))

@@ -18,9 +18,17 @@ from datetime import datetime
 
 from bidcheck.model import PublicValue, Signal, Strength
 from bidcheck.prepare import Ready
-from bidcheck.signals.base import Held, Linked, SectionInfo, held_by_few, public_values
+from bidcheck.signals.base import (
+    Held,
+    Linked,
+    SectionInfo,
+    held_by_few,
+    public_values,
+    seen_elsewhere,
+    value_key,
+)
 
-__all__ = ["GENERIC_VALUES", "find", "minute_of"]
+__all__ = ["GENERIC_VALUES", "find", "metadata_keys", "minute_of"]
 
 # Values Office, WPS, PDF tools and preinstalled Windows write for anyone (compared case-folded).
 GENERIC_VALUES: frozenset[str] = frozenset(
@@ -106,18 +114,30 @@ def _tool_values(meta: dict[str, str]) -> set[str]:
 
 
 def _linked(
-    bids: Sequence[Ready], held: Held, field: str, strength: Strength, detail: str
+    bids: Sequence[Ready], held: Held, field: str, strength: Strength, detail: str, section: SectionInfo
 ) -> list[Linked | PublicValue]:
+    """A signal for each pair of bids sharing a name, but for names bidders elsewhere hold too (an
+    unlisted preinstalled user name, a program every office has)."""
+    few, world = seen_elsewhere("metadata", field, held.few, section)
     out: list[Linked | PublicValue] = [
         Linked(
             bids[i].doc.id,
             bids[j].doc.id,
             Signal("metadata", strength, field, value, detail.format(value), holders=len(docs)),
         )
-        for value, docs in held.few.items()
+        for value, docs in few.items()
         for i, j in itertools.combinations(docs, 2)
     ]
-    return out + public_values("metadata", field, held.many)
+    return out + world + public_values("metadata", field, held.many)
+
+
+def metadata_keys(doc: Ready) -> tuple[int, ...]:
+    """A document's property names (authors, editors, companies, XMP ids, unusual programs) as the
+    library keeps them (``value_key``: hashed, never the names); its times are not kept (a minute two
+    sections share is chance)."""
+    metas = [m for _, m in doc.doc.file_metadata()]
+    keys = {value_key(field, v) for key, field, _, _ in _NAMES for v in _of_files(metas, _name_values, key)}
+    return tuple(sorted(keys | {value_key("producer", v) for m in metas for v in _tool_values(m)}))
 
 
 def _second_of(meta: dict[str, str], key: str) -> str:
@@ -153,7 +173,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
     for key, field, strength, word in _NAMES:
         excluded = {v for m in tender for v in _name_values(m, key)}
         held = held_by_few([_of_files(ms, _name_values, key) for ms in metas], excluded, section.settings)
-        out += _linked(bids, held, field, strength, f"两份文件的{word}均为“{{}}”")
+        out += _linked(bids, held, field, strength, f"两份文件的{word}均为“{{}}”", section)
     timed = [[m for f, m in b.doc.file_metadata() if f in _TIMED_FORMATS] for b in bids]
     for key, field, strength, word in _TIMES:
         excluded = {v for m in tender for v in _time_values(m, key)}
@@ -161,5 +181,5 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
         out += _linked_times(bids, held, (key, field, strength, word))
     excluded = {v for m in tender for v in _tool_values(m)}
     held = held_by_few([{v for m in ms for v in _tool_values(m)} for ms in metas], excluded, section.settings)
-    out += _linked(bids, held, "producer", "supporting", "两份文件由同一组不常见的程序生成：{}")
+    out += _linked(bids, held, "producer", "supporting", "两份文件由同一组不常见的程序生成：{}", section)
     return out

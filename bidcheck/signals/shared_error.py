@@ -28,12 +28,12 @@ import numpy.typing as npt
 
 from bidcheck.arrays import code_points, distinct, is_member
 from bidcheck.fingerprint.tokens import are_words, cut
-from bidcheck.model import Signal, Strength
+from bidcheck.model import PublicValue, Signal, Strength
 from bidcheck.prepare import Ready, per_key_of_document
-from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of
+from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of, value_key
 from bidcheck.text.pinyin import reading_table, readings, toneless
 
-__all__ = ["MISSPELLINGS", "find", "right_form"]
+__all__ = ["MISSPELLINGS", "error_keys", "find", "right_form"]
 
 MISSPELLINGS: dict[str, str] = {
     "混泥土": "混凝土",
@@ -332,14 +332,27 @@ def _span(bid: Ready, error: str) -> tuple[int, int]:
     return listed[error] if error in listed else _odd(bid)[error]
 
 
-def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
-    """Pairs of bids sharing errors that no other bid and no tender holds: one signal an error."""
-    out = []
-    for (i, j), shared in sorted(_shared(bids, section).items()):
+def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
+    """Pairs of bids sharing errors that no other bid and no tender holds: one signal an error; a listed
+    misspelling that bidders of the library's other sections make too is the world's, not the pair's."""
+    out: list[Linked | PublicValue] = []
+    world: dict[str, PublicValue] = {}
+    for (i, j), found in sorted(_shared(bids, section).items()):
+        shared = []
+        for error, right, field in found:
+            if field == "misspelling" and (elsewhere := section.seen_by_many(field, error)):
+                world[error] = PublicValue("shared_error", field, error, 2, elsewhere)
+            else:
+                shared.append((error, right, field))
         strength: Strength = "strong" if len(shared) >= 2 else "supporting"
         for error, right, field in sorted(shared):
             here, there = (place_of(bids[k].clean, *_span(bids[k], error)) for k in (i, j))
             detail = f"两份文件有相同的错别字“{error}”（应为“{right}”），其他投标文件和招标文件均没有"
             signal = Signal("shared_error", strength, field, error, detail, here, there)
             out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
-    return out
+    return out + list(world.values())
+
+
+def error_keys(doc: Ready) -> tuple[int, ...]:
+    """The listed misspellings a document makes, as the library keeps them (``value_key``)."""
+    return tuple(sorted({value_key("misspelling", error) for error in _listed(doc)}))
