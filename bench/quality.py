@@ -30,6 +30,7 @@ from bidcheck.prepare import prepare_document
 from bidcheck.text import CleanText, normalize
 
 Span = tuple[int, int]
+_OWN_GRAM = 24  # a run this long a third bid holds is no pair's own (as `template_min_chars` for the tender)
 
 
 @dataclass
@@ -49,6 +50,8 @@ class Tally:
     kind_total: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     kind_live: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     kind_inside: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    own_found: float = 0.0  # planted characters no third bid holds word for word (``_OWN_GRAM``)
+    own_total: float = 0.0
     live_chars: float = 0.0
     inside_chars: float = 0.0
     levels_right: int = 0
@@ -117,15 +120,51 @@ def _run(
     return result, float(result["elapsed_s"])
 
 
+def _gram_holders(docs: dict[str, _Doc], grams: set[str]) -> dict[str, set[str]]:
+    """For each of ``grams`` (``_OWN_GRAM`` characters of normalised text), the documents holding it."""
+    holders: dict[str, set[str]] = {gram: set() for gram in grams}
+    for name, doc in docs.items():
+        norm = doc.clean.norm
+        for start in range(len(norm) - _OWN_GRAM + 1):
+            if (found := holders.get(norm[start : start + _OWN_GRAM])) is not None:
+                found.add(name)
+    return holders
+
+
+def _own_mask(doc: _Doc, span: Span, pair: set[str], holders: dict[str, set[str]]) -> np.ndarray:
+    """Which characters of a planted span no bid beyond the pair holds word for word (every
+    ``_OWN_GRAM``-character window through them is the pair's alone)."""
+    text = doc.clean.norm[span[0] : span[1]]
+    own = np.ones(len(text), dtype=bool)
+    for start in range(len(text) - _OWN_GRAM + 1):
+        if holders.get(text[start : start + _OWN_GRAM], set()) - pair:
+            own[start : start + _OWN_GRAM] = False
+    return own
+
+
+def _planted_grams(docs: dict[str, _Doc], truth: dict[str, Any]) -> set[str]:
+    grams: set[str] = set()
+    for spec in truth["pairs"]:
+        for item in spec["planted"]:
+            for side in ("a", "b"):
+                for start, end in docs[spec[side]].spans.get(item[side]["text"], [])[:1]:
+                    text = docs[spec[side]].clean.norm[start:end]
+                    grams.update(text[i : i + _OWN_GRAM] for i in range(len(text) - _OWN_GRAM + 1))
+    return grams
+
+
 def _score_section(section_dir: Path, truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
     docs = {b["name"]: _truth_doc(section_dir / "bids" / b["name"], b) for b in truth["bids"]}
     names = {d["id"]: d["name"] for d in result["documents"]}
     planted: dict[frozenset[str], dict[str, Any]] = {frozenset((p["a"], p["b"])): p for p in truth["pairs"]}
+    holders = _gram_holders(docs, _planted_grams(docs, truth))
     positives, negatives = [], []
     for pair in result["pairs"]:
         a, b = names[pair["a"]], names[pair["b"]]
         spec = planted.get(frozenset((a, b)))
         _score_pair(docs[a], docs[b], a, pair, spec, tally)
+        if spec:
+            _score_own(docs[a], docs[b], (a, b), pair, spec, holders, tally)
         expected = spec["expected"] if spec else "none"
         tally.levels += 1
         tally.relation_levels[spec["relation"] if spec else "clean"][pair["level"]] += 1
@@ -182,6 +221,32 @@ def _score_pair(
         _score_pages(doc_b, passage["b"]["page"], span_b, tally)
 
 
+def _score_own(
+    doc_a: _Doc,
+    doc_b: _Doc,
+    names: tuple[str, str],
+    pair: dict[str, Any],
+    spec: dict[str, Any],
+    holders: dict[str, set[str]],
+    tally: Tally,
+) -> None:
+    """Recall of the planted characters that are the pair's own: those no third bid holds word for word
+    (long generated bids repeat some of the grammar's sentences by chance, and such text is no pair's)."""
+    live = [p for p in pair["passages"] if not p["template"] and not p["common"]]
+    for doc, side in ((doc_a, "a"), (doc_b, "b")):
+        found = [_norm_span(doc.clean, p[side]["start"], p[side]["end"]) for p in live]
+        for kind, span_a, span_b in _planted_spans(doc_a, doc_b, names[0], spec):
+            if kind in SIGN_KINDS:
+                continue
+            span = span_a if side == "a" else span_b
+            own = _own_mask(doc, span, set(names), holders)
+            covered = np.zeros(len(own), dtype=bool)
+            for lo, hi in found:
+                covered[max(lo, span[0]) - span[0] : max(0, min(hi, span[1]) - span[0])] = True
+            tally.own_total += int(own.sum())
+            tally.own_found += int((own & covered).sum())
+
+
 def _score_sources(doc: _Doc, span: Span, tally: Tally) -> None:
     """A live passage made mostly of tender text (or of public boilerplate) is a false alarm."""
     kinds = doc.kind[span[0] : span[1]]
@@ -228,6 +293,8 @@ def report(tally: Tally, command: str) -> str:
         "",
         f"planted characters found: {total_found:.0f} of {total:.0f}; "
         f"evidence characters that were planted: {tally.inside_chars:.0f} of {tally.live_chars:.0f}",
+        f"planted characters no third bid holds word for word: {tally.own_found:.0f} of "
+        f"{tally.own_total:.0f} found (recall {_ratio(tally.own_found, tally.own_total)})",
         f"pair levels right: {tally.levels_right}/{tally.levels}",
         f"ranking AUC (colluding vs clean pairs): min {min(tally.auc):.3f}, mean {np.mean(tally.auc):.3f}",
         f"template text raised as evidence: {tally.template_alarms} passages; "
