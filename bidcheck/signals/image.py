@@ -52,7 +52,8 @@ def near_pairs(hashes: Sequence[int], others: Sequence[int], distance: int) -> I
 
 
 def _place(picture: Picture) -> Place:
-    return Place(picture.page, 0, f"图片（{picture.width}×{picture.height} 像素）")
+    what = "截图、图表一类电脑绘制的图片" if picture.drawn else "图片"
+    return Place(picture.page, 0, f"{what}（{picture.width}×{picture.height} 像素）")
 
 
 def _signal(mine: Picture, theirs: Picture, holders: int) -> Signal:

@@ -122,6 +122,37 @@ def test_a_pair_sharing_a_picture_shows_both_thumbnails(picture_shown: MainWindo
     assert not evidence.pictures.isVisible()
 
 
+def test_a_shared_screenshot_is_shown_as_a_supporting_sign_that_says_what_it_is(
+    qapp: QApplication, tmp_path: Path
+) -> None:
+    """Two bids sharing a credit-query site's screenshot and nothing else: the pair is 二级观察, its
+    sign 辅助, the detail says the picture is drawn by a computer and often public; both thumbnails."""
+    from docx import Document as new_docx
+    from docx.shared import Inches
+
+    from bench.pictures import encoded, screenshot
+
+    paths = []
+    for n in (1, 2):
+        document = new_docx()
+        for text in paragraphs(380 + n, 6):
+            document.add_paragraph(text)
+        document.add_picture(io.BytesIO(encoded(screenshot(4))), width=Inches(4))
+        document.save(str(tmp_path / f"0{n}-投标人{n}.docx"))
+        paths.append(tmp_path / f"0{n}-投标人{n}.docx")
+    for window in checked_window(tmp_path / "bidcheck.ini", paths):
+        evidence = window.evidence
+        text = evidence.signals.text()
+        assert "【辅助】相同图片 · 同一图片：截图、图表一类电脑绘制的图片（1200×800 像素）" in text, text
+        assert window.result is not None and window.result.pairs[0].level == "watch"
+        shown = [label for label in evidence.pictures.findChildren(QLabel) if not label.pixmap().isNull()]
+        assert len(shown) == 2
+        window.resize(1400, 800)
+        settle()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(SHOTS / "screenshot-signal.png"))
+
+
 def test_the_thumbnails_come_back_with_a_saved_result(
     picture_shown: MainWindow, qapp: QApplication, tmp_path: Path
 ) -> None:
