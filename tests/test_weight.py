@@ -70,6 +70,37 @@ def test_copies_a_third_bid_holds_too_are_not_the_pairs_alone(tmp_path: Path) ->
     assert not result.groups or all(len(g.members) == 3 for g in result.groups)
 
 
+_STOCK_COMPANY = ("CD", "EF", "GH", "CE", "DG", "FH", "CH")
+
+
+def test_copies_glued_to_stock_sentences_many_bids_hold_stay_evidence(tmp_path: Path) -> None:
+    """Eight long bids: B holds seven paragraphs of A, each a stock block two of the other six bids hold
+    too (about 200 characters: most of the passage; four holders, too few to make it the section's
+    common text at eight bids, enough to make it text many bids hold) run on into some 135 characters of
+    A's own: only the stock marks itself, so the copies stay live, separate copies the two alone hold
+    (before, each passage was greyed whole as text many bids hold: A–B was none). The stock blocks tie
+    no other pair."""
+    stock, own = paragraphs(800, 7, 8), paragraphs(810, 7, 5)
+    assert min(len(p) for p in own) >= Settings().short_passage_chars + 10
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    mine_of = {**OWN, "G": paragraphs(37, 400, 5), "H": paragraphs(38, 400, 5)}
+    texts = {name: [*TENDER[n % 6 : n % 6 + 2], *mine] for n, (name, mine) in enumerate(mine_of.items())}
+    for k, (block, mine) in enumerate(zip(stock, own, strict=True)):
+        for name in "AB":
+            texts[name].insert(30 + 50 * k, block + mine)
+        for name in _STOCK_COMPANY[k]:  # in changing company: no ring's one draft
+            texts[name].insert(40 + 45 * k, block)
+    for name, text in texts.items():
+        make_docx(folder / f"{name}.docx", [text[:200], text[200:]])
+    tender = make_docx(tmp_path / "tender.docx", [TENDER])
+    result = check(CheckInputs((folder,), (tender,)), Settings(workers=1, signals_enabled=False))
+    pair = _pair(result, "A", "B")
+    assert pair.level == "high" and "字，其他投标文件均没有）" in pair.reason, pair.reason
+    assert sum(q.live for q in pair.passages) == 7
+    assert {p.level for p in result.pairs if p is not pair} == {"none"}
+
+
 def test_the_count_of_separate_copies_is_a_setting_of_the_verdict() -> None:
     score = Score(0.02, 0.02, 0.02, 900, 6, 0)
     assert verdict(score, None, {}, Settings(), apart=6)[0] == "high"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -23,10 +24,12 @@ Mask = npt.NDArray[np.bool_]
 
 
 def held_by_many(
-    pairs: Sequence[PairResult], bids: Sequence[Ready], many: Sequence[Mask]
+    pairs: Sequence[PairResult], bids: Sequence[Ready], many: Sequence[Mask], least: int
 ) -> dict[tuple[str, str], list[int]]:
-    """By pair of document ids: which of its listed passages are live copied text that, on either side
-    and for the most part, ``MANY_HOLDERS`` bids or more hold word for word (``many``, by bid)."""
+    """By pair of document ids: which of its listed passages are live copied text that, on either side,
+    ``MANY_HOLDERS`` bids or more hold word for word (``many``, by bid): for the most part, and with no
+    run of ``least`` characters left that they do not (a paragraph of the bidders' own glued to stock
+    sentences stays evidence; see ``_many_hold``)."""
     index = {b.doc.id: n for n, b in enumerate(bids)}
     out: dict[tuple[str, str], list[int]] = {}
     for pair in pairs:
@@ -36,23 +39,49 @@ def held_by_many(
             for n, q in enumerate(pair.passages)
             if q.live
             and not q.semantic
-            and (_mostly_in(many[i], bids[i], q.a) or _mostly_in(many[j], bids[j], q.b))
+            and (
+                _many_hold(many[i], _comparable(bids[i], q.a), least)
+                or _many_hold(many[j], _comparable(bids[j], q.b), least)
+            )
         ]
         if found:
             out[(pair.a, pair.b)] = found
     return out
 
 
-def _mostly_in(mask: Mask, bid: Ready, side: Side) -> bool:
-    """Whether most of a passage's side (clean-text offsets) lies in ``mask`` (comparable text)."""
+def _comparable(bid: Ready, side: Side) -> Span:
+    """A passage's side (clean-text offsets) in comparable text."""
     bounds = np.asarray((side.start, side.end), dtype=bid.clean.norm_map.dtype)
     lo, hi = (int(x) for x in np.searchsorted(bid.clean.norm_map, bounds))
-    return _mostly(mask, (lo, hi))
+    return lo, hi
 
 
 def _mostly(mask: Mask | None, span: Span) -> bool:
     """Whether most of a span of comparable text lies in ``mask`` (none where there is no mask)."""
     return mask is not None and mask_share(span, mask) >= 0.5
+
+
+def _many_hold(mask: Mask | None, span: Span, least: int) -> bool:
+    """Whether a span of comparable text is text many bids hold: mostly in ``mask``, and no run of
+    ``least`` characters of it outside. Stock sentences many bids hold around the bidders' own text mark
+    only themselves, never the text they border (in long bids many a copied paragraph has some)."""
+    return _mostly(mask, span) and _longest_outside(mask, span) < least
+
+
+def _longest_outside(mask: Mask | None, span: Span) -> int:
+    """The longest run of a span's characters outside ``mask``."""
+    if mask is None:
+        return span[1] - span[0]
+    return _longest_run(~mask[span[0] : span[1]], (0, span[1] - span[0]))
+
+
+def _longest_run(flags: Mask, span: Span) -> int:
+    """The longest run of set ``flags`` within a span (past their end, none are set)."""
+    inside = np.zeros(max(span[1] - span[0], 0) + 2, dtype=np.int8)
+    part = flags[span[0] : span[1]]
+    inside[1 : 1 + len(part)] = part
+    edges = np.flatnonzero(np.diff(inside))  # a run: a rise, then a fall
+    return int((edges[1::2] - edges[0::2]).max()) if len(edges) else 0
 
 
 def without_passages(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairResult, Score]:
@@ -89,16 +118,45 @@ def apart_passages(
             spans.setdefault(pair.a, []).append(a)
             spans.setdefault(pair.b, []).append(b)
     alone = {doc: _partner_counts(held) == 1 for doc, held in spans.items()}  # one partner's passage
+    sides = {doc: _Side(one, many.get(doc), _outside(one, many.get(doc))) for doc, one in alone.items()}
     out: dict[tuple[str, str], int] = {}
     for pair, score in judged:
         count = sum(
-            _mostly(alone[pair.a], a) and _mostly(alone[pair.b], b)
+            _only_theirs((sides[pair.a], sides[pair.b]), (a, b), least)
             for a, b in score.copied
-            if a[1] - a[0] >= least and not (_mostly(many.get(pair.a), a) or _mostly(many.get(pair.b), b))
+            if a[1] - a[0] >= least
         )
         if count:
             out[(pair.a, pair.b)] = count
     return out
+
+
+class _Side(NamedTuple):
+    """A bid's text for ``apart_passages``: in one partner's passages only (``alone``), held by many
+    (``many``), and both at once: alone and not held by many (``own``)."""
+
+    alone: Mask
+    many: Mask | None
+    own: Mask
+
+
+def _only_theirs(sides: tuple[_Side, _Side], spans: tuple[Span, Span], least: int) -> bool:
+    """Whether a copied passage is one only the two bids hold: on both sides mostly text no third bid
+    shares and many do not hold, or with a run of ``least`` characters that is (a copied paragraph
+    glued to stock sentences many bids hold)."""
+    mostly = all(
+        _mostly(side.alone, span) and not _many_hold(side.many, span, least)
+        for side, span in zip(sides, spans, strict=True)
+    )
+    return mostly or all(_longest_run(s.own, span) >= least for s, span in zip(sides, spans, strict=True))
+
+
+def _outside(flags: Mask, mask: Mask | None) -> Mask:
+    """``flags`` where ``mask`` is not set (the shorter of the two's length)."""
+    if mask is None:
+        return flags
+    n = min(len(flags), len(mask))
+    return flags[:n] & ~mask[:n]
 
 
 def _partner_counts(spans: list[Span]) -> npt.NDArray[np.int32]:
