@@ -16,7 +16,16 @@ from pathlib import Path
 
 import rjieba
 
-__all__ = ["EDITS", "SYNONYMS", "edit_block", "lexicon_paragraph", "paragraph", "sentence", "split_sentences"]
+__all__ = [
+    "EDITS",
+    "SYNONYMS",
+    "edit_block",
+    "lexicon_paragraph",
+    "mixed_paragraph",
+    "paragraph",
+    "sentence",
+    "split_sentences",
+]
 
 _SUBJECTS = (
     "项目经理部",
@@ -385,10 +394,20 @@ def _lexicon() -> tuple[list[str], list[float]]:
 def lexicon_paragraph(rng: random.Random, sentences: tuple[int, int] = (4, 7)) -> str:
     """A paragraph of words drawn from the language's own word frequencies: prose as varied as real
     bids (unlike the grammar, whose frames repeat), for measuring speed on long documents."""
+    return "".join(_lexicon_sentence(rng) for _ in range(rng.randint(*sentences)))
+
+
+def _lexicon_sentence(rng: random.Random) -> str:
     words, cumulative = _lexicon()
-    parts = []
-    for _ in range(rng.randint(*sentences)):
-        picked = rng.choices(words, cum_weights=cumulative, k=rng.randint(8, 18))
-        picked[rng.randint(2, len(picked) - 2)] += "，"
-        parts.append("".join(picked) + "。")
-    return "".join(parts)
+    picked = rng.choices(words, cum_weights=cumulative, k=rng.randint(8, 18))
+    picked[rng.randint(2, len(picked) - 2)] += "，"
+    return "".join(picked) + "。"
+
+
+def mixed_paragraph(rng: random.Random, sentences: tuple[int, int] = (4, 7)) -> str:
+    """A paragraph of the grammar's sentences and the lexicon's in turn: a plan's stock phrasing run
+    through with words of the bidder's own. Long bids of the grammar alone repeat its frames (at
+    100,000 characters a bid most of a paragraph's sentences stand in other bids too, which no pair's
+    copy makes evidence); the lexicon alone has no phrase of the trade."""
+    count = rng.randint(*sentences)
+    return "".join(sentence(rng) if n % 2 == 0 else _lexicon_sentence(rng) for n in range(count))

@@ -24,12 +24,14 @@ from typing import Any
 import numpy as np
 
 from bench.corpus import CASES, generate_section
+from bench.grammar import lexicon_paragraph, mixed_paragraph, paragraph
 from bidcheck.cli import main as bidcheck_main
 from bidcheck.config import Settings
 from bidcheck.prepare import prepare_document
 from bidcheck.text import CleanText, normalize
 
 Span = tuple[int, int]
+PROSE = {"grammar": paragraph, "lexicon": lexicon_paragraph, "mixed": mixed_paragraph}
 _OWN_GRAM = 24  # a run this long a third bid holds is no pair's own (as `template_min_chars` for the tender)
 
 
@@ -331,6 +333,13 @@ def main() -> None:
         help="each of eight tender paragraphs quoted by its own half of the bids",
     )
     parser.add_argument(
+        "--prose",
+        choices=sorted(PROSE),
+        default="grammar",
+        help="how the bids' own paragraphs are written: the grammar's frames, the lexicon's words, or mixed "
+        "(a grammar sentence and a lexicon sentence in turn: long bids whose own text is their own)",
+    )
+    parser.add_argument(
         "--own",
         type=int,
         nargs=2,
@@ -347,7 +356,14 @@ def main() -> None:
                 folder = root / f"section-{bids}-{seed}"
                 own = (args.own[0], args.own[1])
                 section = generate_section(
-                    folder, bids, seed, own, case=args.case, tables=args.tables, halves=args.halves
+                    folder,
+                    bids,
+                    seed,
+                    own,
+                    PROSE[args.prose],
+                    case=args.case,
+                    tables=args.tables,
+                    halves=args.halves,
                 )
                 for mode, tally in tallies.items():
                     result, seconds = _run(folder, args.workers, args.settings, mode)
