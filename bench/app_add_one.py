@@ -19,12 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bidcheck.cli_library import check_with_library
 from bidcheck.config import Settings, load_settings
 from bidcheck.gui.texts import texts_from_result
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.report.json import write_json
+from bidcheck.session import check_with_library
 
 
 def _cpu() -> float:

@@ -32,14 +32,13 @@ def _run_windowed(run: Callable[[], None]) -> None:
 def main() -> None:
     """Run the window for ``bidcheck-gui``, else the command line."""
     multiprocessing.freeze_support()
-    if Path(sys.executable).stem.lower() == "bidcheck-gui":
-        from bidcheck.gui.app import run
-    else:
-        from bidcheck.cli import run
+    from bidcheck.cli import run, run_gui
+
+    start = run_gui if Path(sys.executable).stem.lower() == "bidcheck-gui" else run
     if sys.stderr is None:
-        _run_windowed(run)
+        _run_windowed(start)
     else:
-        run()
+        start()
 
 
 if __name__ == "__main__":

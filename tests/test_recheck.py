@@ -15,7 +15,6 @@ import pytest
 
 from bidcheck.cache import load_blob, store_blob
 from bidcheck.cli import SAMPLE
-from bidcheck.cli_library import check_with_library
 from bidcheck.compare import runner
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.memo import PairMemo, text_digest
@@ -28,6 +27,7 @@ from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.prepare import Ready, prepare_cached
 from bidcheck.report.json import result_json
+from bidcheck.session import check_with_library
 from tests.builders import make_docx, paragraphs
 
 

@@ -6,7 +6,6 @@ saves the window as a PNG and exits (0 when the picture was written).
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +19,7 @@ from .i18n import set_language
 from .store import CHECK_SUFFIX, SavedCheck
 from .window import MainWindow
 
-__all__ = ["launch", "open_paths", "open_window", "run", "windows"]
+__all__ = ["launch", "open_paths", "open_window", "windows"]
 
 SCREENSHOT_SIZE = (1600, 1000)
 ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "bidcheck.svg"  # also in the bundle
@@ -149,15 +148,3 @@ def take_screenshot(app: QApplication, window: MainWindow, path: Path) -> int:
     app.exec()
     window.close()
     return outcome["code"]
-
-
-def run() -> None:
-    """Console-script entry point (``bidcheck-gui``): the same options as ``bidcheck gui``."""
-    multiprocessing.freeze_support()  # a frozen Windows bundle starts its worker processes through here
-    from bidcheck.cli import main
-
-    sys.exit(main(["gui", *sys.argv[1:]]))
-
-
-if __name__ == "__main__":
-    run()

@@ -26,17 +26,17 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import words
-from bidcheck.cli_library import check_with_library, default_section_name, tender_name
 from bidcheck.config import MANY_PAIRS, Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.library import default_library_path
 from bidcheck.model import CheckResult, Role
-from bidcheck.pipeline import CheckInputs, ReadMemo, check
+from bidcheck.pipeline import CheckInputs, ReadMemo
 from bidcheck.progress import ProgressFn
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.files import UnwritablePath, check_output_path
 from bidcheck.review import Review, group_key, group_review_of, pair_key
 from bidcheck.semantic import plan_line, section_size
+from bidcheck.session import check_section, tender_name
 from bidcheck.text.chars import replace_unsafe
 from bidcheck.text.project_name import generic_folder_name
 
@@ -286,13 +286,8 @@ class MainWindow(QMainWindow):
         def job(progress: ProgressFn, cancel: threading.Event) -> tuple[CheckResult, dict[str, DocText], str]:
             named = given or (folder and not generic_folder_name(folder))  # else the tender names it
             section = folder if named else (tender_name(inputs.tenders) or folder)
-            if library is None:
-                result = check(inputs, settings, progress, cancel, memo=memo)
-            else:  # compared with the library's earlier sections, then stored there
-                name = default_section_name(library, section or tr("未命名标段"), inputs.bid_files())
-                result, _unstored = check_with_library(
-                    inputs, settings, library, name, progress, cancel, memo
-                )
+            wanted = section or tr("未命名标段")  # the library's name for it, made distinct there
+            result = check_section(inputs, settings, library, wanted, progress, cancel, memo=memo).result
             return result, texts_from_result(result), section
 
         plan = plan_line(settings, section_size(inputs.bid_files()))  # the layer's cost, before it starts

@@ -23,7 +23,11 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from bidcheck import __version__, cli_archive, cli_library, cli_near, cli_selfcheck
+from bidcheck import __version__
+from bidcheck.cli import archive as cli_archive
+from bidcheck.cli import library as cli_library
+from bidcheck.cli import near as cli_near
+from bidcheck.cli import selfcheck as cli_selfcheck
 from bidcheck.config import MANY_PAIRS, Settings, SettingsError, load_settings, setting_error_words
 from bidcheck.progress import Cancelled, ProgressFn, no_progress
 
@@ -32,9 +36,9 @@ if TYPE_CHECKING:
     from bidcheck.pipeline import CheckInputs
     from bidcheck.report.files import WrittenAside
 
-__all__ = ["ExitStatus", "main", "run"]
+__all__ = ["ExitStatus", "main", "run", "run_gui"]
 
-SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "sample"
+SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample"
 
 
 class ExitStatus(IntEnum):
@@ -320,8 +324,8 @@ def _run_check(
     stderr: TextIO,
     named: str = "",
 ) -> ExitStatus:
-    from bidcheck.pipeline import check
     from bidcheck.report.files import check_outputs
+    from bidcheck.session import check_section
     from bidcheck.text.chars import replace_unsafe
 
     if getattr(args, "pdf", None):
@@ -339,17 +343,12 @@ def _run_check(
         stderr.write(plan_line(settings, section_size(inputs.bid_files())) + "\n")
     _say_size(inputs, stderr)
     library = cli_library.library_wanted(args, settings)
-    store_error = None
-    if library is None:
-        result = check(inputs, settings, progress, threading.Event(), while_reading=_import_reports)
-        name = ""
-    else:
-        name = named or cli_library.section_name(args)
-        if not args.section:  # a default name: another section that only shares it is kept
-            name = cli_library.default_section_name(library, name, inputs.bid_files())
-        result, store_error = cli_library.check_with_library(
-            inputs, settings, library, name, progress, threading.Event()
-        )
+    wanted = (named or cli_library.section_name(args)) if library is not None else ""
+    checked = check_section(  # a default name (no --section): another section that only shares it is kept
+        inputs, settings, library, wanted, progress, threading.Event(), distinct=not args.section,
+        while_reading=_import_reports,
+    )  # fmt: skip
+    result, name, store_error = checked.result, checked.name, checked.store_error
     written = _write_reports(result, args, section, stderr)
     _summary(result, stdout)
     cli_library.library_summary(result, name, store_error is None, stdout)
@@ -380,6 +379,7 @@ def _say_size(inputs: CheckInputs, stderr: TextIO) -> None:
 
 def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> ExitStatus:
     from bidcheck.pipeline import CheckInputs
+    from bidcheck.session import tender_name
 
     for path in [*args.tender, *args.template]:
         if not path.is_file():
@@ -389,7 +389,7 @@ def _check_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> 
     folder = args.paths[0].name if len(args.paths) == 1 and args.paths[0].is_dir() else ""
     named = args.section
     if not named and _says_nothing(folder):  # bids, 新建文件夹: the tender's project name says more
-        named = cli_library.tender_name(tenders)
+        named = tender_name(tenders)
     section = named or folder  # as the user names it, its folder names it, else its tender
     return _run_check(inputs, _settings(args), args, section, stdout, stderr, named)
 
@@ -523,6 +523,14 @@ def run() -> NoReturn:
     sys.exit(code)
 
 
+def run_gui() -> None:
+    """Console-script entry point of the window (``bidcheck-gui``): the same options as ``bidcheck gui``."""
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # a frozen Windows bundle starts its worker processes through here
+    sys.exit(main(["gui", *sys.argv[1:]]))
+
+
 def _exit_now(code: int) -> NoReturn:
     """End the process with ``code`` without the interpreter's teardown: after a check it frees the
     section's objects one by one and collects them once more (0.1–0.3 s after a 100-bid check, on one
@@ -537,7 +545,3 @@ def _exit_now(code: int) -> NoReturn:
         with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream: nothing more to say
             stream.flush()
     os._exit(code)
-
-
-if __name__ == "__main__":
-    run()

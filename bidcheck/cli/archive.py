@@ -77,7 +77,7 @@ def archive_command(args: argparse.Namespace, settings: Settings, stdout: TextIO
     return 0
 
 
-if __name__ == "__main__":  # spark-submit …/bidcheck/cli_archive.py INPUT --out DIR: the job on a cluster
+if __name__ == "__main__":  # spark-submit …/bidcheck/cli/archive.py INPUT --out DIR: the job on a cluster
     import sys
 
     from bidcheck.cli import main

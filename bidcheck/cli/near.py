@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bidcheck.cli_library import library_path, write_json_atomically
+from bidcheck.cli.library import library_path, write_json_atomically
 from bidcheck.config import Settings
 from bidcheck.progress import no_progress
 

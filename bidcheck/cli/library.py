@@ -7,27 +7,22 @@ line (every start of ``bidcheck``) loads neither.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bidcheck.config import Settings
-from bidcheck.progress import CancelFlag, ProgressFn, no_progress
+from bidcheck.progress import no_progress
 
 if TYPE_CHECKING:
     from bidcheck.library import Library
     from bidcheck.model import CheckResult
-    from bidcheck.pipeline import CheckInputs, ReadMemo
 
 __all__ = [
     "add_library_commands",
     "check_options",
-    "check_with_library",
-    "default_section_name",
     "library_command",
     "library_path",
     "library_summary",
@@ -66,90 +61,6 @@ def section_name(args: argparse.Namespace) -> str:
         return str(args.section)
     first = Path(args.paths[0])
     return first.resolve().name or str(first)
-
-
-def tender_name(tenders: Sequence[Path]) -> str:
-    """The section's name as its tender gives it (项目名称, else the cover's title; ``text.project_name``),
-    from the first tender file whose text can be read at once (a scan waits for no OCR); "" when none."""
-    from bidcheck.ingest import read_document
-    from bidcheck.ingest.scan import OcrNeeded, OcrOptions
-    from bidcheck.text.project_name import project_name
-
-    for path in tenders:
-        try:
-            doc = read_document(path, "t", OcrOptions(defer=True))
-        except OcrNeeded:
-            continue
-        name = project_name("\n".join(b.text for b in doc.blocks)) if doc.ok else ""
-        if name:
-            return name
-    return ""
-
-
-def default_section_name(path: Path, wanted: str, bids: Sequence[Path]) -> str:
-    """A default section name (no ``--section``; the app's) made distinct from a stored section of the
-    same name with none of ``bids`` (``distinct_section_name``); as it is when the library cannot be
-    read at once (the check then says why)."""
-    from bidcheck.library import LibraryError, open_library
-    from bidcheck.library.sections import distinct_section_name
-
-    try:
-        library = open_library(path, busy_timeout_s=1.0)
-    except LibraryError:
-        return wanted
-    try:
-        return distinct_section_name(library, wanted, bids)
-    except LibraryError:
-        return wanted
-    finally:
-        library.close()
-
-
-def store_checked(
-    library: Library | None, name: str, result: CheckResult, settings: Settings
-) -> tuple[CheckResult, str | None]:
-    """Store a checked section in its library (not when the library failed during the check); the
-    result, and what went wrong (the reports are written all the same)."""
-    from bidcheck.library import LibraryError, store_result
-
-    if library is None:
-        return result, None
-    try:
-        if result.library is not None and not result.library.error:
-            store_result(library, name, result, settings)
-    except LibraryError as exc:
-        return result, f"未能存入资料库：{exc}"
-    finally:
-        library.close()
-    return result, None
-
-
-def check_with_library(
-    inputs: CheckInputs,
-    settings: Settings,
-    path: Path,
-    section: str,
-    progress: ProgressFn = no_progress,
-    cancel: CancelFlag | None = None,
-    memo: ReadMemo | None = None,
-) -> tuple[CheckResult, str | None]:
-    """Check a section against the library at ``path``, then store it there (the command line's
-    ``--library`` and the app when ``library_path`` is set). A library that cannot be opened or read
-    never stops the check (the result's ``library.error`` says why); one that cannot take the section
-    afterwards is the second value. ``memo``: see ``pipeline.check`` (storing reads the new bids'
-    entries again)."""
-    from bidcheck.library import LibraryError, open_library
-    from bidcheck.model import LibraryInfo
-    from bidcheck.pipeline import check
-
-    try:
-        library: Library | None = open_library(path)
-    except LibraryError as exc:
-        result = check(inputs, settings, progress, cancel, memo=memo)
-        return replace(result, library=LibraryInfo(str(path), error=str(exc))), None
-    with memo.during() if memo is not None else contextlib.nullcontext():
-        result = check(inputs, settings, progress, cancel, library, section, memo)
-        return store_checked(library, section, result, settings)
 
 
 def library_summary(result: CheckResult, section: str, stored: bool, stream: TextIO) -> None:
