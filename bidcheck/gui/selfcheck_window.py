@@ -39,7 +39,7 @@ from bidcheck.selfcheck import SelfCheckInputs, self_check
 from . import prefs
 from .i18n import tr
 from .selfcheck_view import FindingsView
-from .task_status import TaskStatus, show_failure
+from .task_status import JobEnds, TaskStatus
 from .tasks import Task
 
 __all__ = ["SelfCheckWindow"]
@@ -57,7 +57,6 @@ class SelfCheckWindow(QMainWindow):
         self.setWindowFlag(Qt.WindowType.Window)
         self.store, self.settings = store, settings
         self.result: SelfCheckResult | None = None
-        self.task: Task | None = None
         self.setWindowTitle(f"bidcheck {tr('投标人自查')}")
         self.findings = FindingsView()
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -192,7 +191,12 @@ class SelfCheckWindow(QMainWindow):
     @property
     def busy(self) -> bool:
         """Whether a self-check is running."""
-        return self.task is not None and self.task.is_running()
+        return self.status.busy
+
+    @property
+    def task(self) -> Task | None:
+        """The self-check running or last run."""
+        return self.status.task
 
     def run_check(self) -> None:
         """Run the self-check off the UI thread, with progress and cancel."""
@@ -212,21 +216,12 @@ class SelfCheckWindow(QMainWindow):
         def job(progress: ProgressFn, cancel: threading.Event) -> SelfCheckResult:
             return self_check(inputs, settings, progress, cancel)
 
-        self.task = Task(job, self)
-        self.task.on_progress(self._show_progress).on_success(self._done).on_failure(self._failed)
-        self.task.on_cancel(lambda: self.stage.setText(tr("自查已取消。"))).on_finish(self._ended)
-        self.stage.setText(tr("正在自查…"))
-        self._show_busy(True)
-        self.task.start()
+        ends = JobEnds(self._show_busy, self._cancelled, self._failed, self._ended)
+        self.status.run(Task(job, self), self._done, tr("正在自查…"), ends)
 
     def cancel_check(self) -> None:
         """Ask the running self-check to stop."""
-        if self.busy and self.task is not None:
-            self.task.cancel()
-            self.status.cancelling()
-
-    def _show_progress(self, fraction: float, message: str) -> None:
-        self.status.show_progress(fraction, message, self.task is not None and self.task.cancel_requested)
+        self.status.cancel()
 
     def _done(self, result: SelfCheckResult) -> None:
         self.result = result
@@ -234,10 +229,11 @@ class SelfCheckWindow(QMainWindow):
         self.stage.setText(tr("自查完成，用时 {s:.1f} 秒。").format(s=result.elapsed_s))
         self.result_shown.emit()
 
+    def _cancelled(self) -> None:
+        self.stage.setText(tr("自查已取消。"))
+
     def _failed(self, error: Exception) -> None:
-        message = show_failure(self, error)
-        self.stage.setText(message)
-        self.task_failed.emit(message)
+        self.task_failed.emit(self.status.fail(error))
 
     def _ended(self) -> None:
         self._show_busy(False)
@@ -284,7 +280,5 @@ class SelfCheckWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop a running self-check before closing."""
-        if self.task is not None and self.task.is_running():
-            self.task.cancel()
-            self.task.wait(30_000)
+        self.status.stop()
         super().closeEvent(event)

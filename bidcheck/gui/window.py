@@ -51,7 +51,7 @@ from .selfcheck_window import SelfCheckWindow
 from .settings_dialog import SettingsDialog
 from .store import CHECK_SUFFIX, SavedCheck, load_check, save_check
 from .style import ERROR_FG
-from .task_status import TaskStatus, show_failure
+from .task_status import JobEnds, TaskStatus
 from .tasks import Task
 from .tender_note import TenderNote
 from .texts import DocText, texts_from_files, texts_from_result
@@ -82,7 +82,6 @@ class MainWindow(QMainWindow):
         self.name = ""
         self.check_path: Path | None = None
         self.name_given = False  # the section's name as the user gave it (else its folder's, its tender's)
-        self.task: Task | None = None
         self.library_page: LibraryPage | None = None
         self.read_memo = ReadMemo()  # the files read by the last check, for the next (a file added)
         self._build()
@@ -267,7 +266,12 @@ class MainWindow(QMainWindow):
     @property
     def busy(self) -> bool:
         """Whether a check (or reopening) is running."""
-        return self.task is not None and self.task.is_running()
+        return self.status.busy
+
+    @property
+    def task(self) -> Task | None:
+        """The check (or reopening) running or last run."""
+        return self.status.task
 
     def run_check(self) -> None:
         """Run the check off the UI thread, with progress and cancel."""
@@ -339,22 +343,12 @@ class MainWindow(QMainWindow):
         return self.library_page
 
     def _start(self, task: Task, done: Callable[[Any], None], label: str) -> None:
-        self.task = task
-        task.on_progress(self._show_progress).on_success(done).on_failure(self._failed)
-        task.on_cancel(self._cancelled).on_finish(self._task_ended)
-        self.progress.setValue(0)
-        self.stage.setText(label)
-        self._show_busy(True)
-        task.start()
+        ends = JobEnds(self._show_busy, self._cancelled, self._failed, self._task_ended)
+        self.status.run(task, done, label, ends)
 
     def cancel_check(self) -> None:
         """Ask the running check to stop."""
-        if self.busy and self.task is not None:
-            self.task.cancel()
-            self.status.cancelling()
-
-    def _show_progress(self, fraction: float, message: str) -> None:
-        self.status.show_progress(fraction, message, self.task is not None and self.task.cancel_requested)
+        self.status.cancel()
 
     def _check_done(self, value: tuple[CheckResult, dict[str, DocText], str]) -> None:
         result, texts, section = value
@@ -367,9 +361,7 @@ class MainWindow(QMainWindow):
         self.check_cancelled.emit()
 
     def _failed(self, error: Exception) -> None:
-        message = show_failure(self, error)
-        self.stage.setText(message)
-        self.task_failed.emit(message)
+        self.task_failed.emit(self.status.fail(error))
 
     def _task_ended(self) -> None:
         self._show_busy(False)
@@ -642,14 +634,12 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Offer to save an unsaved check (Ctrl+Q, the window's close button), stop a running check
         before closing, remember the window's size."""
-        if self.unsaved() and not (self.task is not None and self.task.is_running()):
+        if self.unsaved() and not self.busy:
             answer = self.ask_to_save()
             if answer == "cancel" or (answer == "save" and not self._save_before_closing()):
                 event.ignore()
                 return
-        if self.task is not None and self.task.is_running():
-            self.task.cancel()
-            self.task.wait(30_000)
+        self.status.stop()
         if self.library_page is not None and self.library_page.busy:  # its thread ends before the page
             self.library_page.wait()
         prefs.save_geometry(self.store, self)
