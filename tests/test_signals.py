@@ -481,6 +481,30 @@ def test_input_method_slips_two_bids_alone_share_are_found_and_ten_unrelated_bid
     assert "应为“验收”" in detail
 
 
+@pytest.mark.parametrize("pairs", [2, 3])
+def test_one_slip_a_pair_shares_is_chance_where_several_pairs_share_one(tmp_path: Path, pairs: int) -> None:
+    """Ten bids of their own prose; ``pairs`` unrelated pairs each share one slip of sound (施公, 安权,
+    检差), and 09–10 share two. Two pairs sharing one slip each: each is a sign. Three: one slip is what
+    chance gives in this section (long bids share such odd words by chance), and none is a sign; the
+    pair sharing two still is."""
+    slips = ["现场施公前完成技术交底。", "落实安权生产责任制度。", "每日检差临时用电线路。"][:pairs]
+    both = "隐蔽工程验受合格后方可进入下道工序，确保工程质亮达到合格标准。"
+    bids = []
+    for n in range(1, 11):
+        rng = random.Random(200 + n)
+        texts = [f"投标人：{_BIDDERS[n - 1]}有限公司（盖单位章）"]
+        texts += [grammar_paragraph(rng) for _ in range(10)]
+        texts += [slip for k, slip in enumerate(slips) if n in (2 * k + 1, 2 * k + 2)]
+        texts += [both] if n in (9, 10) else []
+        bids.append(_docx(tmp_path / f"{n:02d}-bid.docx", texts))
+    result = check(CheckInputs(tuple(bids)), Settings(workers=1))
+    found = {(p.a, p.b): sorted(s.value for s in p.signals if s.kind == "shared_error") for p in result.pairs}
+    assert found.pop(("d9", "d10")) == ["质亮", "验受"]
+    shared = {pair: values for pair, values in found.items() if values}
+    expected = {("d1", "d2"): ["施公"], ("d3", "d4"): ["安权"]} if pairs == 2 else {}
+    assert shared == expected
+
+
 def test_a_slip_the_tender_holds_too_is_no_sign(tmp_path: Path) -> None:
     """Two bids share two slips; the tender holds one of them (验受): only the other is their sign."""
     slips = "隐蔽工程验受合格后方可进入下道工序，确保工程质亮达到合格标准。"
