@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck unit run clean qt-libs office-deps java-deps mutants installer
+.PHONY: demo test lint typecheck unit run clean qt-libs office-deps java-deps mutants installer settings-doc
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,10 @@ run: $(STAMP) qt-libs
 	$(VENV)/bin/bidcheck-gui
 
 test: lint typecheck unit
+
+# docs/settings.md, written from the settings' declarations (bidcheck/config/settings.py); a test holds it to them
+settings-doc: $(STAMP)
+	$(PY) -c "from bidcheck.config import settings_markdown; print(settings_markdown(), end='')" > docs/settings.md
 
 # Mutation testing, not part of `make test`: mutmut plants one small bug at a time in compare/, evidence/,
 # judge.py, text/, report/, signals/, library/, selfcheck/, workers.py and ingest/limits.py and runs the

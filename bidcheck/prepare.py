@@ -15,7 +15,7 @@ from typing import TypeVar, cast
 
 from bidcheck import __version__
 from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
-from bidcheck.config import SETTINGS_VERSION, Settings
+from bidcheck.config import SETTINGS_VERSION, Settings, settings_shaping
 from bidcheck.fingerprint import Fingerprint, fingerprint_text
 from bidcheck.ingest import SUPPORTED_SUFFIXES, read_document
 from bidcheck.ingest.errors import OUT_OF_MEMORY
@@ -148,20 +148,7 @@ def prepare_document(
 
 CACHE_VERSION = 17  # raise it when reading, cleaning or fingerprinting changes what they produce
 _CACHE_KIND = "documents"
-_PREPARE_SETTINGS = (
-    "window_chars",
-    "window_stride",
-    "shingle_chars",
-    "num_perm",
-    "seed",
-    "seed_chars",
-    "ocr_engine",
-    "max_file_mb",
-    "max_unpacked_mb",
-    "max_zip_ratio",
-    "max_zip_entries",
-    "max_chars",
-)
+_PREPARE_SETTINGS = settings_shaping("documents")  # see ``SettingSpec.caches``
 
 
 @functools.cache

@@ -46,3 +46,10 @@ def test_every_benchmark_is_listed_in_the_bench_readme() -> None:
     listed = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
     modules = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__init__")
     assert [name for name in modules if f"`{name}`" not in listed] == []
+
+
+def test_the_settings_page_is_written_from_the_settings_declarations() -> None:
+    from bidcheck.config import settings_markdown
+
+    page = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert page == settings_markdown(), "docs/settings.md is out of date: run `make settings-doc`"

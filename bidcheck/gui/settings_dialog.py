@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 from dataclasses import fields
 from typing import Any
 
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import config
-from bidcheck.config import SETTING_LABELS, SETTING_PROBLEMS, Settings, SettingsError
+from bidcheck.config import SETTING_LABELS, SETTING_PROBLEMS, Settings, SettingsError, setting_specs
 from bidcheck.semantic import SectionSize, plan_line
 
 from .i18n import language, tr
@@ -36,87 +35,9 @@ from .style import ERROR_FG
 __all__ = ["SettingsDialog", "explain_error", "setting_label"]
 
 Editor = QSpinBox | QDoubleSpinBox | QComboBox | QCheckBox | QLineEdit
-GROUPS = (
-    (
-        "判定",
-        (
-            "high_similarity",
-            "high_chars",
-            "watch_similarity",
-            "watch_chars",
-            "high_passages",
-            "ring_min_chars",
-        ),
-    ),
-    (
-        "招标文件与多家共有文字",
-        ("template_share", "template_min_chars", "common_min_bids", "common_share", "common_alone_bids"),
-    ),
-    (
-        "共同段落",
-        (
-            "min_passage_chars",
-            "min_passage_similarity",
-            "short_passage_chars",
-            "short_passage_similarity",
-            "seed_chars",
-            "max_gap_chars",
-            "max_jump_chars",
-        ),
-    ),
-    ("指纹", ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")),
-    ("运行", ("workers", "max_file_mb", "max_passages_per_pair", "ocr_engine")),
-    (
-        "语义改写",
-        (
-            "semantic_enabled",
-            "semantic_max_bids",
-            "semantic_max_sentences",
-            "semantic_weight",
-            "semantic_min_margin",
-            "semantic_min_mean",
-            "semantic_min_cosine",
-            "semantic_min_units",
-            "semantic_encoder",
-        ),
-    ),
-    (
-        "读取限制",
-        (
-            "max_unpacked_mb",
-            "max_zip_ratio",
-            "max_zip_entries",
-            "max_chars",
-            "worker_memory_mb",
-            "ocr_page_timeout_s",
-            "read_timeout_s",
-            "cache_max_mb",
-        ),
-    ),
-    ("资料库", ("library_path", "library_keep_texts", "public_min_bidders", "public_min_sections")),
-    (
-        "串标迹象",
-        (
-            "signals_enabled",
-            "signal_common_share",
-            "signal_max_holders",
-            "machine_whitelist",
-            "edit_session_min_rsids",
-            "image_hash_distance",
-        ),
-    ),
-    (
-        "清单比对",
-        (
-            "bill_min_items",
-            "bill_same_share",
-            "bill_min_same",
-            "bill_resource_share",
-            "bill_min_wording",
-            "bill_hug_share",
-            "bill_correlation",
-        ),
-    ),
+GROUPS = tuple(  # each setting declared with its group (``SettingSpec.group``), in the declarations' order
+    (group, tuple(name for name, spec in setting_specs().items() if spec.group == group))
+    for group in dict.fromkeys(spec.group for spec in setting_specs().values())
 )
 # Two pages of three columns each, so that the dialog stays lower than a 768-pixel screen: each column
 # the groups it stacks, by title (a group not named here, 其他 too, goes to the last column).
@@ -137,13 +58,13 @@ def setting_label(key: str) -> str:
 
 
 def explain_error(error: SettingsError) -> str:
-    """A settings error in the interface's words: the setting's label and what is wrong with it."""
-    found = re.match(r"setting '(\w+)' (.+)", str(error))
-    if not found:
+    """A settings error in the interface's words: the setting's label (the error names its key) and what
+    is wrong with it."""
+    if not error.key:
         return str(error)
-    key, problem = found.groups()
+    problem = str(error).removeprefix(f"setting {error.key!r} ")
     return tr("“{label}”{problem}").format(
-        label=setting_label(key), problem=tr(SETTING_PROBLEMS.get(problem, problem))
+        label=setting_label(error.key), problem=tr(SETTING_PROBLEMS.get(problem, problem))
     )
 
 
@@ -154,9 +75,16 @@ def _short(label: str) -> str:
     return head if bracket and len(label) > _LONG and len(head) >= 6 else label
 
 
+def basic_settings() -> list[str]:
+    """The settings of the 基本 page, which a clerk needs (``SettingSpec.basic``), in their order."""
+    return [name for name, spec in setting_specs().items() if spec.basic]
+
+
 def _grouped() -> list[tuple[str, list[str]]]:
-    """The dialog's groups; a setting the core adds later lands in 其他 (other) rather than nowhere."""
-    names = [f.name for f in fields(Settings)]
+    """The dialog's groups less the 基本 page's settings; a setting the core adds later lands in 其他
+    (other) rather than nowhere."""
+    basic = set(basic_settings())
+    names = [f.name for f in fields(Settings) if f.name not in basic]
     listed = {name for _, group in GROUPS for name in group}
     groups = [(title, [n for n in group if n in names]) for title, group in GROUPS]
     rest = [n for n in names if n not in listed]
@@ -198,6 +126,7 @@ class SettingsDialog(QDialog):
 
     def _layout(self) -> None:
         self.pages = QTabWidget()
+        self.pages.addTab(self._basic_page(), tr("基本"))
         groups = dict(_grouped())
         placed = {title for _, columns in PAGES for column in columns for title in column}
         for number, (page_title, columns) in enumerate(PAGES):
@@ -220,6 +149,18 @@ class SettingsDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
+
+    def _basic_page(self) -> QWidget:
+        """The 基本 page: the few settings a clerk may want (the levels, the signs, the rewritten passages,
+        the library's file), the rest on the pages after it."""
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.addWidget(self._group(tr("基本设置"), basic_settings()))
+        note = QLabel(tr("其余设置在后面的页上；一般不需要改动。"))
+        note.setWordWrap(True)
+        column.addWidget(note)
+        column.addStretch(1)
+        return page
 
     def _group(self, title: str, names: list[str]) -> QGroupBox:
         box = QGroupBox(tr(title))

@@ -186,6 +186,11 @@ ENGLISH: dict[str, str] = {
     "检查设置": "Check settings",
     "确定": "OK",
     "恢复默认": "Restore defaults",
+    "基本": "Basic",
+    "基本设置": "Basic settings",
+    "其余设置在后面的页上；一般不需要改动。": (
+        "The other settings are on the pages after this one; they seldom need a change."
+    ),
     "相似度与占比以百分数填写。改动从下一次检查起生效，并会被记住。": (
         "Similarities and shares are percentages. Changes apply from the next check and are remembered."
     ),

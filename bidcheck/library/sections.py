@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from bidcheck.cache import code_digest, file_digest
-from bidcheck.config import Settings
+from bidcheck.config import Settings, settings_shaping
 from bidcheck.fingerprint import build_simhash
 from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name, ready_print, window_band_keys
 from bidcheck.library.store import FileKey, Library, PendingBid, StoredBid
@@ -45,7 +45,7 @@ def distinct_section_name(library: Library, wanted: str, bids: Sequence[Path]) -
         name = f"{wanted}（{number}）"
 
 
-_LIBRARY_SETTINGS = ("window_chars", "window_stride", "shingle_chars", "num_perm", "seed", "lsh_threshold")
+_LIBRARY_SETTINGS = settings_shaping("library")  # see ``SettingSpec.caches``
 
 
 def stored_shape(settings: Settings) -> str:

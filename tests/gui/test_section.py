@@ -141,7 +141,14 @@ def test_settings_dialog_shows_every_setting_on_a_small_screen(window: MainWindo
         assert set(dialog.editors) == {f.name for f in fields(Settings)}
         hint = dialog.sizeHint()
         assert hint.width() <= 1366 and hint.height() <= 700, hint
-        dialog.pages.setCurrentIndex(1)
+        assert dialog.pages.tabText(0) == "基本" and dialog.pages.currentIndex() == 0
+        basic = [name for name in dialog.editors if dialog.editors[name].isVisible()]
+        levels, switches = ["high_similarity", "watch_similarity"], ["signals_enabled", "semantic_enabled"]
+        assert basic == [*levels, "library_path", *switches]
+        assert not dialog.editors["high_chars"].isVisible()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        dialog.grab().save(str(SHOTS / "settings-basic.png"))
+        dialog.pages.setCurrentIndex(2)
         shown = dialog.editors["bill_resource_share"]
         assert shown.isVisible() and shown.toolTip().endswith("(bill_resource_share)")
         SHOTS.mkdir(parents=True, exist_ok=True)
