@@ -259,6 +259,30 @@ def test_the_names_expression_finds_what_their_alternation_longest_first_finds()
 AGENCY = "招标代理机构联系电话：0571-88886666，邮箱：bid@agency.cn。"
 
 
+@pytest.mark.parametrize("pairs", [1, 2])
+def test_a_staff_name_two_bids_share_is_chance_where_several_pairs_share_one(
+    tmp_path: Path, pairs: int
+) -> None:
+    """Ten bids; ``pairs`` unrelated pairs each name one project manager alike (张伟, 王芳: names a
+    million people hold), and 09 and 10 share a 技术负责人 with his certificate. Two names each shared by
+    two bids: each is a supporting sign. Three: a name two bids share is what chance gives in this
+    section, and none is a sign; the certificate 09 and 10 share still is, and strong."""
+    names = ["张伟", "王芳"][:pairs]
+    bids = []
+    for n in range(1, 11):
+        lines = [f"投标人：{_BIDDERS[n - 1]}有限公司（盖单位章）"]
+        manager = names[(n - 1) // 2] if (n - 1) // 2 < len(names) else ""
+        lines += [f"项目经理：{manager}，全面负责本工程。"] if manager else []
+        lines += ["技术负责人：周建明，注册编号：苏1322010345678。"] if n in (9, 10) else []
+        bids.append(_docx(tmp_path / f"{n:02d}-bid.docx", [*paragraphs(840 + n, 6), *lines]))
+    result = check(CheckInputs(tuple(bids)), Settings(workers=1))
+    found = {(p.a, p.b): sorted(s.value for s in p.signals if s.kind == "identifier") for p in result.pairs}
+    certificate = "苏1322010345678"
+    assert found.pop(("d9", "d10")) == (["周建明", certificate] if pairs == 1 else [certificate])
+    shared = {pair: values for pair, values in found.items() if values}
+    assert shared == ({("d1", "d2"): ["张伟"]} if pairs == 1 else {})
+
+
 @pytest.fixture(scope="module")
 def named_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Four bids: 02 names 01's bidder and gives 01's mobile; 03 and 04 give one credit code and bank

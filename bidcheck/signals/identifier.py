@@ -7,7 +7,10 @@ no sign. Numbers with a check digit count only when it is right. Identifiers are
 Staff names count from the staff tables (项目经理, 技术负责人...), not from the signature lines (a
 委托代理人 called 张伟 in two bids is as likely chance), and only as a supporting sign: written after
 their post (``项目经理：吴海波``) or in a table's 姓名 column (``bidcheck.text.staff``), whose 证书编号 and
-身份证号 columns give certificate and ID numbers too. A value from a table is located at its row.
+身份证号 columns give certificate and ID numbers too. A value from a table is located at its row. Chance
+grows with the section: where more than ``_CHANCE_NAMES`` names are each shared by two bids alone, a name
+two bids share is what chance gives there, and only names three or more bids share (a ring) remain;
+the same person with the same certificate is the staff row's sign (``staff_row``).
 """
 
 from __future__ import annotations
@@ -127,6 +130,10 @@ PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
 }
 
 
+# Staff names two bids alone share, in more pairs of a section than this: one name is what chance gives
+# there (a hundred bids name some 300 staff, and a common name such as 张伟 is held by a million people).
+_CHANCE_NAMES = 2
+_NAMES = frozenset({"person"})
 # a space a PDF's line break left inside a number or an address (``zb@ljzx.c n``)
 _ROW_CHARS = 120  # the wording of a table row: its cells, at most this many characters
 _GAP = re.compile(r"(?<=[A-Za-z0-9@._\-])[ \t]+(?=[A-Za-z0-9@._\-])")
@@ -278,6 +285,8 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
         few, many = held_by_few(values, excluded, section.settings)
         few, world = seen_elsewhere("identifier", field, few, section)  # a hotline quoted everywhere
         out += world
+        if field in _NAMES and sum(len(docs) == 2 for docs in few.values()) > _CHANCE_NAMES:
+            few = {value: docs for value, docs in few.items() if len(docs) > 2}  # names alike by chance
         for value, docs in few.items():
             for i, j in itertools.combinations(docs, 2):
                 places = (_place(bids[i].clean, *values[i][value]), _place(bids[j].clean, *values[j][value]))
