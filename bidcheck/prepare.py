@@ -156,8 +156,8 @@ def _code_digest() -> str:
     """A hash of the code that reads, cleans and fingerprints, so that a changed program never reuses
     entries an older one wrote (an installed build without sources relies on its version number)."""
     package = Path(__file__).resolve().parent
-    sources = [package / "prepare.py", package / "model.py"]
-    for stage in ("config", "ingest", "text", "fingerprint"):
+    sources = [package / "prepare.py"]
+    for stage in ("model", "config", "ingest", "text", "fingerprint"):
         sources += sorted((package / stage).glob("*.py"))
     return code_digest(sources)
 
