@@ -37,7 +37,8 @@ from bidcheck.fingerprint.tokens import cut
 from bidcheck.ingest import read_document
 from bidcheck.ingest.scan import OcrOptions
 from bidcheck.model import Document
-from bidcheck.prepare import Prepared, Ready, read_limits
+from bidcheck.prepare import read_limits
+from bidcheck.ready import Prepared, Ready
 from bidcheck.signals.identifier import with_staff_tables
 from bidcheck.text import build_clean_text, clean_document
 from bidcheck.text.prices import read_price

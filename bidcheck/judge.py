@@ -18,8 +18,9 @@ from bidcheck.evidence.holders import apart_passages, held_by_many, without_pass
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
 from bidcheck.judged import Judged, MaskReads, PairInputs, judged_or_kept, keep_judged_pairs
+from bidcheck.memo import memo_running
 from bidcheck.model import Level, PairResult, Passage, Signal
-from bidcheck.prepare import Ready, memo_running
+from bidcheck.ready import Ready
 from bidcheck.semantic import SemanticPassage
 from bidcheck.text.locate import SideLocator
 from bidcheck.words import LEVEL_NAMES, LEVEL_RANK, sign_phrases

@@ -8,7 +8,7 @@ pair, its rewritten passages and signals, and the settings. The key of a kept re
 so a result is taken again only where judging anew gives the same. Adding a bid to a checked section in
 the app judges the new bid's pairs and the pairs whose evidence or masks changed; the section's rings and
 the reasons that name them are worked out afresh from all the pairs. Kept in memory only
-(``bidcheck.prepare.keep_in_memo``): the command line judges every pair.
+(``bidcheck.memo.keep_in_memo``): the command line judges every pair.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from bidcheck.cache import parts_digest
 from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
+from bidcheck.memo import keep_in_memo, kept_in_memo, memo_running
 from bidcheck.model import PairResult, Signal
-from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, memo_running
+from bidcheck.ready import Ready
 from bidcheck.semantic import SemanticPassage
 
 __all__ = ["Judged", "MaskReads", "PairInputs", "judged_or_kept", "keep_judged_pairs"]

@@ -34,6 +34,7 @@ from bidcheck.ingest.errors import OUT_OF_MEMORY, READER_DIED
 from bidcheck.ingest.folder import bidder_files, skipped_files, source_size
 from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
+from bidcheck.memo import ReadMemo, memo_running
 from bidcheck.model import (
     BillShare,
     CheckResult,
@@ -44,18 +45,9 @@ from bidcheck.model import (
     PricePattern,
     Role,
 )
-from bidcheck.prepare import (
-    Pickled,
-    Prepared,
-    ReadMemo,
-    Ready,
-    forget_unread,
-    load_prepared,
-    memo_running,
-    prepare_stored,
-    remember_read,
-)
+from bidcheck.prepare import Pickled, forget_unread, load_prepared, prepare_stored, remember_read
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.ready import Prepared, Ready
 from bidcheck.signals import SectionInfo, SignalsFound, find_signals, price_patterns
 from bidcheck.signals.bills import price_shares
 from bidcheck.signals.identifier import remembered_identifiers

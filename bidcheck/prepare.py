@@ -1,4 +1,5 @@
-"""The per-document stages: read, clean, normalise and fingerprint one file, never raising."""
+"""The per-document stages: read, clean, normalise and fingerprint one file, never raising; each file's
+outcome kept in the on-disk cache (``bidcheck.memo``), so that an unchanged file is read once."""
 
 from __future__ import annotations
 
@@ -6,74 +7,40 @@ import functools
 import hashlib
 import pickle
 import stat
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import cast
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, file_digest, load_blob, store_blob
+from bidcheck.cache import code_digest, file_digest
 from bidcheck.config import SETTINGS_VERSION, Settings, settings_shaping
-from bidcheck.fingerprint import Fingerprint, fingerprint_text
+from bidcheck.fingerprint import fingerprint_text
 from bidcheck.ingest import SUPPORTED_SUFFIXES, read_document
 from bidcheck.ingest.errors import OUT_OF_MEMORY
 from bidcheck.ingest.folder import bidder_files
 from bidcheck.ingest.limits import ReadLimits
 from bidcheck.ingest.registry import document_name, error_document
-from bidcheck.ingest.scan import OcrNeeded, OcrOptions, OcrTask
-from bidcheck.model import Document, Role
-from bidcheck.text import CleanText, build_clean_text, clean_document
+from bidcheck.ingest.scan import OcrNeeded, OcrOptions
+from bidcheck.memo import forget_unused, load_entry, put_entry, store_entry
+from bidcheck.model import Role
+from bidcheck.ready import Prepared, Ready
+from bidcheck.text import build_clean_text, clean_document
 from bidcheck.text.bills import bill_from_tables
 from bidcheck.text.prices import read_price
 
 __all__ = [
     "CACHE_VERSION",
     "Pickled",
-    "Prepared",
-    "ReadMemo",
-    "Ready",
     "cached_ready",
     "forget_unread",
-    "keep_in_memo",
-    "kept_in_memo",
-    "kept_or_made",
-    "load_entry",
     "load_prepared",
-    "memo_running",
-    "of_document",
-    "per_key_of_document",
     "prepare_cached",
     "prepare_document",
     "prepare_stored",
     "prepared_shape",
+    "read_limits",
     "remember_read",
-    "store_entry",
 ]
-
-
-@dataclass(frozen=True, eq=False)
-class Ready:
-    """A readable document with its clean text and fingerprint; ``source`` is the key of the file's cache
-    entry (its bytes, the settings that shape it, the code), "" when it was not read through the cache."""
-
-    doc: Document
-    clean: CleanText
-    fingerprint: Fingerprint
-    source: str = ""
-
-
-@dataclass(frozen=True, eq=False)
-class Prepared:
-    """The outcome of the per-document stages: a document, and its text when it could be read.
-
-    ``ocr_tasks`` lists the pages a deferred read left for the OCR stage (the document is read again after).
-    """
-
-    doc: Document
-    ready: Ready | None = None
-    ocr_tasks: tuple[OcrTask, ...] = ()
 
 
 def _too_large(path: Path, settings: Settings) -> str | None:
@@ -156,7 +123,7 @@ def _code_digest() -> str:
     """A hash of the code that reads, cleans and fingerprints, so that a changed program never reuses
     entries an older one wrote (an installed build without sources relies on its version number)."""
     package = Path(__file__).resolve().parent
-    sources = [package / "prepare.py"]
+    sources = [package / "prepare.py", package / "ready.py"]
     for stage in ("model", "config", "ingest", "text", "fingerprint"):
         sources += sorted((package / stage).glob("*.py"))
     return code_digest(sources)
@@ -200,125 +167,17 @@ def _rebound(prepared: Prepared, path: Path, doc_id: str, role: Role) -> Prepare
     return Prepared(doc, Ready(doc, ready.clean, ready.fingerprint, ready.source) if ready else None)
 
 
-class ReadMemo:
-    """Entries of the cache (documents as read, what was derived of them, verified pairs) kept in
-    memory from one check to the next of the same process: the app checks a section again when a file
-    is added, and the other files' entries are then not read from disk and unpickled again. It holds
-    the entries the last check used (``during``), no more; an entry is the very value the disk holds,
-    and a key names what made it, so a value found here is the one the disk would give. Some values
-    are kept in memory only (``keep_in_memo``: pairs judged), under keys that name what made them too.
-    Values are shared between checks: nothing may change one in place."""
-
-    def __init__(self) -> None:
-        self._kept: dict[str, object] = {}
-        self._used: dict[str, object] = {}
-
-    def get(self, key: str) -> object | None:
-        """The value kept under ``key`` (then kept for the next check too), or ``None``."""
-        value = self._used.get(key)
-        if value is None and (value := self._kept.get(key)) is not None:
-            self._used[key] = value
-        return value
-
-    def put(self, key: str, value: object) -> None:
-        """Keep a value read from disk, or stored there, during this check."""
-        self._used[key] = value
-
-    def forget_unused(self, kind: str) -> None:
-        """Let go of the entries of a kind that the last check used and this one has not (the files
-        read: a check that reads another section holds one section's documents, not two)."""
-        prefix = f"{kind}/"
-        self._kept = {k: v for k, v in self._kept.items() if not k.startswith(prefix) or k in self._used}
-
-    @contextmanager
-    def during(self) -> Iterator[None]:
-        """Use this memo for the cache entries read in this thread (a check); after, keep what it used."""
-        if _MEMO.get() is self:  # already in use (the check inside a check and store)
-            yield
-            return
-        token = _MEMO.set(self)
-        try:
-            yield
-        finally:
-            _MEMO.reset(token)
-            self._kept, self._used = self._used, {}
-
-
-_MEMO: ContextVar[ReadMemo | None] = ContextVar("read_memo", default=None)
-
-
-def load_entry(kind: str, key: str) -> object | None:
-    """The unpickled entry ``key`` of a kind: from the memo of the running check, else from disk."""
-    memo = _MEMO.get()
-    found = memo.get(f"{kind}/{key}") if memo is not None else None
-    if found is not None:
-        return found
-    data = load_blob(kind, key)
-    if data is None:
-        return None
-    try:
-        value = pickle.loads(data)
-    except Exception:  # an entry from another version, or damaged: computed again
-        return None
-    if memo is not None:
-        memo.put(f"{kind}/{key}", value)
-    return cast(object, value)
-
-
-def store_entry(kind: str, key: str, value: object) -> bytes:
-    """Store an entry on disk, and in the memo of the running check; the entry's bytes."""
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    store_blob(kind, key, data)
-    if (memo := _MEMO.get()) is not None:
-        memo.put(f"{kind}/{key}", value)
-    return data
-
-
-def memo_running() -> bool:
-    """Whether the running check has a memo (the app's: see ``ReadMemo``)."""
-    return _MEMO.get() is not None
-
-
-_M = TypeVar("_M")
-
-
-def kept_in_memo(key: str) -> object | None:
-    """A value the running check's memo holds under ``key`` (see ``keep_in_memo``), or ``None``."""
-    memo = _MEMO.get()
-    return memo.get(key) if memo is not None else None
-
-
-def keep_in_memo(key: str, value: object) -> None:
-    """Keep a value worked out in this process in the running check's memo, for the next check with it
-    (memory only: ``key`` must name everything the value depends on, as a cache key does)."""
-    if (memo := _MEMO.get()) is not None:
-        memo.put(key, value)
-
-
-def kept_or_made(key: str, kind: type[_M], make: Callable[[], _M]) -> _M:
-    """The value of type ``kind`` the running check's memo holds under ``key``, or ``make()`` kept
-    there (``keep_in_memo``: ``key`` must name everything the value depends on)."""
-    found = kept_in_memo(key)
-    if isinstance(found, kind):
-        return found
-    made = make()
-    keep_in_memo(key, made)
-    return made
-
-
 def remember_read(prepared: Prepared) -> None:
     """Keep a document read in a worker process (and stored in the cache there) in the memo of the
     running check, as a later lookup of its cache entry would find it."""
-    memo = _MEMO.get()
-    if memo is not None and prepared.ready is not None and prepared.ready.source:
-        memo.put(f"{_CACHE_KIND}/{prepared.ready.source}", prepared)
+    if prepared.ready is not None and prepared.ready.source:
+        put_entry(_CACHE_KIND, prepared.ready.source, prepared)
 
 
 def forget_unread() -> None:
     """In the memo of the running check, let go of the documents the last check read and this one did
     not (call once every file is read)."""
-    if (memo := _MEMO.get()) is not None:
-        memo.forget_unused(_CACHE_KIND)
+    forget_unused(_CACHE_KIND)
 
 
 def _load_cached(key: str) -> Prepared | None:
@@ -396,63 +255,3 @@ def prepare_stored(
         prepared = replace(prepared, ready=replace(prepared.ready, source=key))
         return prepared, Pickled(store_entry(_CACHE_KIND, key, prepared))
     return prepared, None
-
-
-_T = TypeVar("_T")
-_DERIVED_KIND = "derived"
-
-
-@functools.cache
-def _sources_digest(sources: tuple[Path, ...]) -> str:
-    return code_digest(list(sources))
-
-
-def _derived_key(ready: Ready, kind: str, code: Sequence[Path]) -> str:
-    parts = f"{kind}|{ready.source}|{__version__}|{_sources_digest(tuple(code))}"
-    return "x" + hashlib.blake2b(parts.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
-
-
-def _load_derived(key: str) -> object | None:
-    return load_entry(_DERIVED_KIND, key)
-
-
-def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
-    """What a later stage computes of one document alone (``compute``), remembered on disk beside the
-    document's cache entry: under that entry's key, ``kind`` (with whatever else the value depends on)
-    and the ``code`` files that compute it. A section checked again, or with one bid more, computes it
-    only for the new bid. A document read outside the cache (``source`` "") is computed each time."""
-    if not ready.source:
-        return compute()
-    key = _derived_key(ready, kind, code)
-    found = _load_derived(key)
-    if found is not None:
-        return cast(_T, found)
-    value = compute()
-    store_entry(_DERIVED_KIND, key, value)
-    return value
-
-
-_K = TypeVar("_K", bound=Hashable)
-
-
-def per_key_of_document(
-    ready: Ready,
-    kind: str,
-    code: Sequence[Path],
-    keys: Iterable[_K],
-    compute: Callable[[set[_K]], Mapping[_K, _T]],
-) -> dict[_K, _T]:
-    """A value of one document for each of ``keys``, remembered like ``of_document`` in one entry that
-    grows with the keys asked: a check asks for what earlier checks of the document asked for, and for a
-    few more. ``compute(missing)`` gives the values of the keys not remembered, found together."""
-    wanted = set(keys)
-    if not ready.source:
-        return dict(compute(wanted))
-    entry = _derived_key(ready, kind, code)
-    known = _load_derived(entry)
-    values: dict[_K, _T] = dict(known) if isinstance(known, dict) else {}
-    missing = wanted.difference(values)
-    if missing:
-        values.update(compute(missing))
-        store_entry(_DERIVED_KIND, entry, values)
-    return {k: values[k] for k in wanted}

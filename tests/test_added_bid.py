@@ -18,7 +18,9 @@ from bidcheck.compare.candidates import WindowPairs, mostly_open_windows
 from bidcheck.compare.kept import Section, keep_candidate_pairs, kept_candidate_pairs
 from bidcheck.config import Settings
 from bidcheck.evidence.masks import SharedMasks, shared_masks
-from bidcheck.prepare import ReadMemo, Ready, prepare_cached
+from bidcheck.memo import ReadMemo
+from bidcheck.prepare import prepare_cached
+from bidcheck.ready import Ready
 from tests.builders import make_docx, paragraphs
 
 SETTINGS = Settings()

@@ -8,9 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from bidcheck.config import Settings
+from bidcheck.memo import of_document, per_key_of_document
 from bidcheck.model import result_to_dict
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.prepare import Ready, of_document, per_key_of_document, prepare_cached
+from bidcheck.prepare import prepare_cached
+from bidcheck.ready import Ready
 from tests.builders import make_docx, paragraphs
 
 

@@ -32,7 +32,8 @@ from bidcheck.evidence.masks import shared_masks
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.prepare import Ready, prepare_document
+from bidcheck.prepare import prepare_document
+from bidcheck.ready import Ready
 from bidcheck.text import normalize
 from tests.builders import make_docx, paragraphs
 

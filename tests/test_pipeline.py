@@ -16,8 +16,9 @@ from bidcheck.cache import CACHE_ENV, load_blob
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, result_to_dict
 from bidcheck.pipeline import CheckInputs, _Job, _largest_first, _outcome, _read_job, check
-from bidcheck.prepare import Pickled, Prepared, prepare_document
+from bidcheck.prepare import Pickled, prepare_document
 from bidcheck.progress import Cancelled
+from bidcheck.ready import Prepared
 from bidcheck.report.json import result_json
 from bidcheck.workers import run_tasks
 from tests.builders import make_docx, make_pdf, paragraphs

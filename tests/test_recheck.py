@@ -25,7 +25,8 @@ from bidcheck.evidence.masks import SharedMasks
 from bidcheck.judge import Judging, judged_pairs, ranked
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
-from bidcheck.prepare import Ready, prepare_cached
+from bidcheck.prepare import prepare_cached
+from bidcheck.ready import Ready
 from bidcheck.report.json import result_json
 from bidcheck.session import check_with_library
 from tests.builders import make_docx, paragraphs

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 
 __all__ = ["AlignInput", "align_inputs"]
 

@@ -32,7 +32,7 @@ from bidcheck.compare.candidates import (
     winnow,
 )
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
-from bidcheck.prepare import keep_in_memo, kept_in_memo, kept_or_made, memo_running
+from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running
 
 __all__ = ["Section", "keep_candidate_pairs", "kept_candidate_pairs"]
 

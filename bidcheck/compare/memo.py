@@ -33,7 +33,7 @@ from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
-from bidcheck.prepare import load_entry, store_entry
+from bidcheck.memo import load_entry, store_entry
 
 __all__ = ["PairMemo", "text_digest"]
 

@@ -23,7 +23,7 @@ from bidcheck.compare.memo import PairMemo
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
-from bidcheck.prepare import memo_running
+from bidcheck.memo import memo_running
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
 from bidcheck.workers import die_with_parent
 

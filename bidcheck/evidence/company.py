@@ -19,7 +19,7 @@ import numpy.typing as npt
 from bidcheck.arrays import distinct
 from bidcheck.config import Settings
 from bidcheck.evidence.flags import bids_for_common, long_gram_hashes, spans_mask, true_runs
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 
 __all__ = ["changing_company_masks"]
 

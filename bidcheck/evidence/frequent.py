@@ -1,7 +1,7 @@
 """The hashes most bids hold, counted so that the app's check with a bid more counts that bid alone.
 
 ``frequent_kgrams`` sorts every bid's hashes together (millions) on each check. In the app (a running
-check with a memo, ``bidcheck.prepare.memo_running``) the count is kept instead: every hash that at least
+check with a memo, ``bidcheck.memo.memo_running``) the count is kept instead: every hash that at least
 ``floor`` bids hold, with how many hold it. A bid more adds its own count to those few thousand hashes;
 the hashes that reach the section's threshold then are exactly those the sort would find, as long as
 the threshold is at least ``floor`` plus the bids added (each bid added raises ``floor`` by one, since
@@ -22,7 +22,8 @@ import numpy.typing as npt
 from bidcheck.arrays import distinct, is_member
 from bidcheck.cache import parts_digest
 from bidcheck.evidence.flags import all_sorted, frequent_kgrams, held_by, maybe_held
-from bidcheck.prepare import Ready, keep_in_memo, kept_in_memo, kept_or_made, memo_running
+from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running
+from bidcheck.ready import Ready
 
 __all__ = ["Held", "frequent_masks"]
 

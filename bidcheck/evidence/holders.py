@@ -15,7 +15,7 @@ import numpy.typing as npt
 from bidcheck.compare.score import Score
 from bidcheck.evidence.flags import mask_share
 from bidcheck.model import PairResult, Side
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 
 __all__ = ["apart_passages", "held_by_many", "without_passages"]
 

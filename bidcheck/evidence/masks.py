@@ -30,7 +30,8 @@ from bidcheck.evidence.flags import (
 )
 from bidcheck.evidence.frequent import frequent_masks
 from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
-from bidcheck.prepare import Ready, of_document
+from bidcheck.memo import of_document
+from bidcheck.ready import Ready
 
 __all__ = ["MANY_HOLDERS", "SharedMasks", "common_after_rings", "shared_masks"]
 

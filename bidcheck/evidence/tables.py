@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.text.tables import TableRow, cell_norms, common_frame, frame_spans, table_rows, tender_frame
 
 __all__ = ["bids_frame", "frame_masks", "templates_frame"]

@@ -21,7 +21,7 @@ from bidcheck.fingerprint.kgrams import kgram_hashes
 from bidcheck.library.prints import WINDOW, BidPrint, K, bidder_name, ready_print
 from bidcheck.library.store import StoredFile
 from bidcheck.model import Block, Document, HistoryMatch, HistoryPassage
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals import sign_keys
 from bidcheck.text import build_clean_text
 

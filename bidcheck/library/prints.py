@@ -23,7 +23,8 @@ from bidcheck.config import Settings
 from bidcheck.fingerprint import kgrams
 from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands, window_minhashes, window_starts
-from bidcheck.prepare import Ready, of_document
+from bidcheck.memo import of_document
+from bidcheck.ready import Ready
 from bidcheck.text.normalize import CleanText
 
 __all__ = [

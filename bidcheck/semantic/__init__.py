@@ -18,8 +18,8 @@ import numpy.typing as npt
 
 from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks
 from bidcheck.config import Settings
-from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.ready import Ready
 from bidcheck.semantic.cache import cached_vectors
 from bidcheck.semantic.encoder import EncoderMissing, load_encoder, preload_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches

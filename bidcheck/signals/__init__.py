@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bidcheck.model import PublicValue, Signal
-from bidcheck.prepare import Ready
 from bidcheck.progress import CancelFlag, check_cancel
+from bidcheck.ready import Ready
 from bidcheck.signals import (
     bills,
     concealed,

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from bidcheck.config import Settings
 from bidcheck.model import Block, Document, Place, PublicValue, Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.text import CleanText
 from bidcheck.text.tables import TableRow
 

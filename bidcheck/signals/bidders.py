@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 
 __all__ = [
     "COMPANY_SUFFIX",

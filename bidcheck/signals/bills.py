@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.model import BillItem, BillRow, BillShare, Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, most_holders
 
 __all__ = ["bill_keys", "find", "price_shares"]

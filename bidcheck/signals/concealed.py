@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bidcheck.ingest import read_document
 from bidcheck.model import Concealed, Place, Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, most_holders, place_of
 from bidcheck.text import clean_document, normalize
 from bidcheck.words import CONCEALED_KINDS

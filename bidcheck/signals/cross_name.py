@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from bidcheck.model import Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, longest_first, most_holders, place_of
 from bidcheck.signals.bidders import bidders_of, core_name
 

@@ -18,7 +18,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from bidcheck.model import Place, Signal, Strength
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import WORD_FORMATS, Linked, SectionInfo, held_by_few, place_of
 
 __all__ = ["TEMPLATE_RSIDS", "find"]

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Sequence
 
 from bidcheck.model import Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo
 
 __all__ = ["find"]

@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bidcheck.memo import of_document
 from bidcheck.model import Document, Place, PublicValue, Signal, Strength
-from bidcheck.prepare import Ready, of_document
+from bidcheck.ready import Ready
 from bidcheck.signals.base import (
     Linked,
     SectionInfo,

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.model import Picture, Place, PublicValue, Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, most_holders, value_key
 
 __all__ = ["find", "near_pairs", "picture_keys"]

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from bidcheck.model import Mark, Place, PublicValue, Signal, Strength
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import WORD_FORMATS, Linked, SectionInfo, held_by_few, public_values
 
 __all__ = ["MACHINE_FIELDS", "find", "own_marks", "whitelisted"]

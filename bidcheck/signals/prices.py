@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from bidcheck.model import Document, PricePattern, Signal, Strength
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo
 
 __all__ = ["find", "price_patterns"]

@@ -30,8 +30,9 @@ import numpy.typing as npt
 
 from bidcheck.arrays import code_points, distinct, is_member
 from bidcheck.fingerprint.tokens import are_words, cut
+from bidcheck.memo import per_key_of_document
 from bidcheck.model import PublicValue, Signal, Strength
-from bidcheck.prepare import Ready, per_key_of_document
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of, value_key
 from bidcheck.text.pinyin import reading_table, readings, toneless
 

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 
 from bidcheck.model import Signal, Strength
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place, text_table_blocks
 from bidcheck.text import normalize
 from bidcheck.text.tables import TableRow, cell_norms, common_frame, frame_spans, table_rows, tender_frame

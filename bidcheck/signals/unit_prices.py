@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from bidcheck.model import Signal
-from bidcheck.prepare import Ready
+from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, held_by_few, row_place, text_table_blocks
 from bidcheck.text.tables import TableRow, cells_by_column, table_rows
 

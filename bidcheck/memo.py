@@ -1,0 +1,213 @@
+"""What a check remembers, in one place: entries of the on-disk cache read through the running check's
+memory (``ReadMemo``: the app checks a section again when a file is added, and the other files'
+entries are then not read from disk again), values kept in that memory only (``keep_in_memo``), and
+what a later stage computes of one document alone, remembered beside the document's entry
+(``of_document``, ``per_key_of_document``)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import TypeVar, cast
+
+from bidcheck import __version__
+from bidcheck.cache import code_digest, load_blob, store_blob
+from bidcheck.ready import Ready
+
+__all__ = [
+    "ReadMemo",
+    "forget_unused",
+    "keep_in_memo",
+    "kept_in_memo",
+    "kept_or_made",
+    "load_entry",
+    "memo_running",
+    "of_document",
+    "per_key_of_document",
+    "put_entry",
+    "store_entry",
+]
+
+
+class ReadMemo:
+    """Entries of the cache (documents as read, what was derived of them, verified pairs) kept in
+    memory from one check to the next of the same process: the app checks a section again when a file
+    is added, and the other files' entries are then not read from disk and unpickled again. It holds
+    the entries the last check used (``during``), no more; an entry is the very value the disk holds,
+    and a key names what made it, so a value found here is the one the disk would give. Some values
+    are kept in memory only (``keep_in_memo``: pairs judged), under keys that name what made them too.
+    Values are shared between checks: nothing may change one in place."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, object] = {}
+        self._used: dict[str, object] = {}
+
+    def get(self, key: str) -> object | None:
+        """The value kept under ``key`` (then kept for the next check too), or ``None``."""
+        value = self._used.get(key)
+        if value is None and (value := self._kept.get(key)) is not None:
+            self._used[key] = value
+        return value
+
+    def put(self, key: str, value: object) -> None:
+        """Keep a value read from disk, or stored there, during this check."""
+        self._used[key] = value
+
+    def forget_unused(self, kind: str) -> None:
+        """Let go of the entries of a kind that the last check used and this one has not (the files
+        read: a check that reads another section holds one section's documents, not two)."""
+        prefix = f"{kind}/"
+        self._kept = {k: v for k, v in self._kept.items() if not k.startswith(prefix) or k in self._used}
+
+    @contextmanager
+    def during(self) -> Iterator[None]:
+        """Use this memo for the cache entries read in this thread (a check); after, keep what it used."""
+        if _MEMO.get() is self:  # already in use (the check inside a check and store)
+            yield
+            return
+        token = _MEMO.set(self)
+        try:
+            yield
+        finally:
+            _MEMO.reset(token)
+            self._kept, self._used = self._used, {}
+
+
+_MEMO: ContextVar[ReadMemo | None] = ContextVar("read_memo", default=None)
+
+
+def load_entry(kind: str, key: str) -> object | None:
+    """The unpickled entry ``key`` of a kind: from the memo of the running check, else from disk."""
+    memo = _MEMO.get()
+    found = memo.get(f"{kind}/{key}") if memo is not None else None
+    if found is not None:
+        return found
+    data = load_blob(kind, key)
+    if data is None:
+        return None
+    try:
+        value = pickle.loads(data)
+    except Exception:  # an entry from another version, or damaged: computed again
+        return None
+    if memo is not None:
+        memo.put(f"{kind}/{key}", value)
+    return cast(object, value)
+
+
+def store_entry(kind: str, key: str, value: object) -> bytes:
+    """Store an entry on disk, and in the memo of the running check; the entry's bytes."""
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    store_blob(kind, key, data)
+    if (memo := _MEMO.get()) is not None:
+        memo.put(f"{kind}/{key}", value)
+    return data
+
+
+def memo_running() -> bool:
+    """Whether the running check has a memo (the app's: see ``ReadMemo``)."""
+    return _MEMO.get() is not None
+
+
+_M = TypeVar("_M")
+
+
+def kept_in_memo(key: str) -> object | None:
+    """A value the running check's memo holds under ``key`` (see ``keep_in_memo``), or ``None``."""
+    memo = _MEMO.get()
+    return memo.get(key) if memo is not None else None
+
+
+def keep_in_memo(key: str, value: object) -> None:
+    """Keep a value worked out in this process in the running check's memo, for the next check with it
+    (memory only: ``key`` must name everything the value depends on, as a cache key does)."""
+    if (memo := _MEMO.get()) is not None:
+        memo.put(key, value)
+
+
+def kept_or_made(key: str, kind: type[_M], make: Callable[[], _M]) -> _M:
+    """The value of type ``kind`` the running check's memo holds under ``key``, or ``make()`` kept
+    there (``keep_in_memo``: ``key`` must name everything the value depends on)."""
+    found = kept_in_memo(key)
+    if isinstance(found, kind):
+        return found
+    made = make()
+    keep_in_memo(key, made)
+    return made
+
+
+def put_entry(kind: str, key: str, value: object) -> None:
+    """Keep in the running check's memo an entry stored on disk elsewhere (a reading process's)."""
+    if (memo := _MEMO.get()) is not None:
+        memo.put(f"{kind}/{key}", value)
+
+
+def forget_unused(kind: str) -> None:
+    """In the running check's memo, let go of the entries of a kind the last check used and this one
+    has not (see ``ReadMemo.forget_unused``)."""
+    if (memo := _MEMO.get()) is not None:
+        memo.forget_unused(kind)
+
+
+_T = TypeVar("_T")
+_DERIVED_KIND = "derived"
+
+
+@functools.cache
+def _sources_digest(sources: tuple[Path, ...]) -> str:
+    return code_digest(list(sources))
+
+
+def _derived_key(ready: Ready, kind: str, code: Sequence[Path]) -> str:
+    parts = f"{kind}|{ready.source}|{__version__}|{_sources_digest(tuple(code))}"
+    return "x" + hashlib.blake2b(parts.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+def _load_derived(key: str) -> object | None:
+    return load_entry(_DERIVED_KIND, key)
+
+
+def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
+    """What a later stage computes of one document alone (``compute``), remembered on disk beside the
+    document's cache entry: under that entry's key, ``kind`` (with whatever else the value depends on)
+    and the ``code`` files that compute it. A section checked again, or with one bid more, computes it
+    only for the new bid. A document read outside the cache (``source`` "") is computed each time."""
+    if not ready.source:
+        return compute()
+    key = _derived_key(ready, kind, code)
+    found = _load_derived(key)
+    if found is not None:
+        return cast(_T, found)
+    value = compute()
+    store_entry(_DERIVED_KIND, key, value)
+    return value
+
+
+_K = TypeVar("_K", bound=Hashable)
+
+
+def per_key_of_document(
+    ready: Ready,
+    kind: str,
+    code: Sequence[Path],
+    keys: Iterable[_K],
+    compute: Callable[[set[_K]], Mapping[_K, _T]],
+) -> dict[_K, _T]:
+    """A value of one document for each of ``keys``, remembered like ``of_document`` in one entry that
+    grows with the keys asked: a check asks for what earlier checks of the document asked for, and for a
+    few more. ``compute(missing)`` gives the values of the keys not remembered, found together."""
+    wanted = set(keys)
+    if not ready.source:
+        return dict(compute(wanted))
+    entry = _derived_key(ready, kind, code)
+    known = _load_derived(entry)
+    values: dict[_K, _T] = dict(known) if isinstance(known, dict) else {}
+    missing = wanted.difference(values)
+    if missing:
+        values.update(compute(missing))
+        store_entry(_DERIVED_KIND, entry, values)
+    return {k: values[k] for k in wanted}

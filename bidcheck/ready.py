@@ -1,0 +1,36 @@
+"""A document as the stages after reading take it: read (``Prepared``: the document, and its text when it
+could be read), and readable (``Ready``: its clean text and fingerprint, and the key of its cache entry)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bidcheck.fingerprint import Fingerprint
+from bidcheck.ingest.scan import OcrTask
+from bidcheck.model import Document
+from bidcheck.text import CleanText
+
+__all__ = ["Prepared", "Ready"]
+
+
+@dataclass(frozen=True, eq=False)
+class Ready:
+    """A readable document with its clean text and fingerprint; ``source`` is the key of the file's cache
+    entry (its bytes, the settings that shape it, the code), "" when it was not read through the cache."""
+
+    doc: Document
+    clean: CleanText
+    fingerprint: Fingerprint
+    source: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """The outcome of the per-document stages: a document, and its text when it could be read.
+
+    ``ocr_tasks`` lists the pages a deferred read left for the OCR stage (the document is read again after).
+    """
+
+    doc: Document
+    ready: Ready | None = None
+    ocr_tasks: tuple[OcrTask, ...] = ()
