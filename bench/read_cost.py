@@ -1,7 +1,7 @@
 """What a cold check's read stage costs a file, by format, against the plain-text floor's reading of it.
 
 Every bid of a section (``bench.scale``'s generator: about 42,000 characters a bid, docx and text PDF in
-turn) is read in worker processes as the check reads it (``pipeline._read_job``: read, clean, normalise,
+turn) is read in worker processes as the check reads it (``pipeline.read_job``: read, clean, normalise,
 fingerprint, write the cache entry, an empty cache), then read again as the floor of ``bench.scale``
 reads it (its text with pypdfium2 and python-docx, nothing else). Each task's CPU seconds are taken
 inside its worker (``process_time``: every thread of the process, so a BLAS pool spinning beside the
@@ -25,15 +25,15 @@ from pathlib import Path
 
 from bench.scale import _read_plain, scale_section
 from bidcheck.config import Settings
-from bidcheck.pipeline import _Job, _read_job
 from bidcheck.prepare import Pickled
+from bidcheck.reading import Job, read_job
 from bidcheck.workers import run_tasks
 
 
 def _check_read(path: Path) -> float:
     """CPU seconds of this process to read one bid as a check's worker does."""
     started = time.process_time()
-    outcome = _read_job(_Job(path, "d1", "bid"), Settings(), True, ())
+    outcome = read_job(Job(path, "d1", "bid"), Settings(), True, ())
     if not isinstance(outcome, Pickled) and outcome.ready is None:  # bytes come only of a readable file
         raise RuntimeError(f"{path.name} could not be read: {outcome.doc.error}")
     return time.process_time() - started

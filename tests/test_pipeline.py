@@ -15,9 +15,10 @@ from threadpoolctl import threadpool_info
 from bidcheck.cache import CACHE_ENV, load_blob
 from bidcheck.config import Settings
 from bidcheck.model import CheckResult, result_to_dict
-from bidcheck.pipeline import CheckInputs, _Job, _largest_first, _outcome, _read_job, check
+from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import Pickled, prepare_document
 from bidcheck.progress import Cancelled
+from bidcheck.reading import Job, _largest_first, _outcome, read_job
 from bidcheck.ready import Prepared
 from bidcheck.report.json import result_json
 from bidcheck.workers import run_tasks
@@ -122,8 +123,8 @@ def test_a_file_over_the_size_limit_is_refused_and_the_rest_compared(tmp_path: P
 
 def _read_in_worker(path: Path) -> tuple[int, list[int]]:
     """A bid read as the check reads it in a worker process: its SimHash, and that process's BLAS threads."""
-    job = _Job(path, "d1", "bid")
-    prepared = _outcome(job, _read_job(job, Settings(), False, ()), Settings())
+    job = Job(path, "d1", "bid")
+    prepared = _outcome(job, read_job(job, Settings(), False, ()), Settings())
     assert prepared.ready is not None
     return prepared.ready.fingerprint.simhash, [
         i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"
@@ -152,8 +153,8 @@ def test_a_file_read_afresh_comes_back_as_the_bytes_of_its_cache_entry(
     comes back as the document."""
     monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
     path = sorted(ring_section.iterdir())[0]
-    job = _Job(path, "d1", "bid")
-    (sent,) = run_tasks(_read_job, [(job, Settings(), False, ())], 1, lambda i, r: None)
+    job = Job(path, "d1", "bid")
+    (sent,) = run_tasks(read_job, [(job, Settings(), False, ())], 1, lambda i, r: None)
     assert isinstance(sent, Pickled)
     (entry,) = (tmp_path / "documents").rglob("*.bin")
     assert sent.data == load_blob("documents", entry.stem) and entry.read_bytes().endswith(sent.data)
@@ -161,7 +162,7 @@ def test_a_file_read_afresh_comes_back_as_the_bytes_of_its_cache_entry(
     assert read is not None and here is not None
     assert (read.clean.norm, read.fingerprint.simhash) == (here.clean.norm, here.fingerprint.simhash)
     assert read.fingerprint.kgrams.tobytes() == here.fingerprint.kgrams.tobytes()
-    again = _read_job(job, Settings(), False, ())
+    again = read_job(job, Settings(), False, ())
     assert isinstance(again, Prepared) and again.ready is not None and again.ready.source == read.source
 
 
@@ -169,7 +170,7 @@ def test_the_largest_files_are_read_first(tmp_path: Path) -> None:
     sizes = {"a.txt": 10, "b.txt": 300, "c.txt": 20, "d.txt": 300}
     for name, size in sizes.items():
         (tmp_path / name).write_bytes(b"x" * size)
-    jobs = [_Job(tmp_path / name, f"d{n}", "bid") for n, name in enumerate([*sizes, "gone.txt"])]
+    jobs = [Job(tmp_path / name, f"d{n}", "bid") for n, name in enumerate([*sizes, "gone.txt"])]
     assert [job.path.name for job in _largest_first(jobs)] == ["b.txt", "d.txt", "c.txt", "a.txt", "gone.txt"]
 
 
@@ -196,7 +197,7 @@ import hashlib, multiprocessing, sys
 from bidcheck.config import Settings
 from bidcheck.fingerprint.simhash import load_idf_table
 from bidcheck.fingerprint.tokens import _tokenizer
-from bidcheck.pipeline import _share_tables, _take_tables
+from bidcheck.reading import share_tables, take_tables
 from bidcheck.workers import run_tasks
 
 def loaded():
@@ -213,10 +214,10 @@ def run(fn):
 if __name__ == "__main__":
     multiprocessing.set_start_method("fork")
     print(run(loaded))
-    made = _share_tables(Settings())
+    made = share_tables(Settings())
     print(run(loaded))
     forked_before = run(idf_digest)  # the table read from the cache, or made there when not stored yet
-    _take_tables(made, Settings(), None)
+    take_tables(made, Settings(), None)
     print(run(loaded))
     print(forked_before == [idf_digest()] * 2)
 """

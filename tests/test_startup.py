@@ -68,7 +68,7 @@ def test_the_tokenizer_is_made_without_rjiebas_default_tokenizer() -> None:
 def test_the_checker_imports_the_stages_after_reading_only_beside_the_reading_processes() -> None:
     """Importing the checker (and the reports' paths the command line checks first) loads neither the
     stages after reading nor the workbook's openpyxl: they are imported once the reading processes are
-    forked (``pipeline._import_later_stages``, the command line's ``_import_reports``)."""
+    forked (``reading.import_later_stages``, the command line's ``import_reports``)."""
     _, loaded = _loaded_after("import bidcheck.cli, bidcheck.pipeline, bidcheck.report.files")
     later = {
         "bidcheck.compare",
@@ -79,7 +79,7 @@ def test_the_checker_imports_the_stages_after_reading_only_beside_the_reading_pr
     }
     assert "bidcheck.pipeline" in loaded
     assert not loaded & later and "openpyxl" not in loaded and "bidcheck.report.xlsx" not in loaded
-    _, loaded = _loaded_after("import bidcheck.pipeline\nbidcheck.pipeline._import_later_stages()")
+    _, loaded = _loaded_after("import bidcheck.reading\nbidcheck.reading.import_later_stages()")
     assert later <= loaded
 
 
@@ -98,8 +98,9 @@ def _imported_in_functions(path: Path) -> set[str]:
 
 
 def test_every_stage_the_checker_imports_late_is_imported_beside_the_reading_processes() -> None:
-    """A module the pipeline's functions import that ``_import_later_stages`` left out would be imported
+    """A module the pipeline's functions import that ``import_later_stages`` left out would be imported
     after the reading, with one core idle."""
-    from bidcheck import pipeline
+    from bidcheck import pipeline, reading
 
-    assert _imported_in_functions(Path(pipeline.__file__)) <= set(pipeline._LATER_STAGES)
+    assert _imported_in_functions(Path(pipeline.__file__)) <= set(reading.LATER_STAGES)
+    assert not _imported_in_functions(Path(reading.__file__))  # reading imports what it needs up front
