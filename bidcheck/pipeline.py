@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import json
-import pickle
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck import __version__
-from bidcheck.cache import code_digest, has_blob, load_blob, prune_cache, store_blob
+from bidcheck import stage_memo
+from bidcheck.cache import prune_cache
 from bidcheck.config import Settings
 from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import SUPPORTED_SUFFIXES
@@ -93,83 +89,12 @@ class _Run:
     library_error: str | None = None
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
     prefetched: Prefetched | None = None  # the library's places of the cached bids' hashes, looked up ahead
-    key: str = ""  # the inputs of the stages after reading, as one key ("": not remembered; ``_inputs_key``)
+    key: str = ""  # what the stages after reading start from, one key ("": not remembered; see stage_memo)
     price_patterns: tuple[PricePattern, ...] = ()
     bill_shares: tuple[BillShare, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
     signals_ahead: Ahead[SignalsFound] | None = None  # see ``_signals_ahead``
     while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
-
-
-_T = TypeVar("_T")
-
-
-@functools.cache
-def _code() -> str:
-    return code_digest(sorted(Path(__file__).resolve().parent.rglob("*.py")))
-
-
-# raise it when what a stage remembers changes shape: an installed build without sources keys its stages
-# by its version alone (2: the verdicts are remembered before the rings, with their scores; 3: the signals
-# with the values many bids hold, the masks with the text many bids hold, the scores with their spans)
-_STAGES_FORMAT = "stages 3"
-
-
-def _inputs_key(run: _Run) -> str:
-    """One key for what the stages after reading start from: every document as read (its cache entry)
-    under its id, name, path and role, what the library said, the settings and the code; "" when a
-    document was read outside the cache."""
-    parts = [
-        __version__,
-        _STAGES_FORMAT,
-        _code(),
-        json.dumps(run.settings.to_dict(), sort_keys=True, default=str),
-    ]
-    for p in run.prepared:
-        if p.ready is not None and not p.ready.source:
-            return ""
-        read = p.ready.source if p.ready else f"{p.doc.status}|{p.doc.error}"
-        parts.append(f"{p.doc.id}|{p.doc.name}|{p.doc.path}|{p.doc.role}|{read}")
-    if run.library is not None:
-        parts.append(_library_digest(run))
-    text = "\n".join(parts).encode("utf-8", "surrogatepass")  # a file name may hold lone surrogates
-    return hashlib.blake2b(text, digest_size=20).hexdigest()
-
-
-def _library_digest(run: _Run) -> str:
-    """What the library said of the section, hashed whole (equal bytes, equal answers; bytes that differ
-    for equal answers only cost a cache miss)."""
-    if run.consulted is None:
-        return f"library not read|{run.library_error}"
-    data = pickle.dumps(run.consulted, protocol=pickle.HIGHEST_PROTOCOL)
-    return "library|" + hashlib.blake2b(data, digest_size=20).hexdigest()
-
-
-def _is_remembered(run: _Run, stage: str) -> bool:
-    """Whether an earlier check from the same inputs remembered the stage's result (not read here: the
-    stage reads it when it runs)."""
-    return bool(run.key) and has_blob("stages", _stage_key(run, stage))
-
-
-def _stage_key(run: _Run, stage: str) -> str:
-    return f"{stage[0]}{run.key}"
-
-
-def _remembered(
-    run: _Run, stage: str, compute: Callable[[], _T], keep: bool | Callable[[_T], bool] = True
-) -> _T:
-    """What ``compute`` gives, or what it gave in an earlier check from the same inputs (``_Run.key``):
-    a re-check of unchanged files costs what reading the cache costs. ``keep`` false (or false of the
-    value): not remembered."""
-    key = _stage_key(run, stage)
-    data = load_blob("stages", key) if run.key else None
-    if data is not None:
-        with contextlib.suppress(Exception):  # damaged, or written by another version: compute again
-            return cast(_T, pickle.loads(data))
-    value = compute()
-    if run.key and (keep(value) if callable(keep) else keep):
-        store_blob("stages", key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-    return value
 
 
 @dataclass(frozen=True)
@@ -227,13 +152,14 @@ def _library(run: _Run, _progress: ProgressFn) -> None:
 def _candidates(run: _Run, _progress: ProgressFn) -> None:
     from bidcheck.compare import align_inputs
 
-    run.key = _inputs_key(run)
+    said = stage_memo.library_said(run.consulted, run.library_error) if run.library is not None else None
+    run.key = stage_memo.inputs_key(run.settings, run.prepared, said)
     run.signals_ahead = _signals_ahead(run)
-    if not _is_remembered(run, "rewritten") and not _shortlisted(run, _bid_size(run)):
+    if not stage_memo.is_remembered(run.key, "rewritten") and not _shortlisted(run, _bid_size(run)):
         # the reading had no core to spare, or read nothing afresh
         _preload_encoder(run.settings, len(run.bids))
-    remembered = _is_remembered(run, "candidates")
-    run.masks, run.candidates = _remembered(run, "candidates", lambda: _find_candidates(run))
+    remembered = stage_memo.is_remembered(run.key, "candidates")
+    run.masks, run.candidates = stage_memo.remembered(run.key, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
         run.bids,
         [run.masks.unaligned(i) for i in range(len(run.bids))],
@@ -325,8 +251,8 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
     by pair (``bidcheck.compare.memo``: after a bid is added, the pairs whose evidence did not change)."""
     from bidcheck.compare import compare_pairs
 
-    run.found = _remembered(
-        run,
+    run.found = stage_memo.remembered(
+        run.key,
         "verify",
         lambda: compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel),
         keep=lambda found: not any(pair.failed for pair in found.values()),  # such pairs are tried again
@@ -344,14 +270,14 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
     if reason:
         run.semantic_note = f"语义比对未运行：{reason}"
         return
-    if not _is_remembered(run, "rewritten"):
+    if not stage_memo.is_remembered(run.key, "rewritten"):
         _preload_encoder(run.settings, len(run.bids))  # beside the shortlist, when there is one
     masked = [run.masks.either(n) for n in range(len(run.bids))]
     copied = {pair: found.live for pair, found in run.found.items()}
     failed = any(found.failed for found in run.found.values())
     try:  # a build without the model checks wording alone
-        run.rewritten = _remembered(  # a re-check of the same files loads no model at all
-            run,
+        run.rewritten = stage_memo.remembered(  # a re-check of the same files loads no model at all
+            run.key,
             "rewritten",  # not "semantic": the key's first letter is that of "signals"
             lambda: find_semantic(run.bids, masked, copied, run.settings, progress, run.cancel),
             keep=not failed,
@@ -376,7 +302,7 @@ def _signals_ahead(run: _Run) -> Ahead[SignalsFound] | None:
     forked, for small sections, and when an earlier check remembered them."""
     if not can_fork() or len(run.bids) < _SIGNALS_AHEAD_MIN_BIDS or not run.settings.signals_enabled:
         return None
-    if _is_remembered(run, "signals"):
+    if stage_memo.is_remembered(run.key, "signals"):
         return None
     return Ahead(functools.partial(find_signals, run.bids, _section_info(run)))
 
@@ -385,7 +311,9 @@ def _signals(run: _Run, _progress: ProgressFn) -> None:
     """The signs beyond shared wording each pair of bids shares (see ``bidcheck.signals``)."""
     here = functools.partial(find_signals, run.bids, _section_info(run), run.cancel)
     ahead = run.signals_ahead
-    run.signals = _remembered(run, "signals", lambda: ahead.result(run.cancel, here) if ahead else here())
+    run.signals = stage_memo.remembered(
+        run.key, "signals", lambda: ahead.result(run.cancel, here) if ahead else here()
+    )
     if run.settings.signals_enabled:
         run.price_patterns = price_patterns([b.doc for b in run.bids])
         run.bill_shares = price_shares(run.bids, _section_info(run))
@@ -416,8 +344,8 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     assert masks is not None
     failed = any(found.failed for found in run.found.values())  # such pairs are tried again next time
     inputs = Judging(run.bids, masks, run.found, run.settings, run.signals.pairs, run.rewritten)
-    remembered = _is_remembered(run, "judge")
-    judged = _remembered(run, "judge", lambda: judged_pairs(inputs), keep=not failed)
+    remembered = stage_memo.is_remembered(run.key, "judge")
+    judged = stage_memo.remembered(run.key, "judge", lambda: judged_pairs(inputs), keep=not failed)
     if remembered and not failed:  # the app's next check, a bid added, judges only what changed
         keep_judged(judged, inputs)  # (nothing without a memo; a pair failed now is judged again then)
     run.pairs = ranked(judged, run.bids, run.settings, _earlier(run), masks.many)
