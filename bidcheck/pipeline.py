@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck import stage_memo
+from bidcheck import overlaps, stage_memo
 from bidcheck.cache import prune_cache
 from bidcheck.config import Settings
 from bidcheck.gcpause import collector_paused, collector_spares_later
@@ -32,16 +32,16 @@ from bidcheck.model import (
 from bidcheck.prepare import forget_unread
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.reading import (
+    Alongside,
     CheckInputs,
     Job,
     prepare_all,
     section_jobs,
-    workers_leave_a_core,
 )
 from bidcheck.ready import Prepared, Ready
 from bidcheck.signals import SectionInfo, SignalsFound, find_signals, price_patterns
 from bidcheck.signals.bills import price_shares
-from bidcheck.workers import Ahead, can_fork
+from bidcheck.workers import Ahead
 
 if TYPE_CHECKING:
     from bidcheck.compare import AlignInput
@@ -93,7 +93,7 @@ class _Run:
     price_patterns: tuple[PricePattern, ...] = ()
     bill_shares: tuple[BillShare, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
-    signals_ahead: Ahead[SignalsFound] | None = None  # see ``_signals_ahead``
+    signals_ahead: Ahead[SignalsFound] | None = None  # see ``overlaps.signals_ahead``
     while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
 
 
@@ -113,26 +113,14 @@ class _Stage:
 
 
 def _read(run: _Run, progress: ProgressFn) -> None:
-    reading = functools.partial(_preload_beside_reading, run)
-    alongside = functools.partial(_prefetch, run) if run.library is not None else None
+    bid_paths = [job.path for job in run.jobs if job.role == "bid"]
+    reading = functools.partial(overlaps.preload_beside_reading, run.settings, bid_paths)
+    alongside = _prefetching(run) if run.library is not None else None
     run.prepared = prepare_all(
         run.jobs, run.settings, progress, run.cancel, reading, alongside, run.while_reading
     )
     forget_unread()  # documents the app's memo kept of another section go now, not after the check
     run.bids = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role == "bid"]
-
-
-def _prefetch(run: _Run, cached: list[Prepared], stop: threading.Event) -> None:
-    """The library's places of the cached bids' hashes, looked up while the other files are read (a
-    bid added to a checked section: the others' lookups cost no time). A library that fails now is
-    only looked up again in its stage."""
-    from bidcheck.library.history import prefetch
-    from bidcheck.library.store import LibraryError
-
-    bids = [p.ready for p in cached if p.ready is not None and p.ready.doc.role == "bid"]
-    if run.library is not None and bids:
-        with contextlib.suppress(LibraryError):
-            run.prefetched = prefetch(run.library, bids, run.section, stop)
 
 
 def _library(run: _Run, _progress: ProgressFn) -> None:
@@ -154,10 +142,13 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
 
     said = stage_memo.library_said(run.consulted, run.library_error) if run.library is not None else None
     run.key = stage_memo.inputs_key(run.settings, run.prepared, said)
-    run.signals_ahead = _signals_ahead(run)
-    if not stage_memo.is_remembered(run.key, "rewritten") and not _shortlisted(run, _bid_size(run)):
+    signals_remembered = stage_memo.is_remembered(run.key, "signals")
+    run.signals_ahead = overlaps.signals_ahead(run.bids, _section_info(run), signals_remembered)
+    if not stage_memo.is_remembered(run.key, "rewritten") and not overlaps.shortlisted(
+        run.settings, _bid_size(run)
+    ):
         # the reading had no core to spare, or read nothing afresh
-        _preload_encoder(run.settings, len(run.bids))
+        overlaps.preload_encoder(run.settings, len(run.bids))
     remembered = stage_memo.is_remembered(run.key, "candidates")
     run.masks, run.candidates = stage_memo.remembered(run.key, "candidates", lambda: _find_candidates(run))
     run.aligned = align_inputs(
@@ -208,44 +199,6 @@ def _candidate_shape(run: _Run) -> tuple[int, float, int]:
     return run.settings.window_stride, run.settings.lsh_threshold, run.settings.num_perm
 
 
-def _preload_beside_reading(run: _Run) -> None:
-    """Files are being read afresh (so no stage is remembered): begin loading the sentence encoder
-    beside the reading workers when they leave a core spare; else the load only slows the reading
-    (2 cores, 2 workers: the read stage took as long again as the semantic stage saved)."""
-    if not workers_leave_a_core(run.settings.worker_count):
-        return
-    from bidcheck.semantic import section_size
-
-    bids = [job.path for job in run.jobs if job.role == "bid"]
-    if not _shortlisted(run, section_size(bids)):
-        _preload_encoder(run.settings, len(bids))
-
-
-def _bid_size(run: _Run) -> SectionSize:
-    from bidcheck.semantic import SectionSize
-
-    return SectionSize(tuple(b.doc.chars for b in run.bids))
-
-
-def _shortlisted(run: _Run, size: SectionSize) -> bool:
-    """Whether the shortlist will pick the section's sentences (the encoder then loads beside it)."""
-    from bidcheck.semantic import shortlisted
-
-    return shortlisted(size, run.settings.semantic_max_sentences)
-
-
-def _preload_encoder(settings: Settings, bids: int) -> None:
-    """Begin loading the sentence encoder (about a CPU second, else the semantic stage's first) while
-    files are read or copies found, when the stage will run on a section of ``bids`` bids. In a section
-    whose sentences the shortlist picks, it loads beside the shortlist instead (``_semantic``): loaded
-    before, it was held through the shortlist's peak, and the verifying workers forked with it (the
-    30-bid section of ``bench.scale``: its peak went from 486 to 752 MB)."""
-    from bidcheck.semantic import SectionSize, preload_encoder, skip_reason
-
-    if not skip_reason(settings, SectionSize((0,) * bids)):
-        preload_encoder(settings.semantic_encoder)
-
-
 def _verify(run: _Run, progress: ProgressFn) -> None:
     """Every pair with candidates verified: remembered whole for a re-check of the same files, else pair
     by pair (``bidcheck.compare.memo``: after a bid is added, the pairs whose evidence did not change)."""
@@ -271,7 +224,7 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
         run.semantic_note = f"语义比对未运行：{reason}"
         return
     if not stage_memo.is_remembered(run.key, "rewritten"):
-        _preload_encoder(run.settings, len(run.bids))  # beside the shortlist, when there is one
+        overlaps.preload_encoder(run.settings, len(run.bids))  # beside the shortlist, when there is one
     masked = [run.masks.either(n) for n in range(len(run.bids))]
     copied = {pair: found.live for pair, found in run.found.items()}
     failed = any(found.failed for found in run.found.values())
@@ -286,25 +239,25 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
         run.semantic_note = f"语义比对未运行：{exc}"
 
 
-# Sections from this size on find their signals in a forked process beside the candidates and
-# verification (about a second at 100 bids, which the checking process then does not wait for).
-_SIGNALS_AHEAD_MIN_BIDS = 20
-
-
 def _section_info(run: _Run) -> SectionInfo:
     tenders = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
     return SectionInfo(tenders, run.settings, run.consulted.seen if run.consulted is not None else {})
 
 
-def _signals_ahead(run: _Run) -> Ahead[SignalsFound] | None:
-    """The signals begun in a forked copy of this process, which finds them while this one finds the
-    candidates and verifies them (one core of two was idle then); ``None`` where processes are not
-    forked, for small sections, and when an earlier check remembered them."""
-    if not can_fork() or len(run.bids) < _SIGNALS_AHEAD_MIN_BIDS or not run.settings.signals_enabled:
-        return None
-    if stage_memo.is_remembered(run.key, "signals"):
-        return None
-    return Ahead(functools.partial(find_signals, run.bids, _section_info(run)))
+def _bid_size(run: _Run) -> SectionSize:
+    from bidcheck.semantic import SectionSize
+
+    return SectionSize(tuple(b.doc.chars for b in run.bids))
+
+
+def _prefetching(run: _Run) -> Alongside:
+    """The library's lookups of the cached bids, begun while the other files are read."""
+
+    def prefetch(cached: list[Prepared], stop: threading.Event) -> None:
+        if run.library is not None:
+            run.prefetched = overlaps.prefetch_library(run.library, run.section, cached, stop)
+
+    return prefetch
 
 
 def _signals(run: _Run, _progress: ProgressFn) -> None:

@@ -17,7 +17,7 @@ from openpyxl import load_workbook
 
 from bench.grammar import paragraph as grammar_paragraph
 from bench.writers import add_rsids
-from bidcheck import pipeline
+from bidcheck import overlaps
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.fingerprint.oddwords import odd_words
@@ -336,12 +336,27 @@ def test_signals_found_ahead_in_a_forked_process_are_the_checks_own(
             begun.append(self)
 
     monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))  # no stage remembered by an earlier check
-    monkeypatch.setattr(pipeline, "_SIGNALS_AHEAD_MIN_BIDS", 4)
-    monkeypatch.setattr(pipeline, "Ahead", Counted)
+    monkeypatch.setattr(overlaps, "SIGNALS_AHEAD_MIN_BIDS", 4)
+    monkeypatch.setattr(overlaps, "Ahead", Counted)
     ahead = check(_named_inputs(named_root), Settings(workers=1))
     assert len(begun) == 1 and not begun[0]._process.is_alive()
     assert sum(len(p.signals) for p in ahead.pairs) == 4
     assert _stable(ahead) == _stable(named_section)
+
+
+def test_an_overlap_switched_off_is_not_begun_and_changes_nothing(
+    named_root: Path, named_section: CheckResult, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``BIDCHECK_OVERLAPS_OFF=signals``: no forked process finds the signals ahead, and the result is
+    the same; the overlaps not named stay on."""
+    begun: list[object] = []
+    monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("BIDCHECK_OVERLAPS_OFF", "signals, encoder")
+    monkeypatch.setattr(overlaps, "SIGNALS_AHEAD_MIN_BIDS", 4)
+    monkeypatch.setattr(overlaps, "Ahead", lambda fn: begun.append(fn))
+    assert [overlaps.enabled(name) for name in overlaps.OVERLAPS] == [False, True, False]
+    alone = check(_named_inputs(named_root), Settings(workers=1))
+    assert begun == [] and _stable(alone) == _stable(named_section)
 
 
 def _stable(result: CheckResult) -> str:
