@@ -46,7 +46,7 @@ PAGES = (
     ("迹象、清单与运行", (("串标迹象", "资料库"), ("清单比对",), ("运行", "读取限制"))),
 )
 _LONG = 22  # characters past which a label drops its bracketed aside (kept in its tooltip)
-_ABOVE_ONE = {"semantic_min_margin", "semantic_min_mean"}  # ratios that may pass 100%
+_ABOVE_ONE = {name for name, spec in setting_specs().items() if spec.rule == "ratio3"}  # ratios past 100%
 
 
 def setting_label(key: str) -> str:
