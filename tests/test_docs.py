@@ -53,3 +53,9 @@ def test_the_settings_page_is_written_from_the_settings_declarations() -> None:
 
     page = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
     assert page == settings_markdown(), "docs/settings.md is out of date: run `make settings-doc`"
+
+
+def test_every_benchmark_record_is_listed_in_the_records_index() -> None:
+    index = (ROOT / "docs" / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    records = sorted(p.name for p in (ROOT / "docs" / "benchmarks").glob("*.md") if p.name != "README.md")
+    assert records and [name for name in records if f"({name})" not in index] == []

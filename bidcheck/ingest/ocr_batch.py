@@ -76,7 +76,7 @@ def keep_freed_memory() -> bool:
     memory the system hands out anew is slow to touch on a virtual machine (100 MB of new memory took
     0.5-1.2 CPU s the first time in a fresh process on the measuring machine, 0.02 s again). An OCR
     worker reads page after page of much the same size, so it keeps what it freed: a page then took
-    25,500-27,400 new pages of memory from the system instead of 31,200-36,800 (docs/benchmarks.md).
+    25,500-27,400 new pages of memory from the system instead of 31,200-36,800 (docs/benchmarks/).
     """
     if not sys.platform.startswith("linux"):
         return False
