@@ -6,17 +6,13 @@ import contextlib
 import functools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
-from bidcheck import overlaps, stage_memo
+from bidcheck import overlaps, section_candidates, stage_memo
 from bidcheck.cache import prune_cache
 from bidcheck.config import Settings
-from bidcheck.gcpause import collector_paused, collector_spares_later
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.ingest.folder import skipped_files
 from bidcheck.memo import ReadMemo, memo_running
@@ -30,7 +26,7 @@ from bidcheck.model import (
     PricePattern,
 )
 from bidcheck.prepare import forget_unread
-from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
+from bidcheck.progress import CancelFlag, ProgressFn, no_progress
 from bidcheck.reading import (
     Alongside,
     CheckInputs,
@@ -41,28 +37,18 @@ from bidcheck.reading import (
 from bidcheck.ready import Prepared, Ready
 from bidcheck.signals import SectionInfo, SignalsFound, find_signals, price_patterns
 from bidcheck.signals.bills import price_shares
+from bidcheck.stages import Stage, run_stages
 from bidcheck.workers import Ahead
 
 if TYPE_CHECKING:
     from bidcheck.compare import AlignInput
     from bidcheck.compare.candidates import WindowPairs
-    from bidcheck.compare.kept import Section
     from bidcheck.compare.runner import PairFound
     from bidcheck.evidence.masks import SharedMasks
     from bidcheck.library.history import Consulted, LibraryReader, Prefetched
     from bidcheck.semantic import SectionSize, SemanticPassage
 
 __all__ = ["CheckInputs", "ReadMemo", "check"]
-
-
-def _usable(x: AlignInput, ready: Ready, settings: Settings) -> tuple[npt.NDArray[np.bool_], list[bool]]:
-    """The k-grams and windows of a bid that may find candidates: k-grams outside its masked text and
-    no stock phrase; windows mostly outside its masked text (stock phrases are part of any prose)."""
-    from bidcheck.compare.candidates import mostly_open_windows
-
-    unmasked = x.unmasked
-    windows = mostly_open_windows(unmasked, ready.fingerprint.window_starts, settings.window_chars)
-    return x.open, windows
 
 
 @dataclass
@@ -95,21 +81,6 @@ class _Run:
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
     signals_ahead: Ahead[SignalsFound] | None = None  # see ``overlaps.signals_ahead``
     while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
-
-
-@dataclass(frozen=True)
-class _Stage:
-    """One line of the check: its name (the timings' key), its share of the progress bar, what the bar
-    says as it starts, whether the cycle collector pauses (stages that make millions of small objects),
-    whether what it makes stays to the check's end (``kept``: the collector pauses, then leaves it alone)."""
-
-    name: str
-    start: float
-    end: float
-    message: str
-    run: Callable[[_Run, ProgressFn], None]
-    paused: bool = True
-    kept: bool = False
 
 
 def _read(run: _Run, progress: ProgressFn) -> None:
@@ -150,7 +121,12 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
         # the reading had no core to spare, or read nothing afresh
         overlaps.preload_encoder(run.settings, len(run.bids))
     remembered = stage_memo.is_remembered(run.key, "candidates")
-    run.masks, run.candidates = stage_memo.remembered(run.key, "candidates", lambda: _find_candidates(run))
+    templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
+    run.masks, run.candidates = stage_memo.remembered(
+        run.key,
+        "candidates",
+        lambda: section_candidates.find(run.bids, templates, run.settings, run.consulted),
+    )
     run.aligned = align_inputs(
         run.bids,
         [run.masks.unaligned(i) for i in range(len(run.bids))],
@@ -158,45 +134,7 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
         run.settings.seed_chars,
     )
     if remembered and memo_running():  # the app's next check, a bid added, starts from these candidates
-        from bidcheck.compare.kept import keep_candidate_pairs
-
-        keep_candidate_pairs(_candidate_section(run, run.aligned), run.candidates, *_candidate_shape(run))
-
-
-def _find_candidates(run: _Run) -> tuple[SharedMasks, WindowPairs]:
-    """The masks of text that is no evidence, and the candidate window pairs outside them."""
-    from bidcheck.compare import align_inputs, candidate_window_pairs
-    from bidcheck.compare.kept import kept_candidate_pairs
-    from bidcheck.evidence.masks import shared_masks
-
-    templates = [p.ready for p in run.prepared if p.ready is not None and p.ready.doc.role != "bid"]
-    learned = None
-    if run.consulted is not None:
-        templates += run.consulted.templates
-        learned = run.consulted.learned
-    masks = shared_masks(run.bids, templates, run.settings, learned)
-    aligned = align_inputs(
-        run.bids, [masks.unaligned(i) for i in range(len(run.bids))], masks.stock, run.settings.seed_chars
-    )
-    section, shape = _candidate_section(run, aligned), _candidate_shape(run)
-    kept = kept_candidate_pairs(section, *shape)
-    if kept is None:
-        kept = candidate_window_pairs(section.windows, section.kgrams, *shape, list(section.usable))
-    return masks, kept
-
-
-def _candidate_section(run: _Run, aligned: list[AlignInput]) -> Section:
-    """What the candidates are found from: the bids' windows and k-grams, what of them is usable
-    (outside the masks), their cache entries."""
-    from bidcheck.compare.kept import Section
-
-    windows, kgrams = [b.fingerprint.windows for b in run.bids], [b.fingerprint.kgrams for b in run.bids]
-    usable = [_usable(x, b, run.settings) for x, b in zip(aligned, run.bids, strict=True)]
-    return Section(windows, kgrams, usable, [b.source for b in run.bids])
-
-
-def _candidate_shape(run: _Run) -> tuple[int, float, int]:
-    return run.settings.window_stride, run.settings.lsh_threshold, run.settings.num_perm
+        section_candidates.keep(run.bids, run.aligned, run.candidates, run.settings)
 
 
 def _verify(run: _Run, progress: ProgressFn) -> None:
@@ -272,19 +210,10 @@ def _signals(run: _Run, _progress: ProgressFn) -> None:
         run.bill_shares = price_shares(run.bids, _section_info(run))
 
 
-def _earlier(run: _Run) -> dict[tuple[str, str], list[str]]:
-    """By pair of bid ids (in id order): the library's sections where the two were ``high`` together."""
-    from bidcheck.library.prints import bidder_name
+def _earlier(consulted: Consulted | None, bids: Sequence[Ready]) -> dict[tuple[str, str], list[str]]:
+    from bidcheck.library.history import high_before
 
-    if run.consulted is None:
-        return {}
-    ids = [(b.doc.id, bidder_name(b.doc.name)) for b in run.bids]
-    return {
-        (a, b): sections
-        for n, (a, x) in enumerate(ids)
-        for b, y in ids[n + 1 :]
-        if (sections := run.consulted.high_together.get(frozenset((x, y)), [])) and x != y
-    }
+    return high_before(consulted, bids) if consulted is not None else {}
 
 
 def _judge(run: _Run, _progress: ProgressFn) -> None:
@@ -301,7 +230,7 @@ def _judge(run: _Run, _progress: ProgressFn) -> None:
     judged = stage_memo.remembered(run.key, "judge", lambda: judged_pairs(inputs), keep=not failed)
     if remembered and not failed:  # the app's next check, a bid added, judges only what changed
         keep_judged(judged, inputs)  # (nothing without a memo; a pair failed now is judged again then)
-    run.pairs = ranked(judged, run.bids, run.settings, _earlier(run), masks.many)
+    run.pairs = ranked(judged, run.bids, run.settings, _earlier(run.consulted, run.bids), masks.many)
     run.groups = find_groups(run.pairs)
 
 
@@ -313,24 +242,26 @@ def _history(run: _Run, _progress: ProgressFn) -> None:
         run.history = histories(run.consulted, run.bids, masked, run.settings)
 
 
-def _library_info(run: _Run) -> LibraryInfo | None:
-    if run.library is None:
+def _library_info(
+    library: LibraryReader | None, consulted: Consulted | None, error: str | None
+) -> LibraryInfo | None:
+    if library is None:
         return None
-    if run.consulted is None:
-        return LibraryInfo(str(run.library.path), error=run.library_error)
-    return LibraryInfo(str(run.library.path), run.consulted.sections, run.consulted.documents)
+    if consulted is None:
+        return LibraryInfo(str(library.path), error=error)
+    return LibraryInfo(str(library.path), consulted.sections, consulted.documents)
 
 
 # The check, stage by stage: a new layer is one line here and one field of ``_Run`` and ``CheckResult``.
 _STAGES = (
-    _Stage("read", 0.0, 0.6, "", _read, paused=False, kept=True),
-    _Stage("library", 0.6, 0.61, "对照资料库", _library),
-    _Stage("candidates", 0.61, 0.62, "建立候选索引", _candidates),
-    _Stage("verify", 0.62, 0.9, "", _verify),
-    _Stage("semantic", 0.9, 0.94, "语义比对", _semantic),
-    _Stage("signals", 0.94, 0.95, "查找串标迹象", _signals),
-    _Stage("judge", 0.95, 0.99, "判定与分组", _judge),
-    _Stage("history", 0.99, 1.0, "", _history),
+    Stage("read", 0.0, 0.6, "", _read, paused=False, kept=True),
+    Stage("library", 0.6, 0.61, "对照资料库", _library),
+    Stage("candidates", 0.61, 0.62, "建立候选索引", _candidates),
+    Stage("verify", 0.62, 0.9, "", _verify),
+    Stage("semantic", 0.9, 0.94, "语义比对", _semantic),
+    Stage("signals", 0.94, 0.95, "查找串标迹象", _signals),
+    Stage("judge", 0.95, 0.99, "判定与分组", _judge),
+    Stage("history", 0.99, 1.0, "", _history),
 )
 
 
@@ -383,19 +314,10 @@ def _check(
     run = _Run(
         settings, cancel, *section_jobs(inputs), library=library, section=section, while_reading=while_reading
     )
-    timings: dict[str, float] = {}
-    with collector_spares_later() as spare, _stopped_at_end(run):
-        for stage in _STAGES:
-            if stage.paused:
-                check_cancel(cancel)
-            if stage.message and (stage.name != "library" or run.library is not None):
-                progress(stage.start, stage.message)
-            lap = time.perf_counter()
-            with collector_paused() if stage.paused or stage.kept else contextlib.nullcontext():
-                stage.run(run, slice_progress(progress, stage.start, stage.end))
-                if stage.kept:  # frozen before the collector is back, or its first run walks them all
-                    spare()
-            timings[stage.name] = time.perf_counter() - lap
+    with _stopped_at_end(run):
+        timings = run_stages(
+            _STAGES, run, progress, cancel, lambda stage: stage.name != "library" or run.library is not None
+        )
     documents = sorted([p.doc for p in run.prepared], key=lambda d: int(d.id[1:]))
     prune_cache(settings.cache_max_mb << 20)  # the entries used least recently go first
     progress(1.0, "完成")
@@ -406,7 +328,7 @@ def _check(
         tuple(run.pairs),
         tuple(run.groups),
         timings,
-        _library_info(run),
+        _library_info(run.library, run.consulted, run.library_error),
         run.history,
         run.price_patterns,
         run.semantic_note,

@@ -30,6 +30,7 @@ __all__ = [
     "LibraryReader",
     "Prefetched",
     "consult",
+    "high_before",
     "histories",
     "prefetch",
     "template_documents",
@@ -287,3 +288,15 @@ def histories(
         matches.sort(key=lambda m: (-m.chars, m.section, m.document))
         out[bid.doc.id] = tuple(matches[:_MAX_HISTORY])
     return out
+
+
+def high_before(consulted: Consulted, bids: Sequence[Ready]) -> dict[tuple[str, str], list[str]]:
+    """By pair of bid ids (in id order): the library's sections where the two bidders were ``high``
+    together (``Consulted.high_together``)."""
+    ids = [(b.doc.id, bidder_name(b.doc.name)) for b in bids]
+    return {
+        (a, b): sections
+        for n, (a, x) in enumerate(ids)
+        for b, y in ids[n + 1 :]
+        if (sections := consulted.high_together.get(frozenset((x, y)), [])) and x != y
+    }
