@@ -21,25 +21,19 @@ import io
 import itertools
 import stat
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from docx import Document as new_document
 from docx.document import Document as DocxDocument
-from docx.enum.section import WD_ORIENT
-from docx.oxml import OxmlElement
-from docx.oxml.ns import qn
-from docx.shared import Cm, Pt
-from docx.table import Table
-from docx.text.paragraph import Paragraph
+from docx.shared import Cm
 
 from bidcheck import __version__
 from bidcheck.config import Settings, changed_settings
 from bidcheck.ingest.errors import ReadError
-from bidcheck.ingest.folder import REPORT_AUTHOR
 from bidcheck.ingest.office import convert, find_soffice
 from bidcheck.model import CheckResult, Document, Group, PairResult
+from bidcheck.report.docx_parts import add_table, new_document_for
 from bidcheck.report.files import write_atomically
 from bidcheck.report.page_crops import passage_crop
 from bidcheck.report.statutes import ARTICLES, Ground, ground_of_passages, ground_of_pattern, ground_of_signal
@@ -63,7 +57,6 @@ _PASSAGES_SHOWN = 12  # passages of a pair quoted
 _QUOTE = 160  # characters of a passage quoted on each side
 _PICTURES = 2  # pages pictured per pair
 _BILL_ROWS = 20  # items of a bill signal set side by side
-_FONT = "SimSun"
 
 
 @dataclass(frozen=True)
@@ -151,7 +144,7 @@ def save_docx(
     """Write the dossier to ``target``."""
     marks = marks or _Marks({}, False)
     section = replace_unsafe(section)  # a folder's name in undecoded bytes, a control character
-    doc = _new_document(section or "未命名标段")
+    doc = new_document_for(section or "未命名标段")
     names = {d.id: d.name for d in result.documents}
     _cover(doc, result, section)
     if marks.confirmed_only:
@@ -165,76 +158,6 @@ def save_docx(
     doc.save(str(target))
 
 
-def _new_document(section: str) -> DocxDocument:
-    doc = new_document()
-    doc.core_properties.author = REPORT_AUTHOR  # a report saved among a section's files is no bid
-    doc.core_properties.title = f"围标串标检查报告　{section}"
-    page = doc.sections[0]
-    page.page_width, page.page_height = Cm(21), Cm(29.7)
-    page.orientation = WD_ORIENT.PORTRAIT
-    for side in ("left_margin", "right_margin"):
-        setattr(page, side, Cm(2.2))
-    normal = doc.styles["Normal"]
-    normal.font.name, normal.font.size = _FONT, Pt(10.5)
-    normal.element.get_or_add_rPr().get_or_add_rFonts().set(qn("w:eastAsia"), _FONT)
-    for level in (1, 2):
-        style = doc.styles[f"Heading {level}"]
-        style.element.get_or_add_rPr().get_or_add_rFonts().set(qn("w:eastAsia"), _FONT)
-    page.header.paragraphs[0].text = f"围标串标检查报告　{section}"
-    _page_numbers(page.footer.paragraphs[0])
-    return doc
-
-
-def _page_numbers(paragraph: Paragraph) -> None:
-    """第 X 页 共 Y 页, the numbers as Word fields."""
-    paragraph.add_run("第 ")
-    _field(paragraph, "PAGE")
-    paragraph.add_run(" 页 共 ")
-    _field(paragraph, "NUMPAGES")
-    paragraph.add_run(" 页")
-
-
-def _field(paragraph: Paragraph, code: str) -> None:
-    field = OxmlElement("w:fldSimple")
-    field.set(qn("w:instr"), code)
-    run = OxmlElement("w:r")
-    text = OxmlElement("w:t")
-    text.text = "1"
-    run.append(text)
-    field.append(run)
-    paragraph._p.append(field)
-
-
-def _table(
-    doc: DocxDocument,
-    header: Sequence[str],
-    rows: Sequence[Sequence[object]],
-    widths: Sequence[float],
-    size: float = 0,
-) -> Table:
-    """A ruled table, its header bold, each column ``widths`` cm wide, its text ``size`` pt (0: the
-    body's)."""
-    table: Table = doc.add_table(rows=1 + len(rows), cols=len(header))
-    table.style = "Table Grid"
-    table.autofit = False
-    for cell, text in zip(table.rows[0].cells, header, strict=True):
-        cell.text = text
-        for run in cell.paragraphs[0].runs:
-            run.bold = True
-    for line, row in zip(table.rows[1:], rows, strict=True):
-        for cell, value in zip(line.cells, row, strict=True):
-            cell.text = "" if value is None else str(value)
-    for column, width in zip(table.columns, widths, strict=True):
-        column.width = Cm(width)  # the grid, which LibreOffice lays out by; Word, by the cells
-    for line in table.rows:
-        for cell, width in zip(line.cells, widths, strict=True):
-            cell.width = Cm(width)
-            if size:
-                for run in (r for paragraph in cell.paragraphs for r in paragraph.runs):
-                    run.font.size = Pt(size)
-    return table
-
-
 def _cover(doc: DocxDocument, result: CheckResult, section: str) -> None:
     doc.add_heading("围标串标检查报告", 0)
     tenders = [d.name for d in result.documents if d.role == "tender"] or ["未提供"]
@@ -246,7 +169,7 @@ def _cover(doc: DocxDocument, result: CheckResult, section: str) -> None:
         ("检查人", _user()),
         ("程序", f"bidcheck {__version__}"),
     ]
-    _table(doc, ("项目", "内容"), rows, (3.0, 13.6))
+    add_table(doc, ("项目", "内容"), rows, (3.0, 13.6))
 
 
 def _user() -> str:
@@ -330,7 +253,7 @@ def _findings(doc: DocxDocument, pair: PairResult, procurement: bool) -> None:
         sign: Ground = ground_of_signal(signal)
         rows.append((sign.cite(procurement), sign.grade, signal_line(signal) + "；" + signal.detail))
     if rows:
-        _table(doc, ("依据条款", "级别", "发现"), rows, (3.6, 1.6, 11.4))
+        add_table(doc, ("依据条款", "级别", "发现"), rows, (3.6, 1.6, 11.4))
 
 
 def _bill_rows(doc: DocxDocument, pair: PairResult) -> None:
@@ -344,7 +267,7 @@ def _bill_rows(doc: DocxDocument, pair: PairResult) -> None:
         )
         doc.add_paragraph(f"清单逐项并列（{len(shown)} 项{more}）：")
         rows = [(r.code, bill_row_name(r), r.unit, _yuan(r.a), _yuan(r.b), _yuan(r.control)) for r in shown]
-        _table(
+        add_table(
             doc,
             ("项目编码", "项目名称", "单位", "A 综合单价", "B 综合单价", "招标控制价"),
             rows,
@@ -372,7 +295,7 @@ def _passages(doc: DocxDocument, pair: PairResult) -> None:
         )
         for n, p in enumerate(live, 1)
     ]
-    _table(doc, ("#", "A 位置", "A 原文", "B 位置", "B 原文"), rows, (0.8, 1.9, 6.0, 1.9, 6.0), 9)
+    add_table(doc, ("#", "A 位置", "A 原文", "B 位置", "B 原文"), rows, (0.8, 1.9, 6.0, 1.9, 6.0), 9)
 
 
 def _quote(text: str) -> str:
@@ -465,7 +388,7 @@ def _method(doc: DocxDocument, result: CheckResult) -> None:
     changed = _changed_settings(result.settings)
     if changed:
         doc.add_paragraph("与默认值不同的设置：")
-        _table(doc, ("设置", "本次取值", "默认值"), changed, (6.0, 5.3, 5.3), 9)
+        add_table(doc, ("设置", "本次取值", "默认值"), changed, (6.0, 5.3, 5.3), 9)
     else:
         doc.add_paragraph("全部设置均为默认值。")
 
@@ -486,7 +409,7 @@ def _files(doc: DocxDocument, result: CheckResult) -> None:
         for name, path in _file_paths(d):
             size, digest = _digest(path)
             rows.append((name, roles[d.role], d.pages if d.ok else d.error or "", size, digest))
-    _table(doc, ("文件", "角色", "页数", "大小（字节）", "SHA-256"), rows, (4.2, 1.5, 1.2, 2.0, 7.7), 7.5)
+    add_table(doc, ("文件", "角色", "页数", "大小（字节）", "SHA-256"), rows, (4.2, 1.5, 1.2, 2.0, 7.7), 7.5)
     doc.add_paragraph(
         f"程序版本：bidcheck {__version__}。同一程序版本与设置对同一批文件的检查结果可重复得到。"
     )
