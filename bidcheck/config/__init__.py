@@ -11,6 +11,7 @@ from bidcheck.config.settings import (
     Settings,
     SettingsError,
     SettingSpec,
+    setting_groups,
     setting_specs,
     settings_shaping,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "changed_settings",
     "load_settings",
     "setting_error_words",
+    "setting_groups",
     "setting_name",
     "setting_specs",
     "settings_markdown",

@@ -18,6 +18,7 @@ __all__ = [
     "SettingSpec",
     "Settings",
     "SettingsError",
+    "setting_groups",
     "setting_specs",
     "settings_shaping",
 ]
@@ -451,6 +452,14 @@ class Settings:
 def setting_specs() -> dict[str, SettingSpec]:
     """Every setting's ``SettingSpec``, in the order the settings are declared."""
     return _SPECS
+
+
+def setting_groups() -> list[tuple[str, tuple[str, ...]]]:
+    """The settings by group (``SettingSpec.group``), groups and settings in the declarations' order."""
+    groups: dict[str, list[str]] = {}
+    for name, spec in _SPECS.items():
+        groups.setdefault(spec.group, []).append(name)
+    return [(group, tuple(names)) for group, names in groups.items()]
 
 
 def settings_shaping(cache: str) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bidcheck.config.settings import Settings, SettingsError, setting_specs
+from bidcheck.config.settings import Settings, SettingsError, SettingSpec, setting_groups, setting_specs
 
 __all__ = ["SETTING_LABELS", "SETTING_PROBLEMS", "setting_error_words", "setting_name", "settings_markdown"]
 
@@ -74,18 +74,15 @@ def settings_markdown() -> str:
         "holds it to them). ★: on the dialog's 基本 page.",
     ]
     defaults = Settings()
-    for group in _groups():
+    specs = setting_specs()
+    for group, names in setting_groups():
         lines += ["", f"## {group}", "", "| key | default | 名称 | meaning |", "| --- | --- | --- | --- |"]
-        for name, spec in setting_specs().items():
-            if spec.group == group:
-                star = " ★" if spec.basic else ""
-                value = _shown(getattr(defaults, name))
-                lines.append(f"| `{name}`{star} | {value} | {spec.label} | {_about(spec.about, spec)} |")
+        for name in names:
+            spec = specs[name]
+            star = " ★" if spec.basic else ""
+            value = _shown(getattr(defaults, name))
+            lines.append(f"| `{name}`{star} | {value} | {spec.label} | {_about(spec)} |")
     return "\n".join(lines) + "\n"
-
-
-def _groups() -> list[str]:
-    return list(dict.fromkeys(spec.group for spec in setting_specs().values()))
 
 
 def _shown(value: object) -> str:
@@ -96,6 +93,7 @@ def _shown(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def _about(about: str, spec: object) -> str:
-    choices = getattr(spec, "choices", ())
-    return about + (f" (one of {', '.join(f'`{c}`' for c in choices)})" if choices else "")
+def _about(spec: SettingSpec) -> str:
+    """What a setting does, with its choices where it has them."""
+    choices = f" (one of {', '.join(f'`{c}`' for c in spec.choices)})" if spec.choices else ""
+    return spec.about + choices

@@ -25,7 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from bidcheck import config
-from bidcheck.config import SETTING_LABELS, SETTING_PROBLEMS, Settings, SettingsError, setting_specs
+from bidcheck.config import (
+    SETTING_LABELS,
+    SETTING_PROBLEMS,
+    Settings,
+    SettingsError,
+    setting_groups,
+    setting_specs,
+)
 from bidcheck.semantic import SectionSize, plan_line
 
 from .i18n import language, tr
@@ -35,10 +42,7 @@ from .style import ERROR_FG
 __all__ = ["SettingsDialog", "explain_error", "setting_label"]
 
 Editor = QSpinBox | QDoubleSpinBox | QComboBox | QCheckBox | QLineEdit
-GROUPS = tuple(  # each setting declared with its group (``SettingSpec.group``), in the declarations' order
-    (group, tuple(name for name, spec in setting_specs().items() if spec.group == group))
-    for group in dict.fromkeys(spec.group for spec in setting_specs().values())
-)
+GROUPS = tuple(setting_groups())  # each setting declared with its group (``SettingSpec.group``)
 # Two pages of three columns each, so that the dialog stays lower than a 768-pixel screen: each column
 # the groups it stacks, by title (a group not named here, 其他 too, goes to the last column).
 PAGES = (
