@@ -19,6 +19,7 @@ from bidcheck.text.tables import TableRow
 
 __all__ = [
     "BILL_FORMATS",
+    "CHANCE_PAIRS",
     "WORD_FORMATS",
     "Held",
     "Linked",
@@ -39,6 +40,9 @@ _PLACE_CHARS = 120  # the wording of a place: its paragraph, or this much of it 
 # A ring of 陪标 is a few bidders: three hold a value as a ring does; a fourth makes it likelier the
 # section's (a contact many quote), so a value held by more bids than this is a supporting sign at most.
 RING_BIDS = 3
+# Chance grows with the section: pairs of it each sharing one value of a kind that coincides by chance
+# (a slip of sound, a staff name) beyond which one such value is what chance gives there, no sign.
+CHANCE_PAIRS = 2
 
 
 class Linked(NamedTuple):

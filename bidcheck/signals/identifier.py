@@ -8,9 +8,9 @@ Staff names count from the staff tables (项目经理, 技术负责人...), not 
 委托代理人 called 张伟 in two bids is as likely chance), and only as a supporting sign: written after
 their post (``项目经理：吴海波``) or in a table's 姓名 column (``bidcheck.text.staff``), whose 证书编号 and
 身份证号 columns give certificate and ID numbers too. A value from a table is located at its row. Chance
-grows with the section: where more than ``_CHANCE_NAMES`` names are each shared by two bids alone, a name
-two bids share is what chance gives there, and only names three or more bids share (a ring) remain;
-the same person with the same certificate is the staff row's sign (``staff_row``).
+grows with the section: where more than ``base.CHANCE_PAIRS`` names are each shared by two bids alone,
+a name two bids share is what chance gives there, and only names three or more bids share (a ring)
+remain; the same person with the same certificate is the staff row's sign (``staff_row``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bidcheck.memo import of_document
 from bidcheck.model import Document, Place, PublicValue, Signal, Strength
 from bidcheck.ready import Ready
 from bidcheck.signals.base import (
+    CHANCE_PAIRS,
     Linked,
     SectionInfo,
     held_by_few,
@@ -131,9 +132,8 @@ PATTERNS: dict[str, tuple[re.Pattern[str], Clean, Strength]] = {
 }
 
 
-# Staff names two bids alone share, in more pairs of a section than this: one name is what chance gives
-# there (a hundred bids name some 300 staff, and a common name such as 张伟 is held by a million people).
-_CHANCE_NAMES = 2
+# Staff names, of which a section's bids share some by chance (a hundred bids name some 300 staff, and a
+# common name such as 张伟 is held by a million people): see ``base.CHANCE_PAIRS``.
 _NAMES = frozenset({"person"})
 # a space a PDF's line break left inside a number or an address (``zb@ljzx.c n``)
 _ROW_CHARS = 120  # the wording of a table row: its cells, at most this many characters
@@ -286,7 +286,7 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicVal
         few, many = held_by_few(values, excluded, section.settings)
         few, world = seen_elsewhere("identifier", field, few, section)  # a hotline quoted everywhere
         out += world
-        if field in _NAMES and sum(len(docs) == 2 for docs in few.values()) > _CHANCE_NAMES:
+        if field in _NAMES and sum(len(docs) == 2 for docs in few.values()) > CHANCE_PAIRS:
             few = {value: docs for value, docs in few.items() if len(docs) > 2}  # names alike by chance
         for value, docs in few.items():
             for i, j in itertools.combinations(docs, 2):

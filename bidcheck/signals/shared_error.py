@@ -12,9 +12,10 @@ characters sounding alike by the meant character's first reading (砂桨 beside 
 slip of an input method, not a phrase jieba happens to cut apart nor a term of the trade the dictionary
 lacks). A slip is rare: two bids sharing more than ``_MAX_SLIPS`` such words share a text of odd words
 copied whole (its passages weigh it), and none of them is reported. And chance grows with the bids'
-length: where more than ``_CHANCE_SINGLES`` pairs of the section share one slip each, one slip is what
-chance gives there and none is reported (two still are). Two or more errors shared by the same two bids
-are strong, one supporting.
+length (long bids hold thousands of words out of the dictionary): where more than
+``base.CHANCE_PAIRS`` pairs of the section share one slip each, one slip is what chance gives there and
+none is reported (two still are). Two or more errors shared by the same two bids are strong, one
+supporting.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from bidcheck.fingerprint.tokens import are_words, cut
 from bidcheck.memo import per_key_of_document
 from bidcheck.model import PublicValue, Signal, Strength
 from bidcheck.ready import Ready
-from bidcheck.signals.base import Linked, SectionInfo, longest_first, place_of, value_key
+from bidcheck.signals.base import CHANCE_PAIRS, Linked, SectionInfo, longest_first, place_of, value_key
 from bidcheck.text.pinyin import reading_table, readings, toneless
 
 __all__ = ["MISSPELLINGS", "error_keys", "find", "right_form"]
@@ -73,9 +74,6 @@ _CONTEXT = 6  # characters either side of a word cut again to see whether it sta
 _CONTEXT_CHARS = 2  # characters beside a shared error that the two bids must share on one side
 _CONTEXT_PLACES = 5  # the first places of the word those characters are taken from
 _MAX_SLIPS = 3  # slips of sound two bids share beyond which they are words of a text copied whole
-# Pairs of the section sharing one slip of sound each beyond which one is what chance gives there (long
-# bids hold thousands of words out of the dictionary; two unrelated ones share an odd pair by chance).
-_CHANCE_SINGLES = 2
 _NUMERALS = frozenset("一二三四五六七八九十百千万亿零两〇")  # 三级 for 二级 is another quantity, not a slip
 
 
@@ -331,7 +329,7 @@ def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int]
     for pair, found in slips.items():
         if len(found) > _MAX_SLIPS:  # more is no slip but text of odd words the two copied whole
             continue
-        if len(found) > 1 or singles <= _CHANCE_SINGLES:
+        if len(found) > 1 or singles <= CHANCE_PAIRS:
             pairs.setdefault(pair, []).extend(found)
     return pairs
 
