@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.compare.score import Score
-from bidcheck.evidence.flags import mask_share
+from bidcheck.evidence.flags import mask_share, true_runs
 from bidcheck.model import PairResult, Side
 from bidcheck.ready import Ready
 
@@ -77,11 +77,7 @@ def _longest_outside(mask: Mask | None, span: Span) -> int:
 
 def _longest_run(flags: Mask, span: Span) -> int:
     """The longest run of set ``flags`` within a span (past their end, none are set)."""
-    inside = np.zeros(max(span[1] - span[0], 0) + 2, dtype=np.int8)
-    part = flags[span[0] : span[1]]
-    inside[1 : 1 + len(part)] = part
-    edges = np.flatnonzero(np.diff(inside))  # a run: a rise, then a fall
-    return int((edges[1::2] - edges[0::2]).max()) if len(edges) else 0
+    return max((end - start for start, end in true_runs(flags[span[0] : span[1]])), default=0)
 
 
 def without_passages(pair: PairResult, score: Score, flagged: list[int]) -> tuple[PairResult, Score]:
