@@ -34,7 +34,15 @@ from bidcheck.fingerprint.tokens import are_words, cut
 from bidcheck.memo import per_key_of_document
 from bidcheck.model import PublicValue, Signal, Strength
 from bidcheck.ready import Ready
-from bidcheck.signals.base import CHANCE_PAIRS, Linked, SectionInfo, longest_first, place_of, value_key
+from bidcheck.signals.base import (
+    CHANCE_PAIRS,
+    Linked,
+    SectionInfo,
+    longest_first,
+    place_of,
+    seen_elsewhere,
+    value_key,
+)
 from bidcheck.text.pinyin import reading_table, readings, toneless
 
 __all__ = ["MISSPELLINGS", "error_keys", "find", "right_form"]
@@ -306,9 +314,13 @@ def _same_context(word: str, text: str, other: str) -> bool:
     return _one_side_alike(_contexts(word, text), _contexts(word, other))
 
 
-def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int], list[tuple[str, str, str]]]:
+Shared = dict[tuple[int, int], list[tuple[str, str, str]]]
+
+
+def _shared(bids: Sequence[Ready], section: SectionInfo) -> tuple[Shared, list[PublicValue]]:
     """For each pair of bids, the errors the two alone hold: wrong form, right form, ``misspelling`` (a
-    listed one) or ``homophone`` (found out of the dictionary)."""
+    listed one) or ``homophone`` (found out of the dictionary); and the listed misspellings two bids
+    alone hold that bidders of the library's other sections make too (the world's, not the pair's)."""
     listed = [_listed(b) for b in bids]
     tender = {e for t in section.tenders for e in _listed(t)}
     holders: dict[str, list[int]] = {}
@@ -316,10 +328,11 @@ def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int]
         for error in held:
             if error not in tender:
                 holders.setdefault(error, []).append(index)
-    pairs: dict[tuple[int, int], list[tuple[str, str, str]]] = {}
-    for error, docs in sorted(holders.items()):
-        if len(docs) == 2:
-            pairs.setdefault((docs[0], docs[1]), []).append((error, MISSPELLINGS[error], "misspelling"))
+    two = {error: docs for error, docs in sorted(holders.items()) if len(docs) == 2}
+    two, world = seen_elsewhere("shared_error", "misspelling", two, section)
+    pairs: Shared = {}
+    for error, docs in two.items():
+        pairs.setdefault((docs[0], docs[1]), []).append((error, MISSPELLINGS[error], "misspelling"))
     texts = [b.clean.norm for b in (*bids, *section.tenders)]
     tender_odd = np.concatenate([np.zeros(0, np.uint64), *(t.fingerprint.odd_keys for t in section.tenders)])
     slips: dict[tuple[int, int], list[tuple[str, str, str]]] = {}
@@ -331,7 +344,7 @@ def _shared(bids: Sequence[Ready], section: SectionInfo) -> dict[tuple[int, int]
             continue
         if len(found) > 1 or singles <= CHANCE_PAIRS:
             pairs.setdefault(pair, []).extend(found)
-    return pairs
+    return pairs, world
 
 
 def _span(bid: Ready, error: str) -> tuple[int, int]:
@@ -342,22 +355,16 @@ def _span(bid: Ready, error: str) -> tuple[int, int]:
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:
     """Pairs of bids sharing errors that no other bid and no tender holds: one signal an error; a listed
     misspelling that bidders of the library's other sections make too is the world's, not the pair's."""
+    shared, world = _shared(bids, section)
     out: list[Linked | PublicValue] = []
-    world: dict[str, PublicValue] = {}
-    for (i, j), found in sorted(_shared(bids, section).items()):
-        shared = []
-        for error, right, field in found:
-            if field == "misspelling" and (elsewhere := section.seen_by_many(field, error)):
-                world[error] = PublicValue("shared_error", field, error, 2, elsewhere)
-            else:
-                shared.append((error, right, field))
-        strength: Strength = "strong" if len(shared) >= 2 else "supporting"
-        for error, right, field in sorted(shared):
+    for (i, j), found in sorted(shared.items()):
+        strength: Strength = "strong" if len(found) >= 2 else "supporting"
+        for error, right, field in sorted(found):
             here, there = (place_of(bids[k].clean, *_span(bids[k], error)) for k in (i, j))
             detail = f"两份文件有相同的错别字“{error}”（应为“{right}”），其他投标文件和招标文件均没有"
             signal = Signal("shared_error", strength, field, error, detail, here, there)
             out.append(Linked(bids[i].doc.id, bids[j].doc.id, signal))
-    return out + list(world.values())
+    return out + world
 
 
 def error_keys(doc: Ready) -> tuple[int, ...]:
