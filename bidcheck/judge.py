@@ -259,8 +259,7 @@ def _with_rings(
     rings = find_rings([p for p, _ in judged], settings.ring_min_chars)
     by_id = {b.doc.id: mask for b, mask in zip(bids, held, strict=True)} if held is not None else {}
     apart = apart_passages(judged, settings.short_passage_chars, by_id)
-    least = settings.short_passage_chars
-    many = held_by_many([p for p, _ in judged], bids, held, least) if held is not None else {}
+    many = held_by_many([p for p, _ in judged], bids, held, settings) if held is not None else {}
     out = []
     for pair, score in judged:
         ring = next((r for r in rings if pair.a in r.members and pair.b in r.members), None)

@@ -12,8 +12,11 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.arrays import distinct, is_member
 from bidcheck.compare.score import Score
+from bidcheck.config import Settings
 from bidcheck.evidence.flags import mask_share, true_runs
+from bidcheck.evidence.masks import MANY_HOLDERS
 from bidcheck.model import PairResult, Side
 from bidcheck.ready import Ready
 
@@ -24,29 +27,84 @@ Mask = npt.NDArray[np.bool_]
 
 
 def held_by_many(
-    pairs: Sequence[PairResult], bids: Sequence[Ready], many: Sequence[Mask], least: int
+    pairs: Sequence[PairResult], bids: Sequence[Ready], many: Sequence[Mask], settings: Settings
 ) -> dict[tuple[str, str], list[int]]:
     """By pair of document ids: which of its listed passages are live copied text that, on either side,
     ``MANY_HOLDERS`` bids or more hold word for word (``many``, by bid): for the most part, and with no
     run of ``least`` characters left that they do not (a paragraph of the bidders' own glued to stock
-    sentences stays evidence; see ``_many_hold``)."""
+    sentences stays evidence; see ``_many_hold``); or that beyond such text match only in pieces
+    shorter than ``template_min_chars``, mostly phrases many bids hold (see ``_mostly_held``): two bids
+    filling in the same form, the labels every bid has with digits that happen to agree between them
+    (numbers of one region, one bank, one year), not a copy. Copied text, even read by OCR, keeps runs
+    of a sentence's length."""
+    least, piece, k = settings.short_passage_chars, settings.template_min_chars, settings.seed_chars
     index = {b.doc.id: n for n, b in enumerate(bids)}
     out: dict[tuple[str, str], list[int]] = {}
+    pieces: list[tuple[tuple[str, str], int, tuple[_Matched, _Matched]]] = []
     for pair in pairs:
         i, j = index[pair.a], index[pair.b]
-        found = [
-            n
-            for n, q in enumerate(pair.passages)
-            if q.live
-            and not q.semantic
-            and (
-                _many_hold(many[i], _comparable(bids[i], q.a), least)
-                or _many_hold(many[j], _comparable(bids[j], q.b), least)
-            )
-        ]
-        if found:
-            out[(pair.a, pair.b)] = found
-    return out
+        for n, q in enumerate(pair.passages):
+            if not q.live or q.semantic:
+                continue
+            if _many_hold(many[i], _comparable(bids[i], q.a), least) or _many_hold(
+                many[j], _comparable(bids[j], q.b), least
+            ):
+                out.setdefault((pair.a, pair.b), []).append(n)
+                continue
+            sides = (_matched(bids[i], q.a, many[i], k), _matched(bids[j], q.b, many[j], k))
+            if all(_longest_run(side.theirs, (0, len(side.theirs))) < piece for side in sides):
+                pieces.append(((pair.a, pair.b), n, sides))
+    phrases = _phrases_many_hold(bids, [side for _, _, sides in pieces for side in sides])
+    for key, n, sides in pieces:
+        if all(_mostly_held(side, phrases) for side in sides):
+            out.setdefault(key, []).append(n)
+    return {key: sorted(found) for key, found in out.items()}
+
+
+class _Matched(NamedTuple):
+    """What a passage's side matches, by comparable character of its span: all of it (``marked``),
+    what ``MANY_HOLDERS`` bids or more hold word for word (``many``), the rest (``theirs``); and the
+    k-grams of its span (``grams``, each ``k`` characters from its start)."""
+
+    marked: Mask
+    many: Mask
+    theirs: Mask
+    grams: npt.NDArray[np.uint64]
+    k: int
+
+
+def _matched(bid: Ready, side: Side, many: Mask, k: int) -> _Matched:
+    """A passage's side as ``_Matched``: its ``marks`` in comparable text."""
+    lo, hi = _comparable(bid, side)
+    marked = np.zeros(hi - lo, dtype=bool)
+    for start, end in side.marks:
+        a, b = _comparable(bid, replace(side, start=side.start + start, end=side.start + end))
+        marked[max(a - lo, 0) : max(b - lo, 0)] = True
+    held = marked & many[lo:hi]
+    grams = bid.fingerprint.kgrams[lo:hi]
+    return _Matched(marked, held, marked & ~held, grams, k)
+
+
+def _phrases_many_hold(bids: Sequence[Ready], sides: Sequence[_Matched]) -> npt.NDArray[np.uint64]:
+    """Of the k-grams of ``sides``, those ``MANY_HOLDERS`` bids or more hold (sorted): the labels of a
+    form every bid fills in, phrases of the trade. Counted for these few passages alone."""
+    if not sides:
+        return np.zeros(0, dtype=np.uint64)
+    asked = distinct(np.concatenate([side.grams for side in sides]))
+    counts = np.zeros(len(asked), dtype=np.int64)
+    for bid in bids:
+        counts += is_member(asked, distinct(bid.fingerprint.kgrams))
+    return asked[counts >= MANY_HOLDERS]
+
+
+def _mostly_held(side: _Matched, phrases: npt.NDArray[np.uint64]) -> bool:
+    """Whether most of what a side matches is text or phrases many bids hold."""
+    starts = np.flatnonzero(is_member(side.grams, phrases))
+    covered = np.zeros(len(side.marked) + side.k, dtype=np.int32)
+    np.add.at(covered, starts, 1)
+    np.add.at(covered, starts + side.k, -1)
+    phrase = np.cumsum(covered[: len(side.marked)]) > 0
+    return int((side.marked & (side.many | phrase)).sum()) * 2 >= int(side.marked.sum())
 
 
 def _comparable(bid: Ready, side: Side) -> Span:
