@@ -117,6 +117,44 @@ class _Plants:
     rewrite_pair: tuple[int, int]
     topic_pair: tuple[int, int]
     rewrites: list[tuple[str, str]] = field(default_factory=list)  # (draft in A, rewrite in B)
+    styles: list[str] = field(default_factory=list)  # each rewrite's style (``STYLES``; the plan)
+
+
+def _sentences_of(text: str) -> list[str]:
+    return [s + "。" for s in text.split("。") if s]
+
+
+def _reordered(text: str) -> str:
+    """The rewrite with each two neighbouring sentences swapped (a rewriter changing the order of points
+    inside a paragraph)."""
+    units = _sentences_of(text)
+    for n in range(0, len(units) - 1, 2):
+        units[n], units[n + 1] = units[n + 1], units[n]
+    return "".join(units)
+
+
+def _merged(text: str) -> str:
+    """The rewrite with each two sentences made one (its first full stop a comma)."""
+    units = _sentences_of(text)
+    return "".join(
+        units[n].removesuffix("。") + "，" + units[n + 1] if n + 1 < len(units) else units[n]
+        for n in range(0, len(units), 2)
+    )
+
+
+def _split(text: str) -> str:
+    """The rewrite with each sentence split in two at its middle comma."""
+    out = []
+    for unit in _sentences_of(text):
+        commas = [m.start() for m in re.finditer("，", unit)]
+        cut = commas[len(commas) // 2] if commas else -1
+        out.append(unit if cut < 0 else unit[:cut] + "。" + unit[cut + 1 :])
+    return "".join(out)
+
+
+# How the plan's rewrites are written: by hand as the bank holds them, and three changes of structure a
+# rewriting tool makes besides the wording (the wording itself is the bank's, written by hand).
+STYLES = {"as written": str, "reordered": _reordered, "merged": _merged, "split": _split}
 
 
 def _block(bid: Bid, texts: list[str], rng: random.Random) -> None:
@@ -139,16 +177,36 @@ def _plant(plans: list[Bid], bank: list[Rewrite], rng: random.Random) -> _Plants
     return plants
 
 
-def write_section(folder: Path, size: int, seed: int, long: bool = False) -> tuple[Path, list[Path], _Plants]:
+def _plan(plans: list[Bid], bank: list[Rewrite], rng: random.Random) -> _Plants:
+    """A technical plan written from one draft: ten of the bank's drafts one after another in A, their
+    rewrites in B, the styles in turn; the other topics' drafts against their same-topic paragraphs, in
+    the same order, in another pair."""
+    a, b, c, d = rng.sample(range(len(plans)), 4) if len(plans) >= 4 else (0, 1, 2, 3)
+    plants = _Plants((a, b), (c, d))
+    drafts, topics = bank[:10], bank[10:]
+    styles = [list(STYLES)[n % len(STYLES)] for n in range(len(drafts))]
+    _block(plans[a], [r.original for r in drafts], rng)
+    _block(plans[b], [STYLES[style](r.rewrite) for r, style in zip(drafts, styles, strict=True)], rng)
+    plants.rewrites, plants.styles = [(r.original, r.rewrite) for r in drafts], styles
+    _block(plans[c], [r.original for r in topics], rng)
+    _block(plans[d], [r.same_topic for r in topics], rng)
+    return plants
+
+
+def write_section(
+    folder: Path, size: int, seed: int, long: bool = False, half: str = "all", plan: bool = False
+) -> tuple[Path, list[Path], _Plants]:
     """A section of ``size`` bids (at least 4) with the plants above; the tender and the bids' paths.
-    ``long``: bids of real length (about 42,000 characters of their own, ``bench.scale``'s prose)."""
+    ``long``: bids of real length (about 42,000 characters of their own, ``bench.scale``'s prose).
+    ``half``: the bank's drafts it draws on (``tune``: the even ones, ``held``: the odd ones, ``all``).
+    ``plan``: the plants of ``_plan`` instead."""
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
     own, prose = ((250, 270), lexicon_paragraph) if long else ((18, 24), paragraph)
     plans = [_bid_skeleton(i, texts, random.Random(seed * 1000 + i), own, prose, True) for i in range(size)]
-    bank = list(REWRITES)
+    bank = list({"all": REWRITES, "tune": REWRITES[0::2], "held": REWRITES[1::2]}[half])
     rng.shuffle(bank)
-    plants = _plant(plans, bank, rng)
+    plants = (_plan if plan else _plant)(plans, bank, rng)
     tender, paths = write_bids(folder, _tender_document(texts), plans)
     return tender, paths, plants
 
@@ -187,6 +245,7 @@ class _Score:
     changed: list[str] = field(default_factory=list)
     seconds: float = 0.0
     rewrite_level: str = ""
+    by_style: dict[str, list[int]] = field(default_factory=dict)  # style: [found, planted]
 
 
 def _score(on: CheckResult, off: CheckResult, paths: list[Path], plants: _Plants) -> _Score:
@@ -202,7 +261,12 @@ def _score(on: CheckResult, off: CheckResult, paths: list[Path], plants: _Plants
         if p.semantic
     ]
     score.planted = len(plants.rewrites)
-    score.found = sum(_found(ready.clean, draft, spans) for draft, _ in plants.rewrites)
+    found = [_found(ready.clean, draft, spans) for draft, _ in plants.rewrites]
+    score.found = sum(found)
+    for style, hit in zip(plants.styles, found, strict=False):
+        tally = score.by_style.setdefault(style, [0, 0])
+        tally[0] += hit
+        tally[1] += 1
     topic, _ = _pair(on, paths, *plants.topic_pair)
     score.topic_passages = sum(p.semantic for p in topic.passages)
     score.clean_passages = sum(p.semantic for q in on.pairs if q not in (pair, topic) for p in q.passages)
@@ -234,17 +298,21 @@ def _check(tender: Path, paths: list[Path], semantic: bool, temp: Path) -> tuple
     return load_result(out), wall, cpu
 
 
-def run_sections(sizes: list[int], seeds: list[int], folder: Path | None, long: bool) -> None:
+def run_sections(
+    sizes: list[int], seeds: list[int], folder: Path | None, long: bool, half: str = "all", plan: bool = False
+) -> None:
     print(
         "bids  seed  rewrites found  rewrite pair  same-topic passages  clean passages  levels changed"
         "  semantic s  check s off/on  cpu s off/on  chars read/guessed  estimate s"
     )
     totals = [0, 0]
+    by_style: dict[str, list[int]] = {}
+    levels: list[str] = []
     with tempfile.TemporaryDirectory() as temp:
         for size in sizes:
             for seed in seeds:
                 where = (folder or Path(temp)) / f"semantic-{size}-{seed}{'-long' if long else ''}"
-                tender, paths, plants = write_section(where, size, seed * 100 + size, long)
+                tender, paths, plants = write_section(where, size, seed * 100 + size, long, half, plan)
                 off, wall_off, cpu_off = _check(tender, paths, False, Path(temp))
                 on, wall_on, cpu_on = _check(tender, paths, True, Path(temp))
                 s = _score(on, off, paths, plants)
@@ -252,6 +320,10 @@ def run_sections(sizes: list[int], seeds: list[int], folder: Path | None, long: 
                 read = sum(d.chars for d in on.documents if d.role == "bid")
                 totals[0] += s.found
                 totals[1] += s.planted
+                levels.append(s.rewrite_level)
+                for style, (hit, count) in s.by_style.items():
+                    by_style.setdefault(style, [0, 0])[0] += hit
+                    by_style[style][1] += count
                 print(
                     f"{size:>4}  {seed:>4}  {s.found:>8} of {s.planted}  {s.rewrite_level:>12}  "
                     f"{s.topic_passages:>19}  {s.clean_passages:>14}  {len(s.changed):>14}"
@@ -264,6 +336,9 @@ def run_sections(sizes: list[int], seeds: list[int], folder: Path | None, long: 
                 if on.semantic_note:
                     print(f"      {on.semantic_note}")
     print(f"rewritten paragraphs found: {totals[0]} of {totals[1]} ({totals[0] / max(totals[1], 1):.3f})")
+    for style, (hit, count) in by_style.items():
+        print(f"  {style}: {hit} of {count}")
+    print(f"rewrite pair levels: {', '.join(levels)}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
 
 
@@ -274,12 +349,16 @@ def main() -> None:
     parser.add_argument("--folder", type=Path)
     parser.add_argument("--encoders", action="store_true", help="compare the sentence encoders instead")
     parser.add_argument("--long", action="store_true", help="bids of real length (about 42,000 characters)")
+    parser.add_argument(
+        "--half", choices=("all", "tune", "held"), default="all", help="the bank's drafts: even, odd or all"
+    )
+    parser.add_argument("--plan", action="store_true", help="a technical plan written from one draft")
     args = parser.parse_args()
     print("command: .venv/bin/python -m bench.semantic " + " ".join(sys.argv[1:]))
     if args.encoders:
         compare_encoders()
     else:
-        run_sections(args.sizes, args.seeds, args.folder, args.long)
+        run_sections(args.sizes, args.seeds, args.folder, args.long, args.half, args.plan)
 
 
 if __name__ == "__main__":
