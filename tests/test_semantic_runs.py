@@ -85,13 +85,14 @@ def _spans(rng: random.Random, count: int) -> list[Span]:
 
 
 def _planted(rng: random.Random, units_a: int, units_b: int) -> list[Match]:
-    """A run of 3-8 matches in order, some neighbours swapped and some skipped."""
+    """A run of 3-8 matches in order, some neighbours swapped, some skipped, some sentences merged or
+    split (the same unit twice on one side)."""
     a, b = rng.randrange(units_a), rng.randrange(units_b)
     out = []
     for _ in range(rng.randint(3, 8)):
         out.append((a, b, _value(rng, 0.5, 0.9), _value(rng, 1.0, 1.5)))
-        a += rng.choice((1, 1, 1, 2))
-        b += rng.choice((1, 1, 1, 2, -1))
+        da, db = rng.choice(((1, 1), (1, 1), (1, 1), (2, 1), (1, 2), (1, -1), (1, 0), (0, 1)))
+        a, b = a + da, b + db
         if a >= units_a or not 0 <= b < units_b:
             break
     return out
@@ -133,6 +134,21 @@ def test_the_runs_are_those_of_a_straightforward_chaining_on_random_match_sets()
         assert aligned_runs(matches, a, b, rules) == expected, (case, rules)
         found += len(expected)
     assert found > 1500  # the cases hold runs, many of them several
+
+
+def test_sentences_merged_or_split_by_the_rewriter_stay_in_one_run() -> None:
+    """A's sentences 0-5 rewritten in B as 0-3: 0 and 1 made one (B 0), 2 as it was (B 1), 3 split in two
+    (B 2 and 3), 4 and 5 made one again (B 4). One run of all seven matches (before, a run could not
+    take a unit twice: it broke at each merge into pieces shorter than a run). A merged sentence's
+    match that stands out less than a run must on average is left out (the run steps over it)."""
+    a = [(n * 40, n * 40 + 35) for n in range(6)]
+    b = [(0, 70), (75, 110), (115, 140), (142, 170), (175, 250)]
+    cells = [(0, 0), (1, 0), (2, 1), (3, 2), (3, 3), (4, 4), (5, 4)]
+    matches = [(x, y, 0.7, 1.3) for x, y in cells]
+    rules = RunRules(min_units=3, min_mean=1.1, min_cosine=0.55)
+    assert [[(m[0], m[1]) for m in run] for run in aligned_runs(matches, a, b, rules)] == [cells]
+    weak = [(x, y, 0.7, 1.0 if (x, y) == (1, 0) else 1.3) for x, y in cells]
+    assert [(m[0], m[1]) for m in aligned_runs(weak, a, b, rules)[0]] == [c for c in cells if c != (1, 0)]
 
 
 def test_a_unit_matched_a_hundred_times_costs_little_more_than_one_match_each() -> None:

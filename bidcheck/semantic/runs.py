@@ -38,13 +38,27 @@ class RunRules:
     max_gap: int = 120
 
 
+def _steps(step: int) -> list[tuple[int, int]]:
+    """The moves from one match of a run to the next, in units of A and of B: on in A by up to ``step``
+    and on or back in B by up to ``step`` (a rewriter may swap neighbours); or the same unit again on
+    one side and the next on the other: two sentences made one (merged), or one split in two (both
+    matches then clear ones, see ``_follows``)."""
+    return [(0, 1), (1, 0)] + [(da, db) for da in range(1, step + 1) for db in range(-step, step + 1) if db]
+
+
 def _follows(p: Match, m: Match, a: Sequence[Span], b: Sequence[Span], rules: RunRules) -> bool:
     """Whether match ``m`` may come right after ``p`` in one run."""
-    if not 0 < m[0] - p[0] <= rules.step or not 0 < abs(m[1] - p[1]) <= rules.step:
-        return False
-    gap_a = a[m[0]][0] - a[p[0]][1]
-    gap_b = abs(b[m[1]][0] - b[p[1]][1]) if m[1] > p[1] else abs(b[p[1]][0] - b[m[1]][1])
+    move = (m[0] - p[0], m[1] - p[1])
+    if move not in _steps(rules.step) or (0 in move and min(p[3], m[3]) < rules.min_mean):
+        return False  # a sentence merged or split stands out as a run does on average, both parts
+    gap_a = max(a[m[0]][0] - a[p[0]][1], 0)
+    gap_b = 0 if m[1] == p[1] else _gap(b[p[1]], b[m[1]])
     return gap_a <= rules.max_gap and gap_b <= rules.max_gap
+
+
+def _gap(p: Span, m: Span) -> int:
+    """The characters between two units of one side, whichever comes first."""
+    return abs(m[0] - p[1]) if m[0] >= p[0] else abs(p[0] - m[1])
 
 
 class _Chains:
@@ -55,6 +69,7 @@ class _Chains:
     def __init__(self, matches: list[Match], a: Sequence[Span], b: Sequence[Span], rules: RunRules) -> None:
         self.matches, self.a, self.b, self.rules = matches, a, b, rules
         self.live = [True] * len(matches)
+        self.moves = _steps(rules.step)
         self.total = [m[3] for m in matches]
         self.back = [-1] * len(matches)
         self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
@@ -67,13 +82,11 @@ class _Chains:
 
     def _near(self, n: int, after: bool) -> list[int]:
         """The matches that may come right before match ``n`` (or right after it), by cell."""
-        m, step, sign = self.matches[n], self.rules.step, 1 if after else -1
+        m, sign = self.matches[n], 1 if after else -1
         return [
             p
-            for da in range(1, step + 1)
-            for db in range(-step, step + 1)
-            if db
-            for p in self.cells.get((m[0] + sign * da, m[1] + db), ())
+            for da, db in self.moves
+            for p in self.cells.get((m[0] + sign * da, m[1] + sign * db if not da else m[1] + db), ())
         ]
 
     def _best_end(self, n: int) -> tuple[float, int]:
