@@ -135,6 +135,7 @@ def _pair_result(
         (masks.template[i], masks.template[j]),
         len(flagged) - len(live) - len(rewritten),
         settings.semantic_weight,
+        sum(len(p.marks) for p in rewritten),
     )
     score = replace(score, failed=failed) if failed else score
     level, reason = verdict(score, None, {}, settings, signals=signals)
@@ -158,14 +159,22 @@ def _pair_result(
 def _own_level(score: Score, settings: Settings, apart: int = 0) -> Level:
     """``high`` / ``watch`` / ``none`` from the live share, the live characters, and ``apart``, the
     separate passages only these two bids hold (see ``apart_passages``): in a bid of 300 pages ten
-    copied paragraphs are a small share, yet ten copies no other bidder has are no accident."""
+    copied paragraphs are a small share, yet ten copies no other bidder has are no accident. So are
+    ``semantic_high_units`` sentences of rewritten passages that match the other bid's in order: a plan
+    rewritten from one draft keeps its points in their order, plans written apart do not."""
     if score.similarity >= settings.high_similarity or score.chars >= settings.high_chars:
         return "high"
-    if apart >= settings.high_passages:
+    if apart >= settings.high_passages or _from_one_draft(score, settings):
         return "high"
     if score.similarity >= settings.watch_similarity or score.chars >= settings.watch_chars:
         return "watch"
     return "none"
+
+
+def _from_one_draft(score: Score, settings: Settings) -> bool:
+    """Whether the pair's rewritten passages match sentence by sentence, in order, ``semantic_high_units``
+    times or more."""
+    return score.rewritten_units >= settings.semantic_high_units
 
 
 def _own_reason(level: Level, score: Score, apart: int = 0) -> str:
@@ -176,7 +185,10 @@ def _own_reason(level: Level, score: Score, apart: int = 0) -> str:
         return f"未发现招标文件以外的共同文字{flagged_note}"
     word = {"high": "一级预警", "watch": "二级观察", "none": "未达预警"}[level]
     rewritten = (
-        f"，其中语义改写 {score.rewritten} 段（{score.rewritten_chars} 字）" if score.rewritten else ""
+        f"，其中语义改写 {score.rewritten} 段（{score.rewritten_chars} 字，"
+        f"{score.rewritten_units} 句依次对应）"
+        if score.rewritten
+        else ""
     )
     return (
         f"{word}：{score.passages} 段共同文字（{score.chars} 字{_apart_note(apart, score.passages)}），"

@@ -8,6 +8,7 @@ import os
 import random
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +19,13 @@ import pytest
 from bench.corpus import Prose, generate_section
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
+from bench.semantic import STYLES
 from bidcheck.cache import CACHE_ENV, load_blob, store_blob
 from bidcheck.cli import main
 from bidcheck.compare.passage import RawPassage
+from bidcheck.compare.score import Score
 from bidcheck.config import Settings, SettingsError
+from bidcheck.judge import verdict
 from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
@@ -173,6 +177,49 @@ def test_paragraphs_on_the_same_topics_and_clean_pairs_get_no_semantic_passage(c
         if pair is not rewritten:
             assert not any(p.semantic for p in pair.passages), pair.reason
             assert pair.level == "none", pair.reason
+
+
+def test_sentences_matched_in_order_make_a_pair_high_as_a_setting_of_the_verdict() -> None:
+    score = Score(0.03, 0.03, 0.03, 900, 3, 0, rewritten=3, rewritten_chars=900, rewritten_units=12)
+    level, reason = verdict(score, None, {}, Settings())
+    assert level == "high" and "其中语义改写 3 段（900 字，12 句依次对应）" in reason, reason
+    assert verdict(replace(score, rewritten_units=11), None, {}, Settings())[0] == "watch"
+    assert verdict(score, None, {}, Settings(semantic_high_units=13))[0] == "watch"
+
+
+@pytest.fixture(scope="module")
+def plan_checked(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
+    """Six bids of their own wording: 02's plan is 01's six drafts rewritten one after another, in the
+    bench's four styles in turn (as written, reordered, merged, split); 04 writes on 03's six topics in
+    the same order, apart."""
+    root = tmp_path_factory.mktemp("plan")
+    drafts, topics = REWRITES[6:12], REWRITES[12:18]
+    styles = list(STYLES.values())
+    planted = {
+        1: [r.original for r in drafts],
+        2: [styles[n % len(styles)](r.rewrite) for n, r in enumerate(drafts)],
+        3: [r.original for r in topics],
+        4: [r.same_topic for r in topics],
+    }
+    paths = []
+    for n in range(1, 7):
+        own = _own(750 + n, 40)
+        text = own[:6] + planted.get(n, []) + own[6:]
+        paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [text[:8], text[8:]]))
+    tender = make_docx(root / "招标文件.docx", [_own(798, 6)])
+    return check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2))
+
+
+def test_a_plan_rewritten_from_one_draft_is_high_and_one_written_apart_is_not(
+    plan_checked: CheckResult,
+) -> None:
+    """Before, a plan rewritten from one draft was 二级观察 unless its rewrites were a fifth of the bid."""
+    pair = _pair(plan_checked, 1, 2)
+    assert pair.level == "high" and "句依次对应" in pair.reason, pair.reason
+    assert pair.similarity < Settings().high_similarity  # the share rule alone keeps it at watch
+    for other in plan_checked.pairs:
+        if other is not pair:
+            assert other.level == "none" and not any(p.semantic for p in other.passages), other.reason
 
 
 def test_the_json_marks_a_rewritten_passage_and_reads_it_back(checked: CheckResult, tmp_path: Path) -> None:

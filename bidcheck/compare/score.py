@@ -25,6 +25,7 @@ class Score:
     failed: bool = False  # the pair could not be compared (its worker process died): a person must look
     rewritten: int = 0  # of the live passages, those the semantic layer found (reworded all through)
     rewritten_chars: int = 0  # their characters, on the side that has more
+    rewritten_units: int = 0  # their sentences matched in order (one draft's points in one order)
     copied: tuple[tuple[Span, Span], ...] = ()  # each live copied passage's spans (A, B), comparable text
 
 
@@ -47,10 +48,11 @@ def score_pair(
     masks: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]],
     flagged: int,
     weight: float = 1.0,
+    rewritten_units: int = 0,
 ) -> Score:
     """The score of a pair from the spans of its live passages on each side (``copied`` by the copy
-    engine, ``rewritten`` as the semantic layer found them, counted ``weight`` times) and the template
-    text of each side."""
+    engine, ``rewritten`` as the semantic layer found them, counted ``weight`` times, their sentences
+    matched in order ``rewritten_units``) and the template text of each side."""
     cov_a, chars_a = coverage(copied[0], masks[0])
     cov_b, chars_b = coverage(copied[1], masks[1])
     sem_a, sem_chars_a = coverage(rewritten[0], masks[0])
@@ -67,5 +69,6 @@ def score_pair(
         flagged,
         rewritten=len(rewritten[0]),
         rewritten_chars=max(sem_chars_a, sem_chars_b),
+        rewritten_units=rewritten_units,
         copied=tuple(zip(copied[0], copied[1], strict=True)),
     )

@@ -392,6 +392,12 @@ class Settings:
         3, "语义改写：连续相似的最少句数", "语义改写",
         "consecutive matching sentences that make a run", rule="min2",
     )
+    # sentences of rewritten passages matched in order that make a pair high (one draft's plan)
+    semantic_high_units: int = setting(
+        12, "语义改写：依次对应即判一级预警的句数", "语义改写",
+        "sentences of rewritten passages, matched in order, that make a pair `high` (a plan rewritten from "
+        "one draft)", rule="min1",
+    )
     # how much a rewritten character counts toward the level
     semantic_weight: float = setting(
         1.0, "语义改写段落计入等级的权重", "语义改写",
