@@ -15,7 +15,8 @@ import pytest
 from bidcheck.config import Settings
 from bidcheck.library import consult, histories, history, open_library, store_result
 from bidcheck.library.history import POSTINGS_LIMIT, Consulted, prefetch
-from bidcheck.library.store import _MIGRATIONS, SCHEMA_VERSION, Library
+from bidcheck.library.schema import _MIGRATIONS, SCHEMA_VERSION
+from bidcheck.library.store import Library
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import prepare_cached

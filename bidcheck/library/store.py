@@ -1,21 +1,15 @@
-"""The library's SQLite file: schema and migrations, opening it safely, reading and writing sections.
-
-One file, no server (stdlib ``sqlite3``): write-ahead logging so that a check reads while another
-process writes, a busy timeout so that two writers take turns, every write one transaction.
+"""The library: reading and writing its sections in one SQLite file (``schema``), every write one
+transaction.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import json
-import os
 import sqlite3
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +18,25 @@ import numpy.typing as npt
 from bidcheck.arrays import distinct
 from bidcheck.library.groups import HAMMING, assign_groups, regroup, stored_groups
 from bidcheck.library.prints import BidPrint
+from bidcheck.library.records import (
+    FileKey,
+    PendingBid,
+    SectionRow,
+    StoredBid,
+    StoredFile,
+    file_key,
+    kept_ids,
+    made_bid,
+)
+from bidcheck.library.rows import (
+    copy_sections,
+    insert_file,
+    remove_files,
+    remove_section,
+    section_for,
+    stored_keys,
+)
+from bidcheck.library.schema import SCHEMA_VERSION, LibraryError, connect, default_library_path, error_words
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -38,283 +51,16 @@ __all__ = [
     "open_library",
 ]
 
-_MIGRATIONS = (
-    """
-    CREATE TABLE sections (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        kind TEXT NOT NULL DEFAULT 'section',  -- 'section', or 'templates' for kept model documents
-        checked TEXT NOT NULL
-    );
-    CREATE TABLE files (
-        id INTEGER PRIMARY KEY,
-        section_id INTEGER NOT NULL REFERENCES sections(id) ON DELETE CASCADE,
-        name TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        bidder TEXT NOT NULL,
-        role TEXT NOT NULL,
-        chars INTEGER NOT NULL,
-        simhash INTEGER NOT NULL,
-        metadata TEXT NOT NULL,
-        places BLOB NOT NULL,
-        hashes BLOB NOT NULL,  -- the winnowed hashes again, so that removing a bid finds its rows
-        text TEXT  -- only with "keep texts", and for model documents (which are public)
-    );
-    CREATE INDEX files_section ON files(section_id);
-    CREATE INDEX files_bidder ON files(bidder);
-    CREATE TABLE kgrams (
-        hash INTEGER NOT NULL,
-        file_id INTEGER NOT NULL,
-        pos INTEGER NOT NULL,
-        PRIMARY KEY (hash, file_id, pos)
-    ) WITHOUT ROWID;
-    CREATE TABLE pair_levels (
-        section_id INTEGER NOT NULL REFERENCES sections(id) ON DELETE CASCADE,
-        bidder_a TEXT NOT NULL,
-        bidder_b TEXT NOT NULL,
-        level TEXT NOT NULL
-    );
-    CREATE INDEX pair_levels_section ON pair_levels(section_id);
-    """,
-    """
-    ALTER TABLE files ADD COLUMN bands BLOB;  -- window MinHash band keys, uint32 (windows x bands)
-    ALTER TABLE files ADD COLUMN grp INTEGER;  -- whole-document group (堆号), see groups.py
-    CREATE INDEX files_grp ON files(grp);
-    CREATE INDEX files_sim0 ON files(simhash & 65535) WHERE role = 'bid';
-    CREATE INDEX files_sim1 ON files((simhash >> 16) & 65535) WHERE role = 'bid';
-    CREATE INDEX files_sim2 ON files((simhash >> 32) & 65535) WHERE role = 'bid';
-    CREATE INDEX files_sim3 ON files((simhash >> 48) & 65535) WHERE role = 'bid';
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    """,
-    """
-    -- the settings and code a file's fingerprints were made with ('': not known): a section checked
-    -- again keeps the rows of its files that have not changed (store_section)
-    ALTER TABLE files ADD COLUMN shape TEXT NOT NULL DEFAULT '';
-    """,
-    """
-    -- the signs' values a bid holds (phones, e-mails, ID numbers...), hashed by signals.base.value_key
-    -- (the values themselves are never kept): a value many bidders of other sections hold is public
-    CREATE TABLE sign_values (
-        hash INTEGER NOT NULL,
-        file_id INTEGER NOT NULL,
-        PRIMARY KEY (hash, file_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX sign_values_file ON sign_values(file_id);
-    """,
-)
-SCHEMA_VERSION = len(_MIGRATIONS)
 _VALUES_ASKED = 500  # hashed values asked at once (SQLite's bound parameters)
 BUSY_TIMEOUT_S = 10.0
-
-
-class LibraryError(Exception):
-    """A library that cannot be used now: locked, damaged, or written by a newer bidcheck."""
-
-
-def default_library_path() -> Path:
-    """``~/.local/share/bidcheck/library.sqlite``; ``%LOCALAPPDATA%\\bidcheck\\library.sqlite`` on Windows."""
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        return (Path(local) if local else Path.home() / "AppData" / "Local") / "bidcheck" / "library.sqlite"
-    data = os.environ.get("XDG_DATA_HOME")
-    return (Path(data) if data else Path.home() / ".local" / "share") / "bidcheck" / "library.sqlite"
-
-
-@dataclass(frozen=True)
-class StoredBid:
-    """One file of a section as it goes into the library."""
-
-    name: str
-    digest: str
-    bidder: str
-    role: str
-    chars: int
-    simhash: int
-    metadata: dict[str, str]
-    print: BidPrint
-    text: str | None = None
-    bands: npt.NDArray[np.uint32] | None = None  # window MinHash band keys (prints.window_band_keys)
-    shape: str = ""  # the settings and code its fingerprints were made with ("": not known)
-    values: tuple[int, ...] = ()  # its signs' values, hashed (``signals.base.value_key``)
-
-    def key(self) -> FileKey:
-        """What tells this file unchanged when its section is stored again."""
-        metadata = json.dumps(self.metadata, ensure_ascii=False)
-        return FileKey(self.name, self.digest, self.bidder, self.role, self.chars, metadata, self.shape)
-
-
-@dataclass(frozen=True)
-class FileKey:
-    """A stored file's name, bytes (digest), bidder, role, characters, metadata (JSON) and ``shape``:
-    a file of a section stored again with an equal key keeps its rows. A ``shape`` of "" is never
-    equal (the settings and code the rows were made with are not known)."""
-
-    name: str
-    digest: str
-    bidder: str
-    role: str
-    chars: int
-    metadata: str
-    shape: str
-
-
-@dataclass(frozen=True)
-class PendingBid:
-    """A file whose fingerprints are made (``make``) only when its section does not hold it unchanged."""
-
-    key: FileKey
-    make: Callable[[], StoredBid]
-
-
-def _key(item: StoredBid | PendingBid) -> FileKey:
-    return item.key if isinstance(item, PendingBid) else item.key()
-
-
-def _kept_ids(stored: Sequence[tuple[int, FileKey]], wanted: Sequence[FileKey]) -> list[int | None]:
-    """For each wanted file, the id of a stored file with its key (each stored file used once), or None."""
-    free: dict[FileKey, list[int]] = {}
-    for file_id, key in stored:
-        if key.shape:
-            free.setdefault(key, []).append(file_id)
-    return [free[key].pop(0) if free.get(key) else None for key in wanted]
-
-
-@dataclass(frozen=True)
-class StoredFile:
-    """One file of a stored section as the library gives it back."""
-
-    id: int
-    section: str
-    name: str
-    bidder: str
-    role: str
-    chars: int
-    print: BidPrint
-    text: str | None
-
-
-@dataclass(frozen=True)
-class SectionRow:
-    """A stored section: name, kind, when it was checked, its files and bidders."""
-
-    name: str
-    kind: str
-    checked: str
-    files: int
-    bidders: tuple[str, ...]
-
-
-def _is_busy(exc: BaseException) -> bool:
-    """Whether SQLite's error says another connection holds the file."""
-    return "locked" in str(exc) or "busy" in str(exc)
-
-
-def _words(exc: BaseException) -> str:
-    text = str(exc)
-    if _is_busy(exc):
-        return "资料库正被另一个程序占用"
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return "资料库文件已损坏"
-    return f"资料库无法使用（{text}）"
 
 
 def open_library(path: Path, busy_timeout_s: float | None = None, read_only: bool = False) -> Library:
     """Open (and create, or bring up to date) the library at ``path``; ``LibraryError`` when it cannot
     be used: locked beyond the busy timeout (``BUSY_TIMEOUT_S``), not a database, or of a newer schema.
     ``read_only``: open it for reading alone, as it is (on a read-only drive too), never changed."""
-    busy_timeout_s = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
-    if path.is_dir():
-        raise LibraryError(f"无法打开资料库 {path}：这是一个文件夹，请给出资料库文件名")
-    if read_only:
-        return _open_read_only(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
-    except (OSError, sqlite3.Error) as exc:
-        raise LibraryError(f"无法打开资料库 {path}：{exc}") from exc
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
-        _switch_to_wal(conn, busy_timeout_s)
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA secure_delete = ON")  # a removed section's pages are overwritten, not left
-        # A stored section's postings land on pages all over the hash index: copying them from the log into
-        # the file takes as long again as writing them, so it is done once, when the library is closed.
-        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash may lose the last write, never the file
-        conn.execute("PRAGMA wal_autocheckpoint = 0")
-        _migrate(conn)
-    except sqlite3.Error as exc:
-        conn.close()
-        raise LibraryError(_words(exc)) from exc
-    except LibraryError:
-        conn.close()
-        raise
-    return Library(path, conn)
-
-
-def _open_read_only(path: Path) -> Library:
-    """The library opened for reading: as a read-only file, else (on read-only media, where SQLite cannot
-    make the log's shared-memory file) as immutable."""
-    problem: BaseException | None = None
-    for mode in ("mode=ro", "immutable=1"):
-        try:
-            uri = f"{path.absolute().as_uri()}?{mode}"
-            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            problem = exc
-            continue
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.Error as exc:
-            conn.close()
-            problem = exc
-            continue
-        if version != SCHEMA_VERSION:
-            conn.close()
-            raise LibraryError(
-                f"资料库的结构版本为 {version}，本程序为 {SCHEMA_VERSION}：请在可写的位置打开一次"
-            )
-        return Library(path, conn)
-    raise LibraryError(_words(problem) if problem is not None else f"无法打开资料库 {path}")
-
-
-def _switch_to_wal(conn: sqlite3.Connection, busy_timeout_s: float) -> None:
-    """Put the library in WAL mode. Two processes creating a library at once may find it locked while
-    the other switches: SQLite does not wait on its busy handler there, so the switch is tried again
-    until the busy timeout."""
-    deadline = time.monotonic() + busy_timeout_s
-    delay = 0.01
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if not _is_busy(exc) or time.monotonic() >= deadline:
-                raise
-        time.sleep(delay)
-        delay = min(delay * 2, 0.2)
-
-
-def _migrate(conn: sqlite3.Connection) -> None:
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        raise LibraryError(
-            f"资料库由较新版本的 bidcheck 建立（结构版本 {version}），本程序只认识到 {SCHEMA_VERSION}"
-        )
-    if version == SCHEMA_VERSION:
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
-        for number in range(version, SCHEMA_VERSION):
-            for statement in _MIGRATIONS[number].split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+    timeout = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
+    return Library(path, connect(path, timeout, read_only))
 
 
 _TERMS = 50  # hashes looked up by one query (a compound SELECT: SQLite allows 500 terms)
@@ -334,15 +80,6 @@ def _postings_sql(terms: int, leave_out: bool) -> str:
 
 def _postings_args(hashes: Sequence[int], limit: int) -> list[int]:
     return [value for h in hashes for value in (h, h, limit)]
-
-
-def _made(bid: StoredBid | PendingBid) -> StoredBid:
-    return bid.make() if isinstance(bid, PendingBid) else bid
-
-
-def _int64(value: int) -> int:
-    """A 64-bit SimHash as SQLite's signed integer."""
-    return value - (1 << 64) if value >= 1 << 63 else value
 
 
 class Library:
@@ -367,7 +104,7 @@ class Library:
         try:
             yield self._conn
         except sqlite3.Error as exc:
-            raise LibraryError(_words(exc)) from exc
+            raise LibraryError(error_words(exc)) from exc
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
@@ -375,14 +112,14 @@ class Library:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise LibraryError(_words(exc)) from exc
+            raise LibraryError(error_words(exc)) from exc
         try:
             yield self._conn
             self._conn.execute("COMMIT")
         except BaseException as exc:
             self._conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
-                raise LibraryError(_words(exc)) from exc
+                raise LibraryError(error_words(exc)) from exc
             raise
 
     # reading
@@ -587,14 +324,14 @@ class Library:
         those of files gone or changed and adds the others: the same library as removing the section
         and storing it whole, at the cost of what changed (file ids and group numbers aside)."""
         checked = time.strftime("%Y-%m-%d %H:%M:%S")
-        keys = [_key(bid) for bid in bids]
+        keys = [file_key(bid) for bid in bids]
         made = self._make_missing(name, kind, bids, keys)  # before the write lock: it takes a while
         with self._writing() as db:
-            section, stored = self._section_for(db, name, kind, checked)
-            kept = _kept_ids(stored, keys)
-            self._remove_files(db, sorted(set(fid for fid, _ in stored) - set(kept)))
+            section, stored = section_for(db, name, kind, checked)
+            kept = kept_ids(stored, keys)
+            remove_files(db, sorted(set(fid for fid, _ in stored) - set(kept)))
             ids = [
-                self._insert_file(db, section, made.get(n) or _made(bids[n]))
+                insert_file(db, section, made.get(n) or made_bid(bids[n]))
                 for n, fid in enumerate(kept)
                 if fid is None
             ]
@@ -610,64 +347,13 @@ class Library:
     ) -> dict[int, StoredBid]:
         """The pending files (by position) that the stored section does not hold unchanged, made."""
         with self._reading() as db:
-            stored = self._stored_keys(db, name, kind)
-        kept = _kept_ids(stored, keys)
+            stored = stored_keys(db, name, kind)
+        kept = kept_ids(stored, keys)
         return {
-            n: _made(bids[n]) for n, fid in enumerate(kept) if fid is None and isinstance(bids[n], PendingBid)
+            n: made_bid(bids[n])
+            for n, fid in enumerate(kept)
+            if fid is None and isinstance(bids[n], PendingBid)
         }
-
-    @staticmethod
-    def _stored_keys(db: sqlite3.Connection, name: str, kind: str) -> list[tuple[int, FileKey]]:
-        """(id, key) of the files of the stored section of this name and kind."""
-        rows = db.execute(
-            "SELECT f.id, f.name, f.digest, f.bidder, f.role, f.chars, f.metadata, f.shape FROM files f "
-            "JOIN sections s ON s.id = f.section_id WHERE s.name = ? AND s.kind = ? ORDER BY f.id",
-            (name, kind),
-        ).fetchall()
-        return [(int(r[0]), FileKey(*r[1:])) for r in rows]
-
-    def _section_for(
-        self, db: sqlite3.Connection, name: str, kind: str, checked: str
-    ) -> tuple[int, list[tuple[int, FileKey]]]:
-        """The section's id and its stored files' keys: the stored section of this name brought to
-        ``checked`` (one of another kind removed first), or a new one."""
-        row = db.execute("SELECT id, kind FROM sections WHERE name = ?", (name,)).fetchone()
-        if row is not None and row[1] == kind:
-            db.execute("UPDATE sections SET checked = ? WHERE id = ?", (checked, row[0]))
-            return int(row[0]), self._stored_keys(db, name, kind)
-        self._remove(db, name)
-        section = db.execute(
-            "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
-        ).lastrowid
-        return int(section or 0), []
-
-    @staticmethod
-    def _insert_file(db: sqlite3.Connection, section: int, bid: StoredBid) -> int:
-        p = bid.print
-        file_id = db.execute(
-            "INSERT INTO files (section_id, name, digest, bidder, role, chars, simhash, metadata, places, "
-            "hashes, text, bands, shape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                section,
-                bid.name,
-                bid.digest,
-                bid.bidder,
-                bid.role,
-                bid.chars,
-                _int64(bid.simhash),
-                json.dumps(bid.metadata, ensure_ascii=False),
-                p.places.astype(np.int32).tobytes(),
-                p.hashes.astype(np.int64).tobytes(),
-                bid.text,
-                None if bid.bands is None else bid.bands.astype(np.uint32).tobytes(),
-                bid.shape,
-            ),
-        ).lastrowid
-        rows = zip(p.hashes.tolist(), [file_id] * len(p.hashes), p.positions.tolist(), strict=True)
-        db.executemany("INSERT OR IGNORE INTO kgrams (hash, file_id, pos) VALUES (?, ?, ?)", rows)
-        values = [(value, file_id) for value in sorted(set(bid.values))]
-        db.executemany("INSERT OR IGNORE INTO sign_values (hash, file_id) VALUES (?, ?)", values)
-        return int(file_id or 0)
 
     def regroup(self, hamming: int = HAMMING) -> None:
         """Group every stored bid again, SimHashes at most ``hamming`` bits apart (kept for later ones)."""
@@ -688,36 +374,10 @@ class Library:
     def remove(self, name: str) -> bool:
         """Remove a section and every trace of it (its pages overwritten); whether it was there."""
         with self._writing() as db:
-            found = self._remove(db, name)
+            found = remove_section(db, name)
         with self._reading() as db:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return found
-
-    @classmethod
-    def _remove(cls, db: sqlite3.Connection, name: str) -> bool:
-        row = db.execute("SELECT id FROM sections WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            return False
-        cls._remove_files(
-            db, [fid for (fid,) in db.execute("SELECT id FROM files WHERE section_id = ?", row)]
-        )
-        db.execute("DELETE FROM sections WHERE id = ?", row)
-        return True
-
-    @staticmethod
-    def _remove_files(db: sqlite3.Connection, file_ids: Sequence[int]) -> None:
-        """Remove files and their hashes; the groups they were in are grouped again."""
-        touched: set[int] = set()
-        for file_id in file_ids:
-            hashes, grp = db.execute("SELECT hashes, grp FROM files WHERE id = ?", (file_id,)).fetchone()
-            rows = [(h, file_id) for h in np.frombuffer(hashes, dtype=np.int64).tolist()]
-            db.executemany("DELETE FROM kgrams WHERE hash = ? AND file_id = ?", rows)
-            db.execute("DELETE FROM sign_values WHERE file_id = ?", (file_id,))
-            db.execute("DELETE FROM files WHERE id = ?", (file_id,))
-            if grp is not None:
-                touched.add(int(grp))
-        if touched:  # a removed bid may have joined its group's others: they are grouped again
-            regroup(db, groups=sorted(touched))
 
     def export(self, target: Path) -> None:
         """Write a consistent copy of the whole library to ``target`` (replaced if there)."""
@@ -743,45 +403,9 @@ class Library:
         try:
             self._conn.execute("ATTACH DATABASE ? AS other", (str(source),))
         except sqlite3.Error as exc:
-            raise LibraryError(_words(exc)) from exc
+            raise LibraryError(error_words(exc)) from exc
         try:
             with self._writing() as db:
-                return self._copy_sections(db)
+                return copy_sections(db)
         finally:
             self._conn.execute("DETACH DATABASE other")
-
-    def _copy_sections(self, db: sqlite3.Connection) -> list[str]:
-        db.execute("CREATE TEMP TABLE IF NOT EXISTS file_map (old INTEGER PRIMARY KEY, new INTEGER)")
-        db.execute("DELETE FROM file_map")
-        names = []
-        columns = "name, digest, bidder, role, chars, simhash, metadata, places, hashes, text, bands, shape"
-        for old, name, kind, checked in db.execute("SELECT id, name, kind, checked FROM other.sections"):
-            self._remove(db, name)
-            new = db.execute(
-                "INSERT INTO sections (name, kind, checked) VALUES (?, ?, ?)", (name, kind, checked)
-            ).lastrowid
-            for (file_id,) in db.execute(
-                "SELECT id FROM other.files WHERE section_id = ?", (old,)
-            ).fetchall():
-                copied = db.execute(
-                    f"INSERT INTO files (section_id, {columns}) "
-                    f"SELECT ?, {columns} FROM other.files WHERE id = ?",
-                    (new, file_id),
-                ).lastrowid
-                db.execute("INSERT INTO file_map VALUES (?, ?)", (file_id, copied))
-            db.execute(
-                "INSERT INTO pair_levels (section_id, bidder_a, bidder_b, level) "
-                "SELECT ?, bidder_a, bidder_b, level FROM other.pair_levels WHERE section_id = ?",
-                (new, old),
-            )
-            names.append(str(name))
-        db.execute(
-            "INSERT OR IGNORE INTO kgrams (hash, file_id, pos) "
-            "SELECT k.hash, m.new, k.pos FROM other.kgrams k JOIN file_map m ON m.old = k.file_id"
-        )
-        db.execute(
-            "INSERT OR IGNORE INTO sign_values (hash, file_id) "
-            "SELECT v.hash, m.new FROM other.sign_values v JOIN file_map m ON m.old = v.file_id"
-        )
-        assign_groups(db, [new for (new,) in db.execute("SELECT new FROM file_map ORDER BY new")])
-        return names
