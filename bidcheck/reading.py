@@ -29,10 +29,11 @@ from bidcheck.ingest.ocr_batch import recognize_pages
 from bidcheck.ingest.registry import error_document
 from bidcheck.model import Role
 from bidcheck.prepare import Pickled, load_prepared, prepare_stored, remember_read
+from bidcheck.process_limits import default_memory_mb
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, slice_progress
 from bidcheck.ready import Prepared
 from bidcheck.signals.identifier import remembered_identifiers
-from bidcheck.workers import Ahead, Lost, can_fork, default_memory_mb, run_tasks
+from bidcheck.workers import Ahead, Lost, can_fork, run_tasks
 
 __all__ = [
     "LATER_STAGES",

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bidcheck.process_limits import cap_memory, default_memory_mb
 from bidcheck.progress import Cancelled
-from bidcheck.workers import Ahead, Lost, can_fork, cap_memory, default_memory_mb, run_tasks
+from bidcheck.workers import Ahead, Lost, can_fork, run_tasks
 
 
 def _square(n: int) -> int:

@@ -24,8 +24,8 @@ from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.shared import all_masked_passages
 from bidcheck.config import Settings
 from bidcheck.memo import memo_running
+from bidcheck.process_limits import die_with_parent
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, ignore_interrupt, no_progress
-from bidcheck.workers import die_with_parent
 
 __all__ = ["PairFound", "compare_pairs"]
 

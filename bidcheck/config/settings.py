@@ -226,7 +226,7 @@ class Settings:
         5_000_000, "单个文件的文字上限（字）", "读取限制",
         "most characters of text in one file", rule="min1", caches=("documents",),
     )
-    # 0 = a share of the PC's memory (bidcheck.workers.default_memory_mb)
+    # 0 = a share of the PC's memory (bidcheck.process_limits.default_memory_mb)
     worker_memory_mb: int = setting(
         0, "每个读取进程的内存上限（MB，0 为自动）", "读取限制",
         "memory each worker process may use (0: an equal share of the PC's memory, at least 2 GB)",

@@ -109,7 +109,7 @@ def recognize_pages(
         cancel: Checked every 0.2 s while pages are recognised; when set, the workers are stopped and
             ``Cancelled`` is raised.
         time_limit_s: A page taking longer is given up (its worker stopped).
-        memory_mb: Memory each worker may use (``bidcheck.workers.cap_memory``); 0: no cap.
+        memory_mb: Memory each worker may use (``bidcheck.process_limits.cap_memory``); 0: no cap.
         at_once: Pages a worker holds at once (``PAGES_AT_ONCE``), each in a thread.
 
     Returns:
