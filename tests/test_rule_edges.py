@@ -20,7 +20,7 @@ from bidcheck.judge import verdict
 from bidcheck.model import CheckResult, PairResult, Signal
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.signals.base import SectionInfo, value_key
-from bidcheck.signals.bills import _derived_from, _few_links, _hugs, _uniform
+from bidcheck.signals.bill_shapes import derived_from, few_links, hugs, one_ratio_of_control
 from bidcheck.signals.unit_prices import MIN_ROWS
 from tests.builders import make_docx, make_pdf, paragraphs
 from tests.test_rings import NAMES, SCORES, _pair, raise_rings
@@ -171,7 +171,7 @@ def test_a_bid_priced_like_more_than_a_rings_other_members_links_no_pair() -> No
     ring = dict.fromkeys(itertools.combinations(range(4), 2), "same")
     four = {(10, j): "same" for j in range(11, 15)}
     five = {(20, j): "same" for j in range(21, 26)}
-    kept = _few_links({**ring, **four, **five}, 100, section)
+    kept = few_links({**ring, **four, **five}, 100, section)
     assert kept == ring
 
 
@@ -190,19 +190,19 @@ def test_a_value_is_public_from_exactly_the_least_bidders_in_the_least_sections(
 
 def test_a_bill_hugs_its_control_prices_from_98_to_100_percent_both_included() -> None:
     """A price at its control price exactly, or at 98% of it, hugs it; just over or under does not."""
-    for ratio, hugs in ((1.0, True), (0.98, True), (1.0005, False), (0.9795, False)):
-        assert _hugs(np.full(10, ratio), 10, 1.0) is hugs, ratio
-    assert not _hugs(np.full(9, 1.0), 10, 1.0)  # fewer items than the least asked for
+    for ratio, expected in ((1.0, True), (0.98, True), (1.0005, False), (0.9795, False)):
+        assert hugs(np.full(10, ratio), 10, 1.0) is expected, ratio
+    assert not hugs(np.full(9, 1.0), 10, 1.0)  # fewer items than the least asked for
 
 
 def test_a_bill_at_one_ratio_of_the_control_prices_counts_from_the_least_items() -> None:
     control = np.linspace(100.0, 1000.0, 12)
     row = np.round(control * 0.93, 2)
-    assert _derived_from(row, control) == ("derived_ratio", pytest.approx(0.93, abs=1e-3))
-    assert _derived_from(control + 3.5, control) == ("derived_offset", pytest.approx(3.5))
-    assert _derived_from(control * np.linspace(0.9, 1.1, 12), control) is None
-    assert _uniform(row[None, :8], control[:8], 8) == [True]  # exactly the least number of items
-    assert _uniform(row[None, :7], control[:7], 8) == [False]
+    assert derived_from(row, control) == ("derived_ratio", pytest.approx(0.93, abs=1e-3))
+    assert derived_from(control + 3.5, control) == ("derived_offset", pytest.approx(3.5))
+    assert derived_from(control * np.linspace(0.9, 1.1, 12), control) is None
+    assert one_ratio_of_control(row[None, :8], control[:8], 8) == [True]  # exactly the least number of items
+    assert one_ratio_of_control(row[None, :7], control[:7], 8) == [False]
 
 
 def _bill_signs(pair: PairResult) -> list[tuple[str, str, str]]:

@@ -34,7 +34,6 @@ Each signal carries its items side by side (``BillRow``) for the workbook's 清�
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -46,13 +45,18 @@ import numpy.typing as npt
 from bidcheck.model import BillItem, BillRow, BillShare, Signal
 from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo, most_holders
+from bidcheck.signals.bill_shapes import (
+    HUG,
+    correlation,
+    derived_from,
+    few_links,
+    hugs,
+    one_ratio_of_control,
+)
 
 __all__ = ["bill_keys", "find", "price_shares"]
 
 _ROWS = 200  # items side by side a signal keeps
-_RATIO_TOLERANCE = 0.001
-_HUG = (0.98, 1.0)  # a price hugging its control price
-_SPREAD = 0.02  # prices over control prices spread at least this much for a correlation to mean anything
 Pair = tuple[int, int]
 _T = TypeVar("_T")
 Matrix = npt.NDArray[np.float64]
@@ -293,45 +297,22 @@ def _buildups(bill: dict[str, BillItem]) -> dict[str, str]:
     return {k: repr(i.buildup) for k, i in bill.items() if i.buildup}
 
 
-def _derived_from(a: Matrix, b: Matrix) -> tuple[str, float] | None:
-    """How bill ``a`` is derived from ``b`` over their common items, if it is: ``("derived_ratio", r)``
-    when every price of ``a`` is ``b``'s times ``r`` to the fen, ``("derived_offset", d)`` when ``b``'s
-    plus ``d``."""
-    ratio = float(np.median(a / b))
-    if abs(ratio - 1) > _RATIO_TOLERANCE and np.all(np.abs(a - np.round(b * ratio, 2)) <= 0.011):
-        return "derived_ratio", ratio
-    offset = float(np.median(a - b))
-    if abs(offset) >= 0.01 and np.all(np.abs(a - b - offset) <= 0.011):
-        return "derived_offset", offset
-    return None
-
-
-def _uniform(prices: Matrix, control: Matrix, minimum: int) -> list[bool]:
-    """Whether each bid priced every item at one ratio of its control price (a discount on the whole
-    control price, a way of pricing anyone may choose: two such bills are ratios of each other)."""
-    out = []
-    for row in prices:
-        both = ~np.isnan(row) & ~np.isnan(control)
-        out.append(int(both.sum()) >= minimum and _derived_from(row[both], control[both]) is not None)
-    return out
-
-
 def _derived(priced: _Priced) -> list[tuple[Pair, Signal]]:
     bills, keys, prices, control, section = priced
     if not control:
         return []  # a discount on the whole control price, anyone's, cannot be told apart without it
     minimum = section.settings.bill_min_items
     controls = np.array([control.get(k) or np.nan for k in keys])
-    uniform = _uniform(prices, controls, minimum)
+    uniform = one_ratio_of_control(prices, controls, minimum)
     linked: dict[Pair, tuple[str, float]] = {}
     for i, j in itertools.combinations(range(len(bills)), 2):
         both = ~np.isnan(prices[i]) & ~np.isnan(prices[j])
         if int(both.sum()) >= minimum and not (uniform[i] or uniform[j]):
-            how = _derived_from(prices[i][both], prices[j][both])
+            how = derived_from(prices[i][both], prices[j][both])
             if how is not None:
                 linked[(i, j)] = how
     out = []
-    for pair, (kind, amount) in _few_links(linked, len(bills), section).items():
+    for pair, (kind, amount) in few_links(linked, len(bills), section).items():
         said = f"乘以 {amount:.4f}" if kind == "derived_ratio" else f"加上 {amount:.2f} 元"
         detail = f"一家清单的每一项综合单价都是另一家的{said}（逐项一致）：一份清单由另一份推算而来"
         common = [keys[n] for n in np.flatnonzero(~np.isnan(prices[pair[0]]) & ~np.isnan(prices[pair[1]]))]
@@ -346,17 +327,6 @@ def _derived(priced: _Priced) -> list[tuple[Pair, Signal]]:
     return out
 
 
-def _few_links(linked: dict[Pair, _T], bids: int, section: SectionInfo) -> dict[Pair, _T]:
-    """The links of bids linked to few others: a bid tied so to more than a ring's other members
-    shows a way of pricing the section shares (market prices, one software's defaults), not a pair's."""
-    partners = [0] * bids
-    for i, j in linked:
-        partners[i] += 1
-        partners[j] += 1
-    most = most_holders(bids, section.settings) - 1
-    return {(i, j): how for (i, j), how in linked.items() if partners[i] <= most and partners[j] <= most}
-
-
 def _shaped(priced: _Priced) -> list[tuple[Pair, Signal]]:
     bills, keys, prices, control, section = priced
     """Pairs whose prices over the control prices hug them both, or rise and fall together."""
@@ -365,18 +335,18 @@ def _shaped(priced: _Priced) -> list[tuple[Pair, Signal]]:
         return []
     over = prices / controls
     minimum = section.settings.bill_min_items
-    hugging = [i for i, row in enumerate(over) if _hugs(row, minimum, section.settings.bill_hug_share)]
+    hugging = [i for i, row in enumerate(over) if hugs(row, minimum, section.settings.bill_hug_share)]
     linked: dict[Pair, tuple[str, float]] = {}
     if len(hugging) <= most_holders(len(bills), section.settings):  # more: the section's way of pricing
         linked.update({pair: ("hugging", 0.0) for pair in itertools.combinations(hugging, 2)})
     for i, j in itertools.combinations(range(len(bills)), 2):
-        r = _correlation(over[i], over[j], minimum)
+        r = correlation(over[i], over[j], minimum)
         if r is not None and r >= section.settings.bill_correlation and (i, j) not in linked:
             linked[(i, j)] = ("unbalanced", r)
     out = []
-    for pair, (kind, r) in _few_links(linked, len(bills), section).items():
+    for pair, (kind, r) in few_links(linked, len(bills), section).items():
         if kind == "hugging":
-            detail = f"两家清单几乎每一项综合单价都在招标控制价的 {_HUG[0]:.0%}–{_HUG[1]:.0%} 之间"
+            detail = f"两家清单几乎每一项综合单价都在招标控制价的 {HUG[0]:.0%}–{HUG[1]:.0%} 之间"
             value = "98–100%"
         else:
             detail = f"两家清单各项单价相对招标控制价的高低走势一致（相关系数 {r:.2f}）：同一种不平衡报价"
@@ -389,24 +359,6 @@ def _shaped(priced: _Priced) -> list[tuple[Pair, Signal]]:
             )
         )
     return out
-
-
-def _hugs(over: Matrix, minimum: int, share: float) -> bool:
-    given = over[~np.isnan(over)]
-    return len(given) >= minimum and float(np.mean((given >= _HUG[0]) & (given <= _HUG[1]))) >= share
-
-
-def _correlation(a: Matrix, b: Matrix, minimum: int) -> float | None:
-    """The correlation of two bills' prices over the control prices on their common items, where both
-    spread enough to mean anything; ``None`` otherwise."""
-    both = ~np.isnan(a) & ~np.isnan(b)
-    if int(both.sum()) < max(minimum, 3):
-        return None
-    x, y = a[both], b[both]
-    if float(np.std(x)) < _SPREAD or float(np.std(y)) < _SPREAD:
-        return None
-    r = float(np.corrcoef(x, y)[0, 1])
-    return None if math.isnan(r) else r
 
 
 def _arithmetic(
