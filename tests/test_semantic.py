@@ -128,7 +128,6 @@ def _own(seed: int, count: int) -> list[str]:
 def section(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], Path]:
     """Six bids of their own wording (docx); 02 holds three of 01's paragraphs reworded all through, 04
     three paragraphs on the topics of three of 03's, in the same order, written independently."""
-    root = tmp_path_factory.mktemp("semantic")
     drafts, topics = REWRITES[:3], REWRITES[3:6]
     planted = {
         1: [r.original for r in drafts],
@@ -136,13 +135,18 @@ def section(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Path], Path]
         3: [r.original for r in topics],
         4: [r.same_topic for r in topics],
     }
+    return _six_bids(tmp_path_factory.mktemp("semantic"), planted, 700, 14)
+
+
+def _six_bids(root: Path, planted: dict[int, list[str]], seed: int, own: int) -> tuple[list[Path], Path]:
+    """Six docx bids of ``own`` paragraphs of their own wording (from ``seed``), bid n holding
+    ``planted[n]`` after its sixth paragraph, and a tender."""
     paths = []
     for n in range(1, 7):
-        own = _own(700 + n, 14)
-        text = own[:6] + planted.get(n, []) + own[6:]
+        text = _own(seed + n, own)
+        text[6:6] = planted.get(n, [])
         paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [text[:8], text[8:]]))
-    tender = make_docx(root / "招标文件.docx", [_own(799, 6)])
-    return paths, tender
+    return paths, make_docx(root / "招标文件.docx", [_own(seed + 99, 6)])
 
 
 def _pair(result: CheckResult, a: int, b: int) -> PairResult:
@@ -192,7 +196,6 @@ def plan_checked(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
     """Six bids of their own wording: 02's plan is 01's six drafts rewritten one after another, in the
     bench's four styles in turn (as written, reordered, merged, split); 04 writes on 03's six topics in
     the same order, apart."""
-    root = tmp_path_factory.mktemp("plan")
     drafts, topics = REWRITES[6:12], REWRITES[12:18]
     styles = list(STYLES.values())
     planted = {
@@ -201,12 +204,7 @@ def plan_checked(tmp_path_factory: pytest.TempPathFactory) -> CheckResult:
         3: [r.original for r in topics],
         4: [r.same_topic for r in topics],
     }
-    paths = []
-    for n in range(1, 7):
-        own = _own(750 + n, 40)
-        text = own[:6] + planted.get(n, []) + own[6:]
-        paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [text[:8], text[8:]]))
-    tender = make_docx(root / "招标文件.docx", [_own(798, 6)])
+    paths, tender = _six_bids(tmp_path_factory.mktemp("plan"), planted, 750, 40)
     return check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2))
 
 
