@@ -15,7 +15,7 @@ import numpy.typing as npt
 from bidcheck.arrays import distinct, is_member
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
-from bidcheck.evidence.flags import mask_share, true_runs
+from bidcheck.evidence.flags import mask_share, spans_mask, true_runs
 from bidcheck.evidence.masks import MANY_HOLDERS
 from bidcheck.model import PairResult, Side
 from bidcheck.ready import Ready
@@ -51,12 +51,12 @@ def held_by_many(
             ):
                 out.setdefault((pair.a, pair.b), []).append(n)
                 continue
-            sides = (_matched(bids[i], q.a, many[i], k), _matched(bids[j], q.b, many[j], k))
+            sides = (_matched(bids[i], q.a, many[i]), _matched(bids[j], q.b, many[j]))
             if all(_longest_run(side.theirs, (0, len(side.theirs))) < piece for side in sides):
                 pieces.append(((pair.a, pair.b), n, sides))
     phrases = _phrases_many_hold(bids, [side for _, _, sides in pieces for side in sides])
     for key, n, sides in pieces:
-        if all(_mostly_held(side, phrases) for side in sides):
+        if all(_mostly_held(side, phrases, k) for side in sides):
             out.setdefault(key, []).append(n)
     return {key: sorted(found) for key, found in out.items()}
 
@@ -64,16 +64,15 @@ def held_by_many(
 class _Matched(NamedTuple):
     """What a passage's side matches, by comparable character of its span: all of it (``marked``),
     what ``MANY_HOLDERS`` bids or more hold word for word (``many``), the rest (``theirs``); and the
-    k-grams of its span (``grams``, each ``k`` characters from its start)."""
+    k-grams of its span (``grams``)."""
 
     marked: Mask
     many: Mask
     theirs: Mask
     grams: npt.NDArray[np.uint64]
-    k: int
 
 
-def _matched(bid: Ready, side: Side, many: Mask, k: int) -> _Matched:
+def _matched(bid: Ready, side: Side, many: Mask) -> _Matched:
     """A passage's side as ``_Matched``: its ``marks`` in comparable text."""
     lo, hi = _comparable(bid, side)
     marked = np.zeros(hi - lo, dtype=bool)
@@ -82,7 +81,7 @@ def _matched(bid: Ready, side: Side, many: Mask, k: int) -> _Matched:
         marked[max(a - lo, 0) : max(b - lo, 0)] = True
     held = marked & many[lo:hi]
     grams = bid.fingerprint.kgrams[lo:hi]
-    return _Matched(marked, held, marked & ~held, grams, k)
+    return _Matched(marked, held, marked & ~held, grams)
 
 
 def _phrases_many_hold(bids: Sequence[Ready], sides: Sequence[_Matched]) -> npt.NDArray[np.uint64]:
@@ -92,18 +91,15 @@ def _phrases_many_hold(bids: Sequence[Ready], sides: Sequence[_Matched]) -> npt.
         return np.zeros(0, dtype=np.uint64)
     asked = distinct(np.concatenate([side.grams for side in sides]))
     counts = np.zeros(len(asked), dtype=np.int64)
-    for bid in bids:
-        counts += is_member(asked, distinct(bid.fingerprint.kgrams))
+    for bid in bids:  # each bid's k-grams among those asked, each counted once
+        grams = bid.fingerprint.kgrams
+        counts[np.searchsorted(asked, distinct(grams[is_member(grams, asked)]))] += 1
     return asked[counts >= MANY_HOLDERS]
 
 
-def _mostly_held(side: _Matched, phrases: npt.NDArray[np.uint64]) -> bool:
-    """Whether most of what a side matches is text or phrases many bids hold."""
-    starts = np.flatnonzero(is_member(side.grams, phrases))
-    covered = np.zeros(len(side.marked) + side.k, dtype=np.int32)
-    np.add.at(covered, starts, 1)
-    np.add.at(covered, starts + side.k, -1)
-    phrase = np.cumsum(covered[: len(side.marked)]) > 0
+def _mostly_held(side: _Matched, phrases: npt.NDArray[np.uint64], k: int) -> bool:
+    """Whether most of what a side matches is text or phrases (k-grams) many bids hold."""
+    phrase = spans_mask(is_member(side.grams, phrases), k, len(side.marked))
     return int((side.marked & (side.many | phrase)).sum()) * 2 >= int(side.marked.sum())
 
 

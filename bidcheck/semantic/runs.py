@@ -11,6 +11,7 @@ grows with the matches, not with the matches times the runs or the matches a uni
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections import defaultdict
 from collections.abc import Sequence
@@ -38,12 +39,15 @@ class RunRules:
     max_gap: int = 120
 
 
-def _steps(step: int) -> list[tuple[int, int]]:
+@functools.cache
+def _steps(step: int) -> frozenset[tuple[int, int]]:
     """The moves from one match of a run to the next, in units of A and of B: on in A by up to ``step``
     and on or back in B by up to ``step`` (a rewriter may swap neighbours); or the same unit again on
     one side and the next on the other: two sentences made one (merged), or one split in two (both
     matches then clear ones, see ``_follows``)."""
-    return [(0, 1), (1, 0)] + [(da, db) for da in range(1, step + 1) for db in range(-step, step + 1) if db]
+    return frozenset(
+        [(0, 1), (1, 0)] + [(da, db) for da in range(1, step + 1) for db in range(-step, step + 1) if db]
+    )
 
 
 def _follows(p: Match, m: Match, a: Sequence[Span], b: Sequence[Span], rules: RunRules) -> bool:
