@@ -120,14 +120,10 @@ class _Plants:
     styles: list[str] = field(default_factory=list)  # each rewrite's style (``STYLES``; the plan)
 
 
-def _sentences_of(text: str) -> list[str]:
-    return [s + "。" for s in text.split("。") if s]
-
-
 def _reordered(text: str) -> str:
     """The rewrite with each two neighbouring sentences swapped (a rewriter changing the order of points
     inside a paragraph)."""
-    units = _sentences_of(text)
+    units = _sentences(text)
     for n in range(0, len(units) - 1, 2):
         units[n], units[n + 1] = units[n + 1], units[n]
     return "".join(units)
@@ -135,7 +131,7 @@ def _reordered(text: str) -> str:
 
 def _merged(text: str) -> str:
     """The rewrite with each two sentences made one (its first full stop a comma)."""
-    units = _sentences_of(text)
+    units = _sentences(text)
     return "".join(
         units[n].removesuffix("。") + "，" + units[n + 1] if n + 1 < len(units) else units[n]
         for n in range(0, len(units), 2)
@@ -145,7 +141,7 @@ def _merged(text: str) -> str:
 def _split(text: str) -> str:
     """The rewrite with each sentence split in two at its middle comma."""
     out = []
-    for unit in _sentences_of(text):
+    for unit in _sentences(text):
         commas = [m.start() for m in re.finditer("，", unit)]
         cut = commas[len(commas) // 2] if commas else -1
         out.append(unit if cut < 0 else unit[:cut] + "。" + unit[cut + 1 :])
