@@ -6,7 +6,9 @@ process as the reading processes start belongs to the reading: ``reading.share_t
 - ``encoder``: the sentence encoder loaded beside the reading workers, or beside the candidates;
 - ``prefetch``: the library's places of the cached bids' hashes looked up while the other files are read;
 - ``signals``: the signals found in a forked copy of the checking process beside the candidates and
-  verification, in sections of ``SIGNALS_AHEAD_MIN_BIDS`` bids or more.
+  verification, in sections of ``SIGNALS_AHEAD_MIN_BIDS`` bids or more;
+- ``vectors``: a small section's sentences encoded in a thread beside the verification's workers
+  (``semantic.EncodingAhead``).
 """
 
 from __future__ import annotations
@@ -25,13 +27,18 @@ from bidcheck.signals import SectionInfo, SignalsFound, find_signals
 from bidcheck.workers import Ahead, can_fork
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from bidcheck.library.history import LibraryReader, Prefetched
-    from bidcheck.semantic import SectionSize
+    from bidcheck.progress import CancelFlag
+    from bidcheck.semantic import EncodingAhead, SectionSize
 
 __all__ = [
     "OVERLAPS",
     "SIGNALS_AHEAD_MIN_BIDS",
     "enabled",
+    "encode_ahead",
     "prefetch_library",
     "preload_beside_reading",
     "preload_encoder",
@@ -39,7 +46,7 @@ __all__ = [
     "signals_ahead",
 ]
 
-OVERLAPS = ("encoder", "prefetch", "signals")
+OVERLAPS = ("encoder", "prefetch", "signals", "vectors")
 _OFF = "BIDCHECK_OVERLAPS_OFF"
 # Sections from this size on find their signals in a forked process beside the candidates and
 # verification (about a second at 100 bids, which the checking process then does not wait for).
@@ -110,3 +117,21 @@ def signals_ahead(bids: list[Ready], section: SectionInfo, remembered: bool) -> 
     if not enabled("signals"):
         return None
     return Ahead(functools.partial(find_signals, bids, section))
+
+
+def encode_ahead(
+    bids: Sequence[Ready],
+    masked: Sequence[npt.NDArray[np.bool_]],
+    settings: Settings,
+    cancel: CancelFlag | None,
+) -> EncodingAhead | None:
+    """The section's sentences begun encoding beside the verification (``semantic.EncodingAhead``), where
+    the semantic stage will encode them all: it runs, and the section is no larger than the shortlist's
+    threshold as guessed from its characters (the thread counts its sentences and encodes nothing above
+    it). ``None`` when that is not so, or when switched off."""
+    from bidcheck.semantic import EncodingAhead, SectionSize, skip_reason
+
+    size = SectionSize(tuple(b.doc.chars for b in bids))
+    if not enabled("vectors") or skip_reason(settings, size) or shortlisted(settings, size):
+        return None
+    return EncodingAhead(bids, masked, settings.semantic_encoder, settings.semantic_max_sentences, cancel)

@@ -26,7 +26,7 @@ from bidcheck.model import (
     PricePattern,
 )
 from bidcheck.prepare import forget_unread
-from bidcheck.progress import CancelFlag, ProgressFn, no_progress
+from bidcheck.progress import CancelFlag, ProgressFn, no_progress, slice_progress
 from bidcheck.reading import (
     Alongside,
     CheckInputs,
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from bidcheck.compare.runner import PairFound
     from bidcheck.evidence.masks import SharedMasks
     from bidcheck.library.history import Consulted, LibraryReader, Prefetched
-    from bidcheck.semantic import SectionSize, SemanticPassage
+    from bidcheck.semantic import EncodingAhead, SectionSize, SemanticPassage
 
 __all__ = ["CheckInputs", "ReadMemo", "check"]
 
@@ -80,6 +80,7 @@ class _Run:
     bill_shares: tuple[BillShare, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
     signals_ahead: Ahead[SignalsFound] | None = None  # see ``overlaps.signals_ahead``
+    encoding_ahead: EncodingAhead | None = None  # see ``overlaps.encode_ahead``
     while_reading: Callable[[], None] = field(default=lambda: None)  # see ``check``
 
 
@@ -145,9 +146,18 @@ def _verify(run: _Run, progress: ProgressFn) -> None:
     run.found = stage_memo.remembered(
         run.key,
         "verify",
-        lambda: compare_pairs(run.aligned, run.candidates, run.settings, progress, run.cancel),
+        lambda: compare_pairs(
+            run.aligned, run.candidates, run.settings, progress, run.cancel, lambda: _encode_ahead(run)
+        ),
         keep=lambda found: not any(pair.failed for pair in found.values()),  # such pairs are tried again
     )
+
+
+def _encode_ahead(run: _Run) -> None:
+    """The sentences the semantic stage will encode, begun beside the verification's workers."""
+    if run.masks is not None and not stage_memo.is_remembered(run.key, "rewritten"):
+        masked = [run.masks.either(n) for n in range(len(run.bids))]
+        run.encoding_ahead = overlaps.encode_ahead(run.bids, masked, run.settings, run.cancel)
 
 
 def _semantic(run: _Run, progress: ProgressFn) -> None:
@@ -166,11 +176,17 @@ def _semantic(run: _Run, progress: ProgressFn) -> None:
     masked = [run.masks.either(n) for n in range(len(run.bids))]
     copied = {pair: found.live for pair, found in run.found.items()}
     failed = any(found.failed for found in run.found.values())
+    ahead = run.encoding_ahead
+
+    def found() -> dict[tuple[int, int], list[SemanticPassage]]:
+        encoded = ahead.taken(slice_progress(progress, 0.0, 0.9), run.cancel) if ahead else None
+        return find_semantic(run.bids, masked, copied, run.settings, progress, run.cancel, encoded)
+
     try:  # a build without the model checks wording alone
         run.rewritten = stage_memo.remembered(  # a re-check of the same files loads no model at all
             run.key,
             "rewritten",  # not "semantic": the key's first letter is that of "signals"
-            lambda: find_semantic(run.bids, masked, copied, run.settings, progress, run.cancel),
+            found,
             keep=not failed,
         )
     except EncoderMissing as exc:
@@ -273,6 +289,8 @@ def _stopped_at_end(run: _Run) -> Iterator[None]:
     finally:
         if run.signals_ahead is not None:
             run.signals_ahead.stop()
+        if run.encoding_ahead is not None:
+            run.encoding_ahead.stop()
 
 
 def check(

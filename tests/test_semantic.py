@@ -30,6 +30,7 @@ from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.json import result_json
+from bidcheck import semantic
 from bidcheck.semantic import SectionSize, estimate_seconds, skip_reason
 from bidcheck.semantic.cache import cached_vectors, list_key
 from bidcheck.semantic.encoder import Encoder, load_encoder
@@ -252,6 +253,33 @@ def test_the_layer_switched_off_finds_no_rewrite_and_says_so(section: tuple[list
     assert not any(p.semantic for q in result.pairs for p in q.passages)
     assert _pair(result, 1, 2).level == "none"
     assert result.semantic_note == "语义比对未运行：已在设置中关闭（semantic_enabled）"
+
+
+def test_sentences_encoded_beside_the_verification_are_the_ones_the_stage_would_encode(
+    section: tuple[list[Path], Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``overlaps.encode_ahead``: a small section's sentences are encoded in a thread while the pairs
+    are verified, and the semantic stage loads no encoder of its own; the result is the one of a check
+    with that overlap off (``BIDCHECK_OVERLAPS_OFF=vectors``), where the stage encodes them itself."""
+    stage_loads: list[str] = []
+
+    def counted(name: str, threads: int = 1) -> Encoder:
+        stage_loads.append(name)
+        return load_encoder(name, threads)
+
+    monkeypatch.setattr(semantic, "load_encoder", counted)
+    paths, tender = section
+    results = []
+    for off in ("", "vectors"):
+        monkeypatch.setenv("BIDCHECK_OVERLAPS_OFF", off)
+        monkeypatch.setenv(CACHE_ENV, str(tmp_path / (off or "ahead")))  # nothing encoded before
+        results.append(check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2)))
+        results[-1] = replace(results[-1], elapsed_s=0.0, timings={})
+        if not off:
+            assert stage_loads == []
+    assert stage_loads and set(stage_loads) == {"use"}  # each bid's list asks for it
+    assert result_json(results[0]) == result_json(results[1])
+    assert any(p.semantic for q in results[0].pairs for p in q.passages)
 
 
 def test_a_check_the_layer_ran_in_has_no_note(checked: CheckResult) -> None:

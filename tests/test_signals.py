@@ -354,7 +354,7 @@ def test_an_overlap_switched_off_is_not_begun_and_changes_nothing(
     monkeypatch.setenv("BIDCHECK_OVERLAPS_OFF", "signals, encoder")
     monkeypatch.setattr(overlaps, "SIGNALS_AHEAD_MIN_BIDS", 4)
     monkeypatch.setattr(overlaps, "Ahead", lambda fn: begun.append(fn))
-    assert [overlaps.enabled(name) for name in overlaps.OVERLAPS] == [False, True, False]
+    assert [overlaps.enabled(name) for name in overlaps.OVERLAPS] == [False, True, False, True]
     alone = check(_named_inputs(named_root), Settings(workers=1))
     assert begun == [] and _stable(alone) == _stable(named_section)
 

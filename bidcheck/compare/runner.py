@@ -89,11 +89,13 @@ def compare_pairs(
     settings: Settings,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
+    beside: Callable[[], None] = lambda: None,
 ) -> dict[tuple[int, int], PairFound]:
     """What every pair shares. Pairs sharing nothing are left out.
 
     Pairs verified before with the same inputs and settings are read from the cache (``PairMemo``); only
-    the others are aligned, and then remembered.
+    the others are aligned, and then remembered. ``beside`` is called once the worker processes are
+    started (before aligning here, without them): work of the caller's that a thread does meanwhile.
     """
     memo = PairMemo(inputs, settings)
     jobs = [(i, j, windows) for (i, j), windows in sorted(candidates.items())]
@@ -112,7 +114,7 @@ def compare_pairs(
         return masked
 
     aligned, masked, failed = _verify(
-        todo, inputs, settings, None if here else memo, listed, progress, cancel
+        todo, inputs, settings, None if here else memo, (listed, beside), progress, cancel
     )
     keys = {pair: key for pair, (_, key) in aligned.items() if key is not None}
     passages = {pair: found for pair, (found, _) in aligned.items()}
@@ -125,15 +127,18 @@ def _verify(
     inputs: Sequence[AlignInput],
     settings: Settings,
     memo: PairMemo | None,
-    listed: Callable[[], dict[tuple[int, int], list[RawPassage]]],
+    meanwhile: tuple[Callable[[], dict[tuple[int, int], list[RawPassage]]], Callable[[], None]],
     progress: ProgressFn,
     cancel: CancelFlag | None,
 ) -> tuple[dict[Pair, Compared], dict[tuple[int, int], list[RawPassage]], frozenset[Pair]]:
-    """Align the pairs of ``tasks`` (with a ``memo``: those it does not remember, see ``_compare``) and list
-    the passages of masked text (``listed``, in this process while the workers align): (passages and key
-    by pair, masked passages by pair, pairs whose worker died twice)."""
+    """Align the pairs of ``tasks`` (with a ``memo``: those it does not remember, see ``_compare``) and,
+    ``meanwhile``, list the passages of masked text (in this process while the workers align) and begin
+    the caller's work beside them: (passages and key by pair, masked passages by pair, pairs whose
+    worker died twice)."""
+    listed, beside = meanwhile
     live: dict[Pair, Compared] = {}
     if settings.worker_count <= 1 or sum(len(task[2]) for task in tasks) < _POOL_MIN_WINDOWS:
+        beside()
         for done, task in enumerate(tasks, start=1):
             check_cancel(cancel)
             live[_pair(task)] = _compare(inputs, task, settings, memo)
@@ -146,6 +151,7 @@ def _verify(
         futures = {
             pool.submit(_compare_in_worker, batch): batch for batch in _batches(tasks, settings.worker_count)
         }
+        beside()  # the workers are forked by now: a thread begun before might hold a lock across the fork
         try:
             shared = listed()
             _collect(futures, live, len(tasks), progress, cancel)

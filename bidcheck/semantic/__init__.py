@@ -20,8 +20,9 @@ from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks
 from bidcheck.config import Settings
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.ready import Ready
+from bidcheck.semantic.ahead import EncodingAhead, section_units
 from bidcheck.semantic.cache import cached_vectors
-from bidcheck.semantic.encoder import EncoderMissing, load_encoder, preload_encoder
+from bidcheck.semantic.encoder import EncoderMissing, Vectors, load_encoder, preload_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
 from bidcheck.semantic.plan import (
     SHORTLIST,
@@ -35,9 +36,10 @@ from bidcheck.semantic.plan import (
 )
 from bidcheck.semantic.runs import RunRules, aligned_runs
 from bidcheck.semantic.shortlist import shortlist
-from bidcheck.semantic.units import Units, bid_units, shared_wording
+from bidcheck.semantic.units import Units, shared_wording
 
 __all__ = [
+    "EncodingAhead",
     "SectionSize",
     "SemanticPassage",
     "estimate_seconds",
@@ -51,7 +53,6 @@ __all__ = [
 
 Mask = npt.NDArray[np.bool_]
 Pair = tuple[int, int]
-_MIN_UNIT_CHARS = 12  # a shorter sentence is a heading or a fragment: no meaning of its own to match
 _NEIGHBOURS = 8
 _MAX_SHARED_WORDING = 0.5  # the hand-written rewrites of bench/rewrites.py keep at most 0.38
 
@@ -69,10 +70,12 @@ def _encode(
     units: Sequence[Units],
     progress: ProgressFn,
     cancel: CancelFlag | None,
+    encoded: Mapping[str, Vectors],
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    """Every unit's vector, bid by bid, and the bid each row belongs to: from the cache, those never
-    encoded encoded now (the encoder is loaded only for them: see ``semantic.cache``)."""
-    cached = [cached_vectors(name, u.texts) for u in units if u.texts]
+    """Every unit's vector, bid by bid, and the bid each row belongs to: encoded ahead in this check
+    (``encoded``) or from the cache, those never encoded encoded now (the encoder is loaded only for
+    them: see ``semantic.cache``)."""
+    cached = [cached_vectors(name, u.texts, encoded) for u in units if u.texts]
     owner = [n for n, u in enumerate(units) for _ in u.texts]
     missing = [bid.texts[n] for bid in cached for n in bid.missing]
     seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing))))
@@ -120,6 +123,7 @@ def find_semantic(
     settings: Settings,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
+    encoded: Mapping[str, Vectors] | None = None,
 ) -> dict[Pair, list[SemanticPassage]]:
     """By pair of bid indexes, the passages rewritten from one another.
 
@@ -127,17 +131,17 @@ def find_semantic(
     each pair's passages the copy engine found (their sentences are not compared again). A section
     of more than ``semantic_max_sentences`` sentences encodes only those ``shortlist`` picks: a rewrite
     of a paragraph on a stock topic, among bids full of stock sentences on it, may be missed there.
-    Raises ``EncoderMissing`` when a sentence never encoded is to be, and the encoder's package is not
-    installed.
+    ``encoded``: vectors ``EncodingAhead`` encoded in this check. Raises ``EncoderMissing`` when a
+    sentence never encoded is to be, and the encoder's package is not installed.
     """
-    units = [bid_units(b.clean, m, _MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
+    units = section_units(bids, masked)
     picking = sum(len(u.texts) for u in units) > settings.semantic_max_sentences
     if picking:
         budget = min(SHORTLIST, settings.semantic_max_sentences)
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
     encoding = slice_progress(progress, 0.3, 1.0)
-    vectors, owner = _encode(settings.semantic_encoder, units, encoding, cancel)
+    vectors, owner = _encode(settings.semantic_encoder, units, encoding, cancel, encoded or {})
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}
     for (i, j), pair in sorted(matches.items()):

@@ -15,7 +15,7 @@ late bid then 22% less), and a section is checked from cold far more often than 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,10 +59,14 @@ class BidVectors:
         return self.rows
 
 
-def cached_vectors(encoder: str, texts: Sequence[str]) -> BidVectors:
-    """What the cache (``$BIDCHECK_CACHE_DIR/sentences``) holds of a bid's sentences (not empty)."""
+def cached_vectors(
+    encoder: str, texts: Sequence[str], encoded: Mapping[str, Vectors] | None = None
+) -> BidVectors:
+    """What ``encoded`` (vectors encoded in this check, by key) or the cache
+    (``$BIDCHECK_CACHE_DIR/sentences``) holds of a bid's sentences (not empty)."""
     key = list_key(encoder, texts)
-    return BidVectors(key, tuple(texts), rows=_load_list(key, len(texts)))
+    rows = encoded.get(key) if encoded is not None else None
+    return BidVectors(key, tuple(texts), rows=rows if rows is not None else _load_list(key, len(texts)))
 
 
 def _load_list(key: str, rows: int) -> Vectors | None:
