@@ -20,6 +20,7 @@ from bench.corpus import Prose, generate_section
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
 from bench.semantic import STYLES
+from bidcheck import semantic
 from bidcheck.cache import CACHE_ENV, load_blob, store_blob
 from bidcheck.cli import main
 from bidcheck.compare.passage import RawPassage
@@ -30,7 +31,6 @@ from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.json import result_json
-from bidcheck import semantic
 from bidcheck.semantic import SectionSize, estimate_seconds, skip_reason
 from bidcheck.semantic.cache import cached_vectors, list_key
 from bidcheck.semantic.encoder import Encoder, load_encoder

@@ -481,6 +481,22 @@ def test_rare_errors_two_bids_alone_share_are_a_sign(tmp_path: Path) -> None:
     assert not pairs[("d1", "d3")].signals
 
 
+def test_a_listed_error_across_two_words_is_no_error(tmp_path: Path) -> None:
+    """养户 is a slip for 养护 where it stands as a word (浇水养户); in 饲养户 (a livestock farmer) and
+    培养户外 it is one word's end and the next one's start, which two bids share with no error made."""
+    lines = {
+        1: ["投标人：恒信市政有限公司（盖单位章）", "施工期间拜访沿线饲养户，组织培养户外作业人员。"],
+        2: ["投标人：华东建设有限公司（盖单位章）", "协调周边饲养户的出行，加强培养户外作业的班组。"],
+        3: ["投标人：中联路桥有限公司（盖单位章）", "混凝土浇筑后及时浇水养户，覆盖薄膜。"],
+        4: ["投标人：宏远建工有限公司（盖单位章）", "路面完成后洒水养户七天，专人负责。"],
+    }
+    bids = [_docx(tmp_path / f"0{n}-bid.docx", [*text, *paragraphs(640 + n, 5)]) for n, text in lines.items()]
+    result = check(CheckInputs(tuple(bids)), Settings(workers=1))
+    errors = {(p.a, p.b): [s.value for s in p.signals if s.kind == "shared_error"] for p in result.pairs}
+    assert errors.get(("d1", "d2"), []) == []
+    assert errors[("d3", "d4")] == ["养户"]
+
+
 def test_a_name_most_bids_cite_is_no_sign(tmp_path: Path) -> None:
     firm = "投标人：中建八局有限公司（盖单位章）"
     bids = [_docx(tmp_path / "01-bid.docx", [firm, *paragraphs(500, 4)])]

@@ -2,20 +2,20 @@
 bidders' bids and in no other bid and not in the tender — a text typed once and passed on.
 
 Two kinds of error are looked for. The listed ones (``MISSPELLINGS``: wrong form to right form of the
-trade's words, which spell-checkers miss because each character is a real one; slips anyone makes, such
-as 部份 or 做为, are left out: two writers make them apart), each bid searched once with one expression
-of them all. And any word out of the dictionary (``bidcheck.fingerprint.oddwords``: where the cut text
-falls into single characters) that two bids alone hold, that no other bid's text and not the tender's
-holds, that stands between the same characters on one side in both (copied with its sentence), and
-that is one character off a dictionary word at least half the section's other texts use, the two
-characters sounding alike by the meant character's first reading (砂桨 beside 砂浆, 验受 beside 验收: the
-slip of an input method, not a phrase jieba happens to cut apart nor a term of the trade the dictionary
-lacks). A slip is rare: two bids sharing more than ``_MAX_SLIPS`` such words share a text of odd words
-copied whole (its passages weigh it), and none of them is reported. And chance grows with the bids'
-length (long bids hold thousands of words out of the dictionary): where more than
-``base.CHANCE_PAIRS`` pairs of the section share one slip each, one slip is what chance gives there and
-none is reported (two still are). Two or more errors shared by the same two bids are strong, one
-supporting.
+trade's words, which spell-checkers miss because each character is a real one; slips anyone makes, such as
+部份 or 做为, are left out: two writers make them apart), each bid searched once with one expression of them
+all, each counted where the cut text keeps its wrong characters apart from the words beside it (养户 in
+饲养户 is no slip). And any word out of the dictionary (``bidcheck.fingerprint.oddwords``: where the cut
+text falls into single characters) that two bids alone hold, that no other bid's text and not the tender's
+holds, that stands between the same characters on one side in both (copied with its sentence), and that is
+one character off a dictionary word at least half the section's other texts use, the two characters sounding
+alike by the meant character's first reading (砂桨 beside 砂浆, 验受 beside 验收: the slip of an input
+method, not a phrase jieba happens to cut apart nor a term of the trade the dictionary lacks). A slip is
+rare: two bids sharing more than ``_MAX_SLIPS`` such words share a text of odd words copied whole (its
+passages weigh it), and none of them is reported. And chance grows with the bids' length (long bids hold
+thousands of words out of the dictionary): where more than ``base.CHANCE_PAIRS`` pairs of the section share
+one slip each, one slip is what chance gives there and none is reported (two still are). Two or more errors
+shared by the same two bids are strong, one supporting.
 """
 
 from __future__ import annotations
@@ -86,11 +86,39 @@ _NUMERALS = frozenset("一二三四五六七八九十百千万亿零两〇")  # 
 
 
 def _listed(bid: Ready) -> dict[str, tuple[int, int]]:
-    """The listed errors in a bid, each with the span where it first stands."""
+    """The listed errors in a bid, each with the span where it first stands as an error."""
     found: dict[str, tuple[int, int]] = {}
     for match in _PATTERN.finditer(bid.clean.text):
-        found.setdefault(match.group(), match.span())
+        if match.group() not in found and _stands_as_error(bid.clean.text, match.span()):
+            found[match.group()] = match.span()
     return found
+
+
+def _stands_as_error(text: str, span: tuple[int, int]) -> bool:
+    """Whether a listed error stands as one where the text is cut into words: what is left of it once
+    the words running across its ends are taken off holds its wrong characters and two characters at
+    least. 养户 in 浇水养户 is a slip for 养护; in 培养户外 or 饲养户 (a livestock farmer) 养 ends another
+    word; 模版支撑 before 体系 keeps 模版."""
+    lo, hi = max(0, span[0] - _CONTEXT), span[1] + _CONTEXT
+    ends = list(itertools.accumulate(map(len, cut(text[lo:hi])), initial=lo))
+    left = set(range(*span))
+    for a, b in itertools.pairwise(ends):
+        if any(a < edge < b for edge in span):
+            left -= set(range(a, b))
+    wrong = {span[0] + n for n in _wrong_places(text[span[0] : span[1]])}
+    return len(left) >= 2 and wrong <= left
+
+
+@functools.cache
+def _wrong_places(word: str) -> range:
+    """The places of a listed error's characters that its right form does not share at either end."""
+    right = MISSPELLINGS[word]
+    head = _common_head(word, right)
+    return range(head, len(word) - _common_head(word[head:][::-1], right[head:][::-1]))
+
+
+def _common_head(a: str, b: str) -> int:
+    return next((n for n, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 def _odd(bid: Ready) -> dict[str, tuple[int, int]]:
