@@ -25,23 +25,7 @@ import time
 from pathlib import Path
 
 from bench.installed import compile_bytecode
-from bench.scale import ROOT, check_command, process_tree, scale_section
-
-_FIELDS = {"Rss:": 0, "Pss:": 1}
-
-
-def _rss_and_pss(pid: int) -> tuple[int, int]:
-    """A process's resident and proportional memory in kB (0, 0 once it has ended)."""
-    values = [0, 0]
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
-            for line in rollup:
-                field = line.split(maxsplit=1)[0]
-                if field in _FIELDS:
-                    values[_FIELDS[field]] = int(line.split()[1])
-    except (OSError, IndexError, ValueError):
-        pass
-    return values[0], values[1]
+from bench.scale import ROOT, check_command, process_tree, rss_and_pss, scale_section
 
 
 def peaks(section: Path, workers: int) -> tuple[int, int]:
@@ -52,7 +36,7 @@ def peaks(section: Path, workers: int) -> tuple[int, int]:
         cmd = check_command(section, Path(temp), workers)
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
         while proc.poll() is None:
-            sums = [sum(v) for v in zip(*map(_rss_and_pss, process_tree(proc.pid)), strict=True)] or [0, 0]
+            sums = [sum(v) for v in zip(*map(rss_and_pss, process_tree(proc.pid)), strict=True)] or [0, 0]
             best = [max(b, s) for b, s in zip(best, sums, strict=True)]
             time.sleep(0.5)
         _, err = proc.communicate()

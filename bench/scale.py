@@ -95,6 +95,29 @@ def _tree_rss(root: int) -> int:
     return sum(process_tree(root).values())
 
 
+_ROLLUP = {"Rss:": 0, "Pss:": 1}
+
+
+def rss_and_pss(pid: int) -> tuple[int, int]:
+    """A process's resident and proportional memory in kB (0, 0 once it has ended): a page shared by
+    forked processes counts whole in each one's RSS, a share of it in each one's PSS."""
+    values = [0, 0]
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            for line in rollup:
+                field = line.split(maxsplit=1)[0]
+                if field in _ROLLUP:
+                    values[_ROLLUP[field]] = int(line.split()[1])
+    except (OSError, IndexError, ValueError):
+        pass
+    return values[0], values[1]
+
+
+def tree_pss(root: int) -> int:
+    """Proportional memory (bytes) of a process and all its descendants: the memory they hold."""
+    return sum(rss_and_pss(pid)[1] for pid in process_tree(root)) << 10
+
+
 SETTINGS: list[str] = []  # extra arguments of every check (``--settings FILE``)
 
 
@@ -128,18 +151,23 @@ def check_command(section: Path, out: Path, workers: int, bids: list[Path] | Non
 
 def run_check(
     section: Path, out: Path, cache: Path, workers: int, bids: list[Path] | None = None
-) -> tuple[float, int, dict[str, object], float]:
+) -> tuple[float, tuple[int, int], dict[str, object], float]:
     """Run ``bidcheck check`` in a fresh process on the section's bids (or those given): (wall seconds,
-    peak tree memory, result JSON, CPU seconds of the process and its workers)."""
+    peak tree memory as RSS and as PSS, result JSON, CPU seconds of the process and its workers).
+    RSS is sampled every 0.1 s; PSS, which walks each process's page tables, every 0.5 s."""
     cmd = check_command(section, out, workers, bids)
     env = {**os.environ, "BIDCHECK_CACHE_DIR": str(cache)}
     started, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    peak = [0]
+    peak = [0, 0]
 
     def sample() -> None:
+        count = 0
         while proc.poll() is None:
             peak[0] = max(peak[0], _tree_rss(proc.pid))
+            if count % 5 == 0:
+                peak[1] = max(peak[1], tree_pss(proc.pid))
+            count += 1
             time.sleep(0.1)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -150,14 +178,14 @@ def run_check(
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"bidcheck check failed ({proc.returncode}): {err.decode()[-2000:]}")
     cpu = _children_cpu() - cpu
-    return wall, peak[0], json.loads((out / "r.json").read_text(encoding="utf-8")), cpu
+    return wall, (peak[0], peak[1]), json.loads((out / "r.json").read_text(encoding="utf-8")), cpu
 
 
 def _cold_and_warm(
     section: Path, workers: int
-) -> tuple[tuple[float, float], int, dict[str, object], tuple[float, float]]:
-    """A check with an empty cache (wall and CPU seconds, peak memory, result) and the same check again
-    from the cache (wall and CPU seconds)."""
+) -> tuple[tuple[float, float], tuple[int, int], dict[str, object], tuple[float, float]]:
+    """A check with an empty cache (wall and CPU seconds, peak memory as RSS and PSS, result) and the same
+    check again from the cache (wall and CPU seconds)."""
     with tempfile.TemporaryDirectory() as temp:
         cold_wall, peak, result, cold_cpu = run_check(section, Path(temp), Path(temp) / "cache", workers)
         warm_wall, _, warm_result, warm_cpu = run_check(section, Path(temp), Path(temp) / "cache", workers)
@@ -261,7 +289,8 @@ def measure(size: int, folder: Path, workers: int) -> dict[str, object]:
         "ratio": cold_wall / floor,
         "ratio_one": cold_wall / floor_one,
         "stages": timings,
-        "peak_mb": peak / 2**20,
+        "peak_mb": peak[0] / 2**20,
+        "pss_mb": peak[1] / 2**20,
         "warm": warm_wall,
         "warm_cpu": warm_cpu,
         "add_one": add_one["wall"],
@@ -293,6 +322,7 @@ def fastest(runs: list[dict[str, object]]) -> dict[str, object]:
     ):
         row[key] = min(float(run[key]) for run in runs)  # type: ignore[arg-type]
     row["peak_mb"] = max(float(run["peak_mb"]) for run in runs)  # type: ignore[arg-type]
+    row["pss_mb"] = max(float(run["pss_mb"]) for run in runs)  # type: ignore[arg-type]
     row["ratio"] = float(row["check"]) / float(row["floor"])  # type: ignore[arg-type]
     row["ratio_one"] = float(row["check"]) / float(row["floor_one"])  # type: ignore[arg-type]
     return row
@@ -327,6 +357,7 @@ _COLUMNS = (
     ("judge", 7),
     ("st+rep", 8),
     ("peak MB", 9),
+    ("PSS MB", 8),
     ("re-check", 9),
     ("cpu", 6),
     ("add one", 8),
@@ -361,6 +392,7 @@ def table(rows: list[dict[str, object]]) -> str:
             f"{s.get('judge', 0):.1f}",
             f"{s.get('start+report', 0):.1f}",
             f"{r['peak_mb']:.0f}",
+            f"{r['pss_mb']:.0f}",
             f"{r['warm']:.1f}",
             f"{r['warm_cpu']:.1f}",
             f"{r['add_one']:.1f}",
@@ -403,6 +435,8 @@ def main() -> None:
         " 'st+rep' is process start, imports and writing the JSON and Excel reports;"
         " 'floor1', 'ratio1': the floor read by one process, and the check's time against it;"
         " 'cpu' after 'check s': the check's CPU seconds (user + system, workers included);"
+        " 'peak MB': the highest resident memory of the check's processes added up (a page forked processes"
+        " share counts once in each), 'PSS MB': the same counted once (the memory the machine gives them);"
         " 're-check': the same check again, every file cached; 'add one': the check after one bid is added"
         " to the others, checked before (bidcheck check in a fresh process, JSON and Excel written);"
         " 'app': adding that bid in the app, the window's check in the process that checked the others"
