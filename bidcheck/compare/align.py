@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from dataclasses import dataclass
 
@@ -143,12 +144,12 @@ def _sentence_matches(chain: Chain, a: AlignInput, b: AlignInput, settings: Sett
     mostly that is two sentences built on one stock frame, and the edge is then trimmed (a copied
     tail of under half a sentence after an edited head is lost with it; measured, the better trade).
     """
-    seeds_a = np.asarray([s[0] for s in chain.seeds])
-    seeds_b = np.asarray([s[1] for s in chain.seeds])
+    seeds_a = [s[0] for s in chain.seeds]  # in A's order, as the chain took them
+    seeds_b = [s[1] for s in chain.seeds]
 
     def aligned(seg: Span) -> _SegmentMatch:
-        inside = (seeds_a >= seg[0]) & (seeds_a < seg[1])
-        return _align_segment(seg, a, b, seeds_b[inside].tolist(), settings.seed_chars)
+        lo, hi = bisect.bisect_left(seeds_a, seg[0]), bisect.bisect_left(seeds_a, seg[1])
+        return _align_segment(seg, a, b, seeds_b[lo:hi], settings.seed_chars)
 
     segments = _segments(*_whole_sentences(chain.a_lo, chain.a_hi, a), a.sentence_starts)
     matches = [aligned(seg) for seg in segments]
@@ -256,8 +257,9 @@ def align_pair(
     usable = a.open[seeds[:, 0]] & b.open[seeds[:, 1]]
     found: list[tuple[RawPassage, RawPassage | None]] = []
     for lo, hi in _evidence_regions(seeds[usable], settings):
-        inside = np.all((seeds >= lo) & (seeds < hi), axis=1)
-        for chain in chain_seeds(seeds[inside], settings):
+        first, last = np.searchsorted(seeds[:, 0], (lo[0], hi[0]), "left").tolist()  # seeds are in A's order
+        near = seeds[first:last]
+        for chain in chain_seeds(near[(near[:, 1] >= lo[1]) & (near[:, 1] < hi[1])], settings):
             if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
                 found.extend(_chain_passages(chain, a, b, settings))
     joined = _join_neighbours([p for p, _ in found], settings.max_gap_chars)

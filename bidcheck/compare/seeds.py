@@ -4,6 +4,7 @@ close on both sides (sentences reordered inside a paragraph stay one chain)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +16,7 @@ __all__ = ["Chain", "candidate_region", "chain_seeds", "find_seeds"]
 
 Span = tuple[int, int]
 _MAX_OCCURRENCES = 4
+_NEVER = 1 << 62  # an A position no seed reaches
 
 
 @dataclass
@@ -65,21 +67,38 @@ def find_seeds(
 
 
 def chain_seeds(seeds: npt.NDArray[np.int64], settings: Settings) -> list[Chain]:
-    """Group seeds into chains: near in A, and within a local neighbourhood in B."""
+    """Group seeds (sorted by A) into chains: near in A, and within a local neighbourhood in B.
+
+    Each seed joins the open chain whose last B position is nearest, within ``max_jump_chars`` (the
+    first such chain on a tie), or begins a chain; a chain closes once the seeds have gone
+    ``max_gap_chars`` past its A end. The open chains are looked over only when the lowest bound any
+    of them may close at is passed (an A end only grows), and kept as lists while seeds are added:
+    this runs once a seed, hundreds of thousands of times a section."""
     k, gap, jump = settings.seed_chars, settings.max_gap_chars, settings.max_jump_chars
-    chains: list[Chain] = []
-    open_chains: list[Chain] = []
+    chains: list[list[Any]] = []  # [a_lo, a_hi, b_lo, b_hi, last_b, seeds]
+    open_chains: list[list[Any]] = []
+    closes = _NEVER  # no open chain closes before A passes this
     for pa, pb in seeds.tolist():
-        open_chains = [c for c in open_chains if pa <= c.a_hi + gap]
-        near = [c for c in open_chains if abs(pb - c.last_b) <= jump]
-        if near:
-            chain = min(near, key=lambda c: abs(pb - c.last_b))
-            chain.a_hi = max(chain.a_hi, pa + k)
-            chain.b_lo, chain.b_hi = min(chain.b_lo, pb), max(chain.b_hi, pb + k)
-        else:
-            chain = Chain(pa, pa + k, pb, pb + k, pb)
+        if pa > closes:
+            open_chains = [c for c in open_chains if pa <= c[1] + gap]
+            closes = min((c[1] for c in open_chains), default=_NEVER - gap) + gap
+        chain, nearest = None, jump + 1
+        for c in open_chains:
+            d = pb - c[4] if pb >= c[4] else c[4] - pb
+            if d < nearest:
+                chain, nearest = c, d
+        if chain is None:
+            chain = [pa, pa + k, pb, pb + k, pb, []]
             chains.append(chain)
             open_chains.append(chain)
-        chain.last_b = pb
-        chain.seeds.append((pa, pb))
-    return chains
+            closes = min(closes, pa + k + gap)
+        else:  # no min() or max() calls: this is the loop's hottest line
+            if pa + k > chain[1]:
+                chain[1] = pa + k
+            if pb < chain[2]:
+                chain[2] = pb
+            elif pb + k > chain[3]:  # b_hi is b_lo + k at least: a seed below b_lo ends below it
+                chain[3] = pb + k
+            chain[4] = pb
+        chain[5].append((pa, pb))
+    return [Chain(*c) for c in chains]
