@@ -134,4 +134,5 @@ def encode_ahead(
     size = SectionSize(tuple(b.doc.chars for b in bids))
     if not enabled("vectors") or skip_reason(settings, size) or shortlisted(settings, size):
         return None
-    return EncodingAhead(bids, masked, settings.semantic_encoder, settings.semantic_max_sentences, cancel)
+    limits = (settings.semantic_max_sentences, settings.worker_count)
+    return EncodingAhead(bids, masked, settings.semantic_encoder, limits, cancel)

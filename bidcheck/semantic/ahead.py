@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel
 from bidcheck.ready import Ready
@@ -38,42 +39,65 @@ def section_units(bids: Sequence[Ready], masked: Sequence[Mask]) -> list[Units]:
 
 
 class EncodingAhead:
-    """Each bid's sentences encoded in a daemon thread, begun at once; ``taken`` waits for it and gives
-    the vectors by cache key. It stops between bids when ``stop`` is called or the check is cancelled,
-    and encodes nothing in a section of more than ``max_sentences`` sentences (the shortlist's)."""
+    """Each bid's sentences encoded in daemon threads (``threads`` of them, each with one BLAS thread,
+    taking one bid's whole list at a time), begun at once; ``taken`` waits for them and gives the
+    vectors by cache key. They stop between bids when ``stop`` is called or the check is cancelled, and
+    encode nothing in a section of more than ``max_sentences`` sentences (the shortlist's)."""
 
     def __init__(
         self,
         bids: Sequence[Ready],
         masked: Sequence[Mask],
         encoder: str,
-        max_sentences: int,
+        limits: tuple[int, int],
         cancel: CancelFlag | None = None,
     ) -> None:
+        """``limits``: the most sentences to encode ahead, and the threads to encode them in."""
         self._vectors: dict[str, Vectors] = {}
         self._sentences = (0, 0)  # encoded so far, of all to encode
+        self._lock = threading.Lock()
         self._stopped = threading.Event()
         self._cancel = cancel
-        args = (list(bids), list(masked), encoder, max_sentences)
+        args = (list(bids), list(masked), encoder, limits)
         self._thread = threading.Thread(target=self._encode, args=args, name="encode-ahead", daemon=True)
         self._thread.start()
 
     def _halted(self) -> bool:
         return self._stopped.is_set() or (self._cancel is not None and self._cancel.is_set())
 
-    def _encode(self, bids: list[Ready], masked: list[Mask], encoder: str, max_sentences: int) -> None:
+    def _encode(self, bids: list[Ready], masked: list[Mask], encoder: str, limits: tuple[int, int]) -> None:
         units = section_units(bids, masked)
         total = sum(len(u.texts) for u in units)
-        if total > max_sentences:
+        if total > limits[0]:
             return
-        with contextlib.suppress(Exception):  # a missing encoder is said where the stage loads it
-            for bid in units:
-                if self._halted():
-                    return
-                if bid.texts:
-                    cached = cached_vectors(encoder, bid.texts)
-                    self._vectors[cached.key] = cached.vectors(lambda: load_encoder(encoder))
-                self._sentences = (self._sentences[0] + len(bid.texts), total)
+        self._sentences = (0, total)
+        lists = iter(sorted((u.texts for u in units if u.texts), key=len, reverse=True))  # largest first
+        # one BLAS thread for the process while the threads encode (restored after): each encoder call
+        # limits BLAS to one thread and restores what it found, which another thread may just have set
+        with contextlib.suppress(Exception), threadpool_limits(1, user_api="blas"):
+            load_encoder(encoder)  # a missing encoder is said where the stage loads it
+            helpers = [
+                threading.Thread(target=self._encode_lists, args=(lists, encoder), daemon=True)
+                for _ in range(limits[1] - 1)
+            ]
+            for helper in helpers:
+                helper.start()
+            self._encode_lists(lists, encoder)
+            for helper in helpers:
+                helper.join()
+
+    def _encode_lists(self, lists: Iterator[tuple[str, ...]], encoder: str) -> None:
+        """Encode the bids' lists of sentences as this thread takes them, until none is left."""
+        while not self._halted():
+            with self._lock:
+                texts = next(lists, None)
+            if texts is None:
+                return
+            cached = cached_vectors(encoder, texts)
+            rows = cached.vectors(lambda: load_encoder(encoder))
+            with self._lock:
+                self._vectors[cached.key] = rows
+                self._sentences = (self._sentences[0] + len(texts), self._sentences[1])
 
     def stop(self) -> None:
         """Encode no further bid (the check ended or was cancelled before its semantic stage)."""
