@@ -8,6 +8,7 @@ import os
 import random
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,11 +33,12 @@ from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx
 from bidcheck.report.json import result_json
 from bidcheck.semantic import SectionSize, estimate_seconds, skip_reason
-from bidcheck.semantic.cache import cached_vectors, list_key
+from bidcheck.semantic.ahead import encode_lists
+from bidcheck.semantic.cache import BidVectors, cached_vectors, list_key
 from bidcheck.semantic.encoder import Encoder, load_encoder
 from bidcheck.semantic.neighbours import neighbour_matches
 from bidcheck.semantic.runs import RunRules, aligned_runs
-from bidcheck.semantic.shortlist import char_vectors, shortlist
+from bidcheck.semantic.shortlist import char_vectors, column_best, shortlist
 from bidcheck.semantic.units import Units, bid_units
 from bidcheck.semantic.units import _own_sentences as own_sentences
 from bidcheck.text import build_clean_text
@@ -258,16 +260,16 @@ def test_the_layer_switched_off_finds_no_rewrite_and_says_so(section: tuple[list
 def test_sentences_encoded_beside_the_verification_are_the_ones_the_stage_would_encode(
     section: tuple[list[Path], Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """``overlaps.encode_ahead``: a small section's sentences are encoded in a thread while the pairs
-    are verified, and the semantic stage loads no encoder of its own; the result is the one of a check
-    with that overlap off (``BIDCHECK_OVERLAPS_OFF=vectors``), where the stage encodes them itself."""
-    stage_loads: list[str] = []
+    """``overlaps.encode_ahead``: a small section's sentences are encoded in threads while the pairs
+    are verified, and the semantic stage encodes none itself; the result is the one of a check with
+    that overlap off (``BIDCHECK_OVERLAPS_OFF=vectors``), where the stage encodes them all."""
+    stage_encoded: list[int] = []
 
-    def counted(name: str, threads: int = 1) -> Encoder:
-        stage_loads.append(name)
-        return load_encoder(name, threads)
+    def counted(name: str, lists: list[BidVectors], threads: int, *rest: Callable[..., object]) -> None:
+        stage_encoded.append(sum(len(b.texts) for b in lists if b.rows is None))
+        encode_lists(name, lists, threads, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(semantic, "load_encoder", counted)
+    monkeypatch.setattr(semantic, "encode_lists", counted)
     paths, tender = section
     results = []
     for off in ("", "vectors"):
@@ -276,8 +278,8 @@ def test_sentences_encoded_beside_the_verification_are_the_ones_the_stage_would_
         results.append(check(CheckInputs(tuple(paths), (tender,)), Settings(workers=2)))
         results[-1] = replace(results[-1], elapsed_s=0.0, timings={})
         if not off:
-            assert stage_loads == []
-    assert stage_loads and set(stage_loads) == {"use"}  # each bid's list asks for it
+            assert stage_encoded == []
+    assert len(stage_encoded) == 1 and stage_encoded[0] > 100  # every sentence of the six bids
     assert result_json(results[0]) == result_json(results[1])
     assert any(p.semantic for q in results[0].pairs for p in q.passages)
 
@@ -516,6 +518,18 @@ def test_character_vectors_summed_block_by_block_are_those_summed_at_once() -> N
     assert len(texts) > 2 * 4096
     assert np.array_equal(char_vectors(texts), _char_vectors_at_once(texts))
     assert np.array_equal(char_vectors(texts[:10]), _char_vectors_at_once(texts[:10]))
+
+
+@pytest.mark.parametrize("shape", [(1, 6), (6, 1), (255, 40), (256, 40), (257, 40), (1400, 1300)])
+def test_each_columns_best_looked_down_block_by_block_is_argmaxs(shape: tuple[int, int]) -> None:
+    """The shortlist's closest unit of each column taken in blocks of rows: argmax's row (the first
+    on a tie, planted here in whole rows of the highest score) and its score, for every shape."""
+    rng = np.random.default_rng(shape[0])
+    scores = rng.standard_normal(shape).astype(np.float32)
+    scores[rng.integers(0, shape[0], size=3)] = scores.max()
+    rows, best = column_best(scores)
+    assert np.array_equal(rows, scores.argmax(axis=0))
+    assert np.array_equal(best, scores[scores.argmax(axis=0), np.arange(shape[1])])
 
 
 def test_units_are_the_sentences_a_slice_of_the_mask_each_would_keep() -> None:

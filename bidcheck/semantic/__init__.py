@@ -20,7 +20,7 @@ from bidcheck.compare.passage import RawPassage, overlaps, passage_from_marks
 from bidcheck.config import Settings
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress, slice_progress
 from bidcheck.ready import Ready
-from bidcheck.semantic.ahead import EncodingAhead, section_units
+from bidcheck.semantic.ahead import EncodingAhead, encode_lists, section_units
 from bidcheck.semantic.cache import cached_vectors
 from bidcheck.semantic.encoder import EncoderMissing, Vectors, load_encoder, preload_encoder
 from bidcheck.semantic.neighbours import Match, neighbour_matches
@@ -70,25 +70,30 @@ def _encode(
     units: Sequence[Units],
     progress: ProgressFn,
     cancel: CancelFlag | None,
-    encoded: Mapping[str, Vectors],
+    given: tuple[Mapping[str, Vectors], int],
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """Every unit's vector, bid by bid, and the bid each row belongs to: encoded ahead in this check
-    (``encoded``) or from the cache, those never encoded encoded now (the encoder is loaded only for
-    them: see ``semantic.cache``)."""
+    (``given``: by cache key, and the threads to encode the rest in) or from the cache, those never
+    encoded encoded now (the encoder is loaded only for them: see ``semantic.cache``)."""
+    encoded, threads = given
     cached = [cached_vectors(name, u.texts, encoded) for u in units if u.texts]
     owner = [n for n, u in enumerate(units) for _ in u.texts]
-    missing = [bid.texts[n] for bid in cached for n in bid.missing]
-    seconds = max(1, round(encoding_seconds(sum(len(t) for t in missing))))
+    missing = sum(len(bid.missing) for bid in cached)
+    seconds = max(1, round(encoding_seconds(sum(len(bid.texts[n]) for bid in cached for n in bid.missing))))
     message = (
-        f"语义比对（{len(missing)} 句，约 {seconds} 秒）"
-        if missing
-        else f"语义比对（{len(owner)} 句，已编码过）"
+        f"语义比对（{missing} 句，约 {seconds} 秒）" if missing else f"语义比对（{len(owner)} 句，已编码过）"
     )
-    parts = []
-    for n, bid in enumerate(cached):
-        check_cancel(cancel)
-        progress(n / len(cached), message)
-        parts.append(bid.vectors(lambda: load_encoder(name)))
+    progress(0.0, message)
+    if missing:
+        encode_lists(
+            name,
+            cached,
+            threads,
+            lambda: cancel is not None and cancel.is_set(),
+            lambda sentences: progress(sentences / missing, message),
+        )
+    check_cancel(cancel)
+    parts = [bid.vectors(lambda: load_encoder(name)) for bid in cached]
     vectors = np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
     return vectors, np.asarray(owner, dtype=np.int64)
 
@@ -141,7 +146,8 @@ def find_semantic(
         picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
     encoding = slice_progress(progress, 0.3, 1.0)
-    vectors, owner = _encode(settings.semantic_encoder, units, encoding, cancel, encoded or {})
+    given = (encoded or {}, settings.worker_count)
+    vectors, owner = _encode(settings.semantic_encoder, units, encoding, cancel, given)
     matches = neighbour_matches(vectors, owner, _NEIGHBOURS, settings.semantic_min_margin)
     found = {}
     for (i, j), pair in sorted(matches.items()):

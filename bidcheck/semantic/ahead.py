@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -22,11 +22,11 @@ from threadpoolctl import threadpool_limits
 
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel
 from bidcheck.ready import Ready
-from bidcheck.semantic.cache import cached_vectors
+from bidcheck.semantic.cache import BidVectors, cached_vectors
 from bidcheck.semantic.encoder import Vectors, load_encoder
 from bidcheck.semantic.units import Units, bid_units
 
-__all__ = ["MIN_UNIT_CHARS", "EncodingAhead", "section_units"]
+__all__ = ["MIN_UNIT_CHARS", "EncodingAhead", "encode_lists", "section_units"]
 
 MIN_UNIT_CHARS = 12  # a shorter sentence is a heading or a fragment: no meaning of its own to match
 Mask = npt.NDArray[np.bool_]
@@ -36,6 +36,47 @@ _POLL_SECONDS = 0.2
 def section_units(bids: Sequence[Ready], masked: Sequence[Mask]) -> list[Units]:
     """Each bid's sentences the semantic layer compares (its own prose outside ``masked``)."""
     return [bid_units(b.clean, m, MIN_UNIT_CHARS) for b, m in zip(bids, masked, strict=True)]
+
+
+def encode_lists(
+    encoder: str,
+    lists: Sequence[BidVectors],
+    threads: int,
+    halted: Callable[[], bool] = lambda: False,
+    encoded: Callable[[int], None] = lambda sentences: None,
+) -> None:
+    """Each bid's list of sentences not yet encoded (``rows`` None) encoded and cached, in ``threads``
+    threads taking one whole list at a time, the largest first (a list encoded together gives the
+    vectors it gives alone: see ``semantic.cache``). BLAS keeps one thread for the process meanwhile
+    (restored after): each encoder call limits it to one and restores what it found, which another
+    thread may just have set. ``encoded`` is told, in the calling thread, the sentences encoded so far;
+    no list is begun once ``halted`` is true. Raises ``EncoderMissing`` as ``load_encoder`` does."""
+    waiting = iter(sorted((b for b in lists if b.rows is None), key=lambda b: -len(b.texts)))
+    lock = threading.Lock()
+    done = [0]
+
+    def work(report: Callable[[int], None]) -> None:
+        while not halted():
+            with lock:
+                bid = next(waiting, None)
+            if bid is None:
+                return
+            bid.vectors(lambda: load_encoder(encoder))
+            with lock:
+                done[0] += len(bid.texts)
+            report(done[0])
+
+    with threadpool_limits(1, user_api="blas"):
+        load_encoder(encoder)
+        helpers = [
+            threading.Thread(target=work, args=(lambda n: None,), daemon=True) for _ in range(threads - 1)
+        ]
+        for helper in helpers:
+            helper.start()
+        work(encoded)
+        for helper in helpers:
+            helper.join()
+        encoded(done[0])
 
 
 class EncodingAhead:
@@ -55,7 +96,6 @@ class EncodingAhead:
         """``limits``: the most sentences to encode ahead, and the threads to encode them in."""
         self._vectors: dict[str, Vectors] = {}
         self._sentences = (0, 0)  # encoded so far, of all to encode
-        self._lock = threading.Lock()
         self._stopped = threading.Event()
         self._cancel = cancel
         args = (list(bids), list(masked), encoder, limits)
@@ -71,33 +111,14 @@ class EncodingAhead:
         if total > limits[0]:
             return
         self._sentences = (0, total)
-        lists = iter(sorted((u.texts for u in units if u.texts), key=len, reverse=True))  # largest first
-        # one BLAS thread for the process while the threads encode (restored after): each encoder call
-        # limits BLAS to one thread and restores what it found, which another thread may just have set
-        with contextlib.suppress(Exception), threadpool_limits(1, user_api="blas"):
-            load_encoder(encoder)  # a missing encoder is said where the stage loads it
-            helpers = [
-                threading.Thread(target=self._encode_lists, args=(lists, encoder), daemon=True)
-                for _ in range(limits[1] - 1)
-            ]
-            for helper in helpers:
-                helper.start()
-            self._encode_lists(lists, encoder)
-            for helper in helpers:
-                helper.join()
+        lists = [cached_vectors(encoder, u.texts) for u in units if u.texts]
 
-    def _encode_lists(self, lists: Iterator[tuple[str, ...]], encoder: str) -> None:
-        """Encode the bids' lists of sentences as this thread takes them, until none is left."""
-        while not self._halted():
-            with self._lock:
-                texts = next(lists, None)
-            if texts is None:
-                return
-            cached = cached_vectors(encoder, texts)
-            rows = cached.vectors(lambda: load_encoder(encoder))
-            with self._lock:
-                self._vectors[cached.key] = rows
-                self._sentences = (self._sentences[0] + len(texts), self._sentences[1])
+        def encoded(sentences: int) -> None:
+            self._sentences = (sentences, total)
+
+        with contextlib.suppress(Exception):  # a missing encoder is said where the stage loads it
+            encode_lists(encoder, lists, limits[1], self._halted, encoded)
+            self._vectors = {bid.key: bid.rows for bid in lists if bid.rows is not None}
 
     def stop(self) -> None:
         """Encode no further bid (the check ended or was cancelled before its semantic stage)."""

@@ -36,7 +36,7 @@ from bidcheck.semantic.neighbours import Match
 from bidcheck.semantic.runs import RunRules, aligned_runs
 from bidcheck.semantic.units import Units
 
-__all__ = ["char_vectors", "shortlist"]
+__all__ = ["char_vectors", "column_best", "shortlist"]
 
 Vectors = npt.NDArray[np.float32]
 Pair = tuple[int, int]
@@ -47,6 +47,7 @@ _CONTEXT = 2  # sentences either side of a run that are encoded too
 _NEIGHBOURS = 4  # closest sentences in other bids encoded for each run sentence (its margin's company)
 _CODES = 0x110000  # code points
 _ROWS = 4096  # texts whose character vectors are summed at once
+_BLOCK_ROWS = 256  # rows of a pair's scores looked down at once for each column's best
 
 
 def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
@@ -89,10 +90,27 @@ def _closest(
             scores = vectors[starts[x] : starts[x + 1]] @ vectors[starts[y] : starts[y + 1]].T
             if scores.size == 0:
                 continue
-            across, down = scores.argmax(axis=1), scores.argmax(axis=0)  # down: no transposed copy
+            across = scores.argmax(axis=1)
             closest[(x, y)] = (across, scores[np.arange(len(across)), across])
-            closest[(y, x)] = (down, scores[down, np.arange(len(down))])
+            closest[(y, x)] = column_best(scores)
     return closest
+
+
+def column_best(scores: Vectors) -> tuple[npt.NDArray[np.int64], Vectors]:
+    """Each column's highest score and its row (the first such row), as ``argmax(axis=0)`` gives it,
+    taken ``_BLOCK_ROWS`` rows at a time: numpy's argmax down a row-major matrix copies it transposed
+    first (1.4 ms of the 5.3 a pair of 1,400-sentence bids took; blocks that stay in the cache: 0.6)."""
+    best = scores[0].copy()
+    rows = np.zeros(scores.shape[1], dtype=np.int64)
+    for top in range(0, scores.shape[0], _BLOCK_ROWS):
+        block = scores[top : top + _BLOCK_ROWS]
+        higher = block.max(axis=0) > best  # strictly: an earlier row keeps a tie, as argmax does
+        if top == 0:
+            higher[:] = True
+        if higher.any():
+            rows[higher] = block[:, higher].argmax(axis=0) + top
+            best[higher] = block[rows[higher] - top, np.flatnonzero(higher)]
+    return rows, best
 
 
 def _usual(closest: Closest, units: Sequence[Units]) -> list[Vectors]:
