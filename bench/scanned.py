@@ -15,11 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -27,9 +24,9 @@ import pypdfium2 as pdfium
 from bench.corpus import generate_section
 from bench.installed import compile_bytecode
 from bench.ocr import scan
+from bench.scale import run_check
 from bench.writers import Chapter, write_pdf
 
-ROOT = Path(__file__).resolve().parents[1]
 _DPI, _NOISE = 200, 10.0
 
 
@@ -57,40 +54,6 @@ def scanned_section(folder: Path, bids: int, seed: int, own: tuple[int, int]) ->
     return section
 
 
-def _children_cpu() -> float:
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
-def check_scanned(section: Path, workers: int) -> tuple[float, float, dict[str, object]]:
-    """``bidcheck check`` on the section in a fresh process with an empty cache: (wall s, CPU s, result)."""
-    with tempfile.TemporaryDirectory() as temp:
-        out = Path(temp)
-        cmd = [
-            sys.executable,
-            "-m",
-            "bidcheck.cli",
-            "check",
-            str(section / "bids"),
-            "--tender",
-            *[str(p) for p in sorted((section / "tender").iterdir())],
-            "--json",
-            str(out / "r.json"),
-            "--xlsx",
-            str(out / "r.xlsx"),
-            "--quiet",
-            "--workers",
-            str(workers),
-        ]
-        env = {**os.environ, "BIDCHECK_CACHE_DIR": str(out / "cache")}
-        started, cpu = time.perf_counter(), _children_cpu()
-        done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, check=False)
-        wall = time.perf_counter() - started
-        if done.returncode not in (0, 1):
-            raise RuntimeError(f"bidcheck check failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
-        return wall, _children_cpu() - cpu, json.loads((out / "r.json").read_text(encoding="utf-8"))
-
-
 def raised(section: Path, result: dict[str, object]) -> str:
     """'planted raised / planted, others raised': the pairs at watch or high, against the truth."""
     truth = json.loads((section / "truth.json").read_text(encoding="utf-8"))
@@ -114,7 +77,8 @@ def main() -> None:
     args = parser.parse_args()
     compiled = compile_bytecode()
     section = scanned_section(args.folder, args.bids, args.seed, tuple(args.own))
-    wall, cpu, result = check_scanned(section, args.workers)
+    with tempfile.TemporaryDirectory() as temp:
+        wall, _, result, cpu = run_check(section, Path(temp), Path(temp) / "cache", args.workers)
     documents = result["documents"]
     assert isinstance(documents, list)
     pages = sum(int(d["ocr_pages"]) for d in documents)
