@@ -117,16 +117,19 @@ def shortlisted(size: SectionSize, max_sentences: int = Settings().semantic_max_
     return size.total * _SENTENCE_SHARE / _CHARS_PER_SENTENCE > max_sentences
 
 
-def estimate_seconds(size: SectionSize, max_sentences: int = Settings().semantic_max_sentences) -> float:
+def estimate_seconds(
+    size: SectionSize, max_sentences: int = Settings().semantic_max_sentences, threads: int = 1
+) -> float:
     """About how long the layer takes on a section of this size: the model's load, then every sentence
     encoded, or in a section of more than ``max_sentences`` sentences the shortlist (its character
-    vectors and every pair of bids compared) and the sentences it picks."""
+    vectors and every pair of bids compared) and the sentences it picks. The sentences are encoded in
+    ``threads`` threads (the check's workers: ``semantic.ahead.encode_lists``)."""
     chars = size.total * _SENTENCE_SHARE
     if not shortlisted(size, max_sentences):
-        return _LOAD_SECONDS + encoding_seconds(round(chars))
+        return _LOAD_SECONDS + encoding_seconds(round(chars)) / max(1, threads)
     shortlist = _SHORTLIST_CHAR_SECONDS * size.total + _SHORTLIST_PAIR_SECONDS * size.pairs()
     picked = min(SHORTLIST, max_sentences) * 30  # the shortlist's picks are shorter sentences
-    return _LOAD_SECONDS + shortlist + encoding_seconds(picked)
+    return _LOAD_SECONDS + shortlist + encoding_seconds(picked) / max(1, threads)
 
 
 def skip_reason(settings: Settings, size: SectionSize) -> str:
@@ -135,7 +138,7 @@ def skip_reason(settings: Settings, size: SectionSize) -> str:
     if not settings.semantic_enabled:
         return "已在设置中关闭（semantic_enabled）"
     if size.bids > settings.semantic_max_bids:
-        seconds = estimate_seconds(size, settings.semantic_max_sentences)
+        seconds = estimate_seconds(size, settings.semantic_max_sentences, settings.worker_count)
         return (
             f"标段有 {size.bids} 份投标文件，超过上限 {settings.semantic_max_bids} 份（semantic_max_bids），"
             f"打开约需 {_rounded(seconds)} 秒"
@@ -148,7 +151,7 @@ def plan_line(settings: Settings, size: SectionSize) -> str:
     reason = skip_reason(settings, size)
     if reason:
         return f"语义比对未运行：{reason}"
-    seconds = _rounded(estimate_seconds(size, settings.semantic_max_sentences))
+    seconds = _rounded(estimate_seconds(size, settings.semantic_max_sentences, settings.worker_count))
     return (
         f"语义比对约需 {seconds} 秒（{size.bids} 份投标文件，约 {_wan(size.total)}字；"
         f"可在设置中关闭 semantic_enabled）"
