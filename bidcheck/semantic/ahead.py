@@ -73,9 +73,11 @@ def encode_lists(
         ]
         for helper in helpers:
             helper.start()
-        work(encoded)
-        for helper in helpers:
-            helper.join()
+        try:
+            work(encoded)
+        finally:  # the helpers end within this BLAS limit, whatever this thread met
+            for helper in helpers:
+                helper.join()
         encoded(done[0])
 
 
