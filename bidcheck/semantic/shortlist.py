@@ -47,6 +47,7 @@ _CONTEXT = 2  # sentences either side of a run that are encoded too
 _NEIGHBOURS = 4  # closest sentences in other bids encoded for each run sentence (its margin's company)
 _CODES = 0x110000  # code points
 _ROWS = 4096  # texts whose character vectors are summed at once
+_HELD_CELLS = 16 << 20  # cells of the table of texts by characters marked at once (a byte each)
 _BLOCK_ROWS = 256  # rows of a pair's scores looked down at once for each column's best
 
 
@@ -58,11 +59,11 @@ def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
     lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
     codes = code_points("".join(texts)).astype(np.int64)
     rows = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
-    chars, df = np.unique(np.unique(rows * _CODES + codes) % _CODES, return_counts=True)
-    weight = np.log(len(texts) / df)[np.searchsorted(chars, codes)]
+    dense, df = _texts_holding(codes, rows, lengths)
+    weight = np.log(len(texts) / df)[dense]
     bucket = ((codes * 0x9E3779B1) & 0xFFFFFFFF) * dims >> 32  # the hash's high bits: its low ones are poor
     signed = np.where((codes * 0x85EBCA77) & 0x80000000, weight, -weight)
-    del chars, df, weight
+    del dense, df, weight
     ends = np.cumsum(lengths)
     vectors = np.empty((len(texts), dims), dtype=np.float32)
     for top in range(0, len(texts), _ROWS):
@@ -75,6 +76,28 @@ def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
         block /= np.maximum(np.linalg.norm(block, axis=1, keepdims=True), 1e-9)
         vectors[top:last] = block
     return vectors
+
+
+def _texts_holding(
+    codes: npt.NDArray[np.int64], rows: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each character's number among the distinct characters (in code point order), and for each of
+    those the texts that hold it: marked some texts at a time in a table of texts by characters,
+    without sorting the (text, character) pairs (two sorts of a million pairs took 0.6 s a 30-bid
+    section)."""
+    seen = np.zeros(_CODES, dtype=bool)
+    seen[codes] = True
+    dense = (np.cumsum(seen, dtype=np.int64) - 1)[codes]
+    df = np.zeros(int(seen.sum()), dtype=np.int64)
+    ends = np.cumsum(lengths)
+    step = max(1, min(_ROWS, _HELD_CELLS // max(len(df), 1)))  # the table stays small however many characters
+    for top in range(0, len(lengths), step):
+        last = min(top + step, len(lengths))
+        lo, hi = int(ends[top - 1]) if top else 0, int(ends[last - 1]) if last else 0
+        held = np.zeros((last - top, len(df)), dtype=bool)
+        held[rows[lo:hi] - top, dense[lo:hi]] = True
+        df += held.sum(axis=0)
+    return dense, df
 
 
 def _closest(
