@@ -79,9 +79,10 @@ def _encode(
     cached = [cached_vectors(name, u.texts, encoded) for u in units if u.texts]
     owner = [n for n, u in enumerate(units) for _ in u.texts]
     missing = sum(len(bid.missing) for bid in cached)
-    seconds = max(1, round(encoding_seconds(sum(len(bid.texts[n]) for bid in cached for n in bid.missing))))
-    message = (
-        f"语义比对（{missing} 句，约 {seconds} 秒）" if missing else f"语义比对（{len(owner)} 句，已编码过）"
+    chars = sum(len(bid.texts[n]) for bid in cached for n in bid.missing)
+    seconds = max(1, round(encoding_seconds(chars) / max(1, threads)))
+    message = (  # encoded: in an earlier check (the cache), or in this one beside the verification
+        f"语义比对（{missing} 句，约 {seconds} 秒）" if missing else f"语义比对（{len(owner)} 句，已编码）"
     )
     progress(0.0, message)
     if missing:
