@@ -24,7 +24,7 @@ sentences (some 240 real-length bids), beyond the 60 bids the layer runs on by d
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -64,11 +64,8 @@ def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
     bucket = ((codes * 0x9E3779B1) & 0xFFFFFFFF) * dims >> 32  # the hash's high bits: its low ones are poor
     signed = np.where((codes * 0x85EBCA77) & 0x80000000, weight, -weight)
     del dense, df, weight
-    ends = np.cumsum(lengths)
     vectors = np.empty((len(texts), dims), dtype=np.float32)
-    for top in range(0, len(texts), _ROWS):
-        last = min(top + _ROWS, len(texts))
-        lo, hi = int(ends[top - 1]) if top else 0, int(ends[last - 1]) if last else 0
+    for top, last, lo, hi in _text_blocks(lengths, _ROWS):
         flat = np.bincount(
             (rows[lo:hi] - top) * dims + bucket[lo:hi], weights=signed[lo:hi], minlength=(last - top) * dims
         )
@@ -76,6 +73,15 @@ def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
         block /= np.maximum(np.linalg.norm(block, axis=1, keepdims=True), 1e-9)
         vectors[top:last] = block
     return vectors
+
+
+def _text_blocks(lengths: npt.NDArray[np.int64], step: int) -> Iterator[tuple[int, int, int, int]]:
+    """The texts ``step`` at a time: the first text and the one after the last, and where their
+    characters begin and end in the texts joined."""
+    ends = np.cumsum(lengths)
+    for top in range(0, len(lengths), step):
+        last = min(top + step, len(lengths))
+        yield top, last, int(ends[top - 1]) if top else 0, int(ends[last - 1]) if last else 0
 
 
 def _texts_holding(
@@ -89,11 +95,8 @@ def _texts_holding(
     seen[codes] = True
     dense = (np.cumsum(seen, dtype=np.int64) - 1)[codes]
     df = np.zeros(int(seen.sum()), dtype=np.int64)
-    ends = np.cumsum(lengths)
     step = max(1, min(_ROWS, _HELD_CELLS // max(len(df), 1)))  # the table stays small however many characters
-    for top in range(0, len(lengths), step):
-        last = min(top + step, len(lengths))
-        lo, hi = int(ends[top - 1]) if top else 0, int(ends[last - 1]) if last else 0
+    for top, last, lo, hi in _text_blocks(lengths, step):
         held = np.zeros((last - top, len(df)), dtype=bool)
         held[rows[lo:hi] - top, dense[lo:hi]] = True
         df += held.sum(axis=0)
