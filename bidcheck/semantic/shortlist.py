@@ -130,12 +130,13 @@ def column_best(scores: Vectors) -> tuple[npt.NDArray[np.int64], Vectors]:
     rows = np.zeros(scores.shape[1], dtype=np.int64)
     for top in range(0, scores.shape[0], _BLOCK_ROWS):
         block = scores[top : top + _BLOCK_ROWS]
-        higher = block.max(axis=0) > best  # strictly: an earlier row keeps a tie, as argmax does
+        highest = block.max(axis=0)
+        higher = highest > best  # strictly: an earlier row keeps a tie, as argmax does
         if top == 0:
             higher[:] = True
         if higher.any():
             rows[higher] = block[:, higher].argmax(axis=0) + top
-            best[higher] = block[rows[higher] - top, np.flatnonzero(higher)]
+            best[higher] = highest[higher]
     return rows, best
 
 
