@@ -99,14 +99,20 @@ def _stands_as_error(text: str, span: tuple[int, int]) -> bool:
     the words running across its ends are taken off holds its wrong characters and two characters at
     least. 养户 in 浇水养户 is a slip for 养护; in 培养户外 or 饲养户 (a livestock farmer) 养 ends another
     word; 模版支撑 before 体系 keeps 模版."""
-    lo, hi = max(0, span[0] - _CONTEXT), span[1] + _CONTEXT
-    ends = list(itertools.accumulate(map(len, cut(text[lo:hi])), initial=lo))
     left = set(range(*span))
-    for a, b in itertools.pairwise(ends):
+    for a, b in _words_around(text, span):
         if any(a < edge < b for edge in span):
             left -= set(range(a, b))
     wrong = {span[0] + n for n in _wrong_places(text[span[0] : span[1]])}
     return len(left) >= 2 and wrong <= left
+
+
+def _words_around(text: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """The words the cut makes of ``span`` of ``text`` and ``_CONTEXT`` characters either side, as
+    spans of ``text``."""
+    lo = max(0, span[0] - _CONTEXT)
+    ends = itertools.accumulate(map(len, cut(text[lo : span[1] + _CONTEXT])), initial=lo)
+    return list(itertools.pairwise(ends))
 
 
 @functools.cache
@@ -173,10 +179,7 @@ def _as_word(word: str, text: str, tries: int = 3) -> bool:
     for _ in range(tries):
         if at < 0:
             return False
-        lo = max(0, at - _CONTEXT)
-        words = cut(text[lo : at + len(word) + _CONTEXT])
-        ends = list(itertools.accumulate(map(len, words), initial=lo))
-        if any(ends[n] <= at and at + len(word) <= ends[n + 1] for n in range(len(words))):
+        if any(a <= at and at + len(word) <= b for a, b in _words_around(text, (at, at + len(word)))):
             return True
         at = text.find(word, at + 1)
     return False
