@@ -146,6 +146,28 @@ def test_three_who_quote_the_same_clauses_each_in_other_company_are_no_ring() ->
     assert [r.members for r in find_rings(one, 500)] == [frozenset({"d1", "d2", "d3", "d4"})]
 
 
+def test_a_draft_is_its_holders_and_needs_its_length_held_by_all_of_them_at_once() -> None:
+    """Five bids each two linked: 300 letters all five hold (a form every bid fills in, a passage every
+    bid quotes from a tender nobody gave), and 260 more that d1, d2, d3 and d5 hold. d1, d3 and d5
+    share 560 letters at once, but no 500 that only they hold, nor 500 that all five hold: no ring.
+    With a draft of 600 letters that d1, d3 and d5 alone hold, the ring is theirs, not the section's."""
+    everyone, four = ((0, 300), (0, 300)), ((300, 560), (300, 560))
+    members = ["d1", "d2", "d3", "d4", "d5"]
+
+    def linked(own: list[tuple[Span, Span]], holders: set[str]) -> list[PairResult]:
+        return [
+            _pair(a, b, "watch", [everyone, four, *(own if {a, b} <= holders else [])])
+            if {a, b} <= {"d1", "d2", "d3", "d5"}
+            else _pair(a, b, "watch", [everyone])
+            for a, b in itertools.combinations(members, 2)
+        ]
+
+    assert find_rings(linked([], set()), 500) == []
+    draft = ((600, 1200), (600, 1200))
+    [ring] = find_rings(linked([draft], {"d1", "d3", "d5"}), 500)
+    assert ring.members == frozenset({"d1", "d3", "d5"}) and ring.letters == 600
+
+
 def test_two_bidders_copying_different_parts_of_a_third_are_no_ring() -> None:
     pairs = [
         _pair("d1", "d2", "watch", [((100, 800), (50, 750))]),
@@ -232,11 +254,14 @@ def test_a_ring_sharing_a_draft_of_its_own_is_raised_in_a_real_section(tmp_path:
     assert {p.level for p in result.pairs if p not in ring} == {"none"}
 
 
-def _section(tmp_path: Path, bids: int, seed: int, case: str) -> tuple[dict[frozenset[str], str], set[str]]:
-    """A generated section checked with its tender: each pair's level by file names, and the ring's
-    members (from the section's truth)."""
+def _section(
+    tmp_path: Path, bids: int, seed: int, case: str, tender: bool = True
+) -> tuple[dict[frozenset[str], str], set[str]]:
+    """A generated section checked with its tender (or without): each pair's level by file names, and
+    the members of its planted pairs (from the section's truth)."""
     section = generate_section(tmp_path, bids, seed, case=case)
-    result = check(CheckInputs((tmp_path / "bids",), tenders=(section.tender,)), Settings(workers=1))
+    tenders = (section.tender,) if tender else ()
+    result = check(CheckInputs((tmp_path / "bids",), tenders=tenders), Settings(workers=1))
     names = {d.id: d.name for d in result.documents}
     levels = {frozenset((names[p.a], names[p.b])): p.level for p in result.pairs}
     ring = {n for p in section.truth["pairs"] for n in (p["a"], p["b"])}  # type: ignore[index]
@@ -264,6 +289,17 @@ def test_small_sections_sharing_tender_text_and_public_commitments_raise_nothing
     for bids in (3, 5):
         levels, ring = _section(tmp_path / str(bids), bids, 3, "commitments")
         assert not ring and set(levels.values()) == {"none"}
+
+
+def test_a_form_and_passages_every_bid_quotes_make_no_ring_without_the_tender(tmp_path: Path) -> None:
+    """Five bids, no tender given: each fills in the tender's letter form and quotes two public passages
+    and some of the tender's clauses; two of them copied a plan from each other, two more a paragraph.
+    Three who share the letter, the passages and one clause quoted by four share nothing of their own:
+    the planted pairs keep their levels and no other pair is raised (it was a ring of three)."""
+    levels, planted = _section(tmp_path, 5, 203, "planted", tender=False)
+    assert len(planted) == 4 and len(levels) == 10
+    assert sorted(levels.values()) == ["high", *["none"] * 8, "watch"]
+    assert {level for pair, level in levels.items() if not pair <= planted} == {"none"}
 
 
 def test_common_text_is_judged_after_rings_only_where_its_holders_could_be_a_ring() -> None:

@@ -6,6 +6,7 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -63,13 +64,24 @@ def _own_letters(sides: list[Side]) -> npt.NDArray[np.int64]:
     return np.concatenate(([0], np.cumsum(own & ~clause)))
 
 
-def _shared_in(sides: list[tuple[Side, str]]) -> Counter[Triple]:
-    """In one bid: for each two partners, the bid's own letters that lie in evidence passages with
-    both at once (a stretch of the bid copied by, or from, both), of one draft: those whose partners
-    are the partners of the two's largest such stretch, or some of them. A ring's draft is held by the
-    ring throughout (some members' disguises align less of it); clauses of a tender nobody gave, each
-    quoted by its own half of the bidders, are held by changing company, and two bidders who both
-    quote three of them share no draft."""
+class _Draft(NamedTuple):
+    """What one bid shares with two partners at once: the partners of the largest stretch the three
+    share (``holders``, the two among them), the bid's own letters in it and in stretches some of its
+    holders share (``letters``: members' disguises align less of a draft), and those that all its
+    holders share at once (``whole``)."""
+
+    holders: frozenset[str]
+    letters: int
+    whole: int
+
+
+def _shared_in(sides: list[tuple[Side, str]]) -> dict[frozenset[str], _Draft]:
+    """In one bid: for each two partners, the draft the bid shares with both at once (see ``_Draft``):
+    its own letters that lie in evidence passages with both (a stretch of the bid copied by, or from,
+    both), of one draft: those whose partners are the partners of the two's largest such stretch, or
+    some of them. A ring's draft is held by the ring throughout (some members' disguises align less of
+    it); clauses of a tender nobody gave, each quoted by its own half of the bidders, are held by
+    changing company, and two bidders who both quote three of them share no draft."""
     own = _own_letters([s for s, _ in sides])
     cuts = sorted({x for s, _ in sides for x in (s.start, s.end)})
     held: Counter[frozenset[str]] = Counter()  # the bid's letters by the partners holding them
@@ -77,18 +89,22 @@ def _shared_in(sides: list[tuple[Side, str]]) -> Counter[Triple]:
         partners = frozenset(other for s, other in sides if s.start <= lo and hi <= s.end)
         if len(partners) >= 2:
             held[partners] += int(own[hi] - own[lo])
-    shared: Counter[Triple] = Counter()
+    shared: dict[frozenset[str], _Draft] = {}
     for two in {frozenset(x) for partners in held for x in itertools.combinations(sorted(partners), 2)}:
         company = [(partners, letters) for partners, letters in held.items() if two <= partners]
         draft = max(company, key=lambda c: (c[1], sorted(c[0])))[0]
-        shared[two] = sum(letters for partners, letters in company if partners <= draft)
+        letters = sum(letters for partners, letters in company if partners <= draft)
+        shared[two] = _Draft(draft, letters, held[draft])
     return shared
 
 
 def _ring_triples(pairs: Sequence[PairResult], min_chars: int) -> dict[Triple, int]:
-    """Three bidders each two of whom are linked at ``watch`` or ``high`` on their own evidence, and
-    one of whom has at least ``min_chars`` letters of its own text in evidence passages with both
-    others at once; with those letters (the most of the three)."""
+    """Bidders who share a draft (``_Draft``) each two of whom are linked at ``watch`` or ``high`` on
+    their own evidence, one of whom has at least ``min_chars`` letters of its own text in evidence
+    passages with all the others at once; with its letters (the most of the ring). The ring is every
+    holder of the draft, not three of them: text three bids share that others hold too is no three's
+    draft (a form every bid fills in, a passage every bid quotes from a tender nobody gave); where a
+    holder is not linked with all the others, the three alone."""
     linked = {frozenset((p.a, p.b)) for p in pairs if p.level != "none"}
     sides: dict[str, list[tuple[Side, str]]] = {}
     for pair in (p for p in pairs if p.level != "none"):
@@ -97,19 +113,25 @@ def _ring_triples(pairs: Sequence[PairResult], min_chars: int) -> dict[Triple, i
             sides.setdefault(pair.b, []).append((q.b, pair.a))
     triples: dict[Triple, int] = {}
     for doc, items in sides.items():
-        for partners, letters in _shared_in(items).items():
-            ring = partners | {doc}
-            if letters >= min_chars and all(frozenset(x) in linked for x in itertools.combinations(ring, 2)):
-                triples[ring] = max(triples.get(ring, 0), letters)
+        for two, draft in _shared_in(items).items():
+            if draft.whole < min_chars:
+                continue
+            ring = next((r for r in (draft.holders | {doc}, two | {doc}) if _all_linked(r, linked)), None)
+            if ring is not None:
+                triples[ring] = max(triples.get(ring, 0), draft.letters)
     return triples
 
 
+def _all_linked(members: frozenset[str], linked: set[frozenset[str]]) -> bool:
+    return all(frozenset(x) in linked for x in itertools.combinations(members, 2))
+
+
 def find_rings(pairs: Sequence[PairResult], min_chars: int) -> list[Ring]:
-    """Rings: bidders who share one draft of at least ``min_chars`` letters of their own text, each
-    two of them linked on their own evidence. Standard-clause-like sentences are left out of the
-    letters (unrelated bids quote the same model clauses), and a stretch shared by two partners of one
-    bid at once is what makes three a ring: two bidders who each copied a different part of a third
-    are none. Rings of three that share two members are one ring."""
+    """Rings: bidders who share one draft of their own text, at least ``min_chars`` letters of it held
+    by all of them at once, each two of them linked on their own evidence. Standard-clause-like
+    sentences are left out of the letters (unrelated bids quote the same model clauses), and a stretch
+    shared by two partners of one bid at once is what makes three a ring: two bidders who each copied a
+    different part of a third are none. Rings of three that share two members are one ring."""
     rings: list[Ring] = []
     for triple, letters in sorted(_ring_triples(pairs, min_chars).items(), key=lambda t: sorted(t[0])):
         joined = [r for r in rings if len(r.members & triple) >= 2]
