@@ -5,7 +5,11 @@ requirements it answers, a different selection each, so each clause is held by i
 often fewer than the share that makes text common. Colluders share a draft the other way: a block held
 by the same few bidders throughout. So a stretch of a bid whose shared clauses, one after another, are
 held by changing sets of bidders — as many in all as make text common (at most ``common_alone_bids``),
-and more than any one clause has — is public text: no evidence whoever shares it, rings included.
+and more than any one clause has — holds quoted clauses: no evidence whoever shares them, rings
+included. Quoted is what three bids or more hold word for word, at least half of them in such stretches
+of their own: a clause two bids alone share is theirs, and so is a copy pasted right after a quoted clause
+(one run of shared text with it), or a ring's draft that one member pasted among its quoted clauses and
+the others elsewhere.
 """
 
 from __future__ import annotations
@@ -97,16 +101,25 @@ def _regions(covered: Mask, gap: int) -> list[tuple[int, int]]:
     return runs
 
 
-def _public_in(
+@dataclass(frozen=True)
+class _Regions:
+    """One bid's shared stretches (``groups``: each one's holders, -1 where none or common) and its
+    regions of clauses held in changing company (``inside``, by character)."""
+
+    groups: npt.NDArray[np.int64]
+    inside: Mask
+
+
+def _regions_in(
     groups: npt.NDArray[np.int64], holders: _Holders, common: Mask, needed: int, settings: Settings
-) -> Mask:
-    """One bid's shared text, outside its common text, that lies in stretches of clauses held in
+) -> _Regions:
+    """One bid's shared text outside its common text, and the stretches of it that hold clauses in
     changing company."""
     span = settings.template_min_chars
     groups = np.where(common[: len(groups)], -1, groups)
     covered = _long_runs(spans_mask(groups >= 0, span, len(common)), settings.min_passage_chars)
     groups = np.where(covered[: len(groups)], groups, -1)
-    mask = np.zeros(len(common), dtype=bool)
+    inside = np.zeros(len(common), dtype=bool)
     least = settings.min_passage_chars - span + 1  # stretches that make one passage
     for lo, hi in _regions(covered, settings.max_gap_chars):
         positions = lo + np.flatnonzero(groups[lo : max(lo, hi - span + 1)] >= 0)
@@ -114,20 +127,31 @@ def _public_in(
             continue
         company, largest = holders.company(positions, groups[positions], least)
         if company >= needed and company > largest:
-            mask[lo:hi] = _quoted_by_several(covered[lo:hi], groups[lo:hi], holders, span)
-    return mask
+            inside[lo:hi] = covered[lo:hi]
+    return _Regions(groups, inside)
 
 
-def _quoted_by_several(covered: Mask, groups: npt.NDArray[np.int64], holders: _Holders, span: int) -> Mask:
-    """The runs of a region that three bids or more hold: a clause two bids alone share is theirs, even
-    among clauses that many quote (a copy pasted next to the quoted tender)."""
-    out = np.zeros_like(covered)
-    for lo, hi in true_runs(covered):
-        inside = groups[lo : max(lo, hi - span + 1)]
-        inside = inside[inside >= 0]
-        if len(inside) and int((holders.ends[inside] - holders.starts[inside]).max()) >= 3:
-            out[lo:hi] = True
-    return out
+def _quoted(regions: Sequence[_Regions], holders: _Holders) -> npt.NDArray[np.bool_]:
+    """By stretch held by two bids or more: whether it is quoted, that is three bids or more hold it and
+    at least half of them in their regions of clauses held in changing company. A clause two bids
+    alone share is theirs, even among clauses that many quote; a draft a ring pasted next to the quoted
+    tender in one member's bid lies elsewhere in the others'."""
+    counts = holders.ends - holders.starts
+    quoting = np.zeros(len(counts), dtype=np.int64)
+    for bid in regions:
+        at = np.flatnonzero(bid.groups >= 0)
+        quoting[np.unique(bid.groups[at[bid.inside[at]]])] += 1
+    return (counts >= 3) & (2 * quoting >= counts)
+
+
+def _public_in(bid: _Regions, quoted: npt.NDArray[np.bool_], span: int) -> Mask:
+    """One bid's text in its regions of clauses held in changing company that is quoted (``_quoted``):
+    only that, not a copy pasted right next to it (with no sentence end between them the two are one
+    run of shared text)."""
+    stretches = np.zeros(len(bid.groups), dtype=bool)
+    shared = bid.groups >= 0
+    stretches[shared] = quoted[bid.groups[shared]]
+    return spans_mask(stretches, span, len(bid.inside)) & bid.inside
 
 
 def changing_company_masks(bids: Sequence[Ready], common: Sequence[Mask], settings: Settings) -> list[Mask]:
@@ -138,7 +162,9 @@ def changing_company_masks(bids: Sequence[Ready], common: Sequence[Mask], settin
     grams = [long_gram_hashes(b.fingerprint.kgrams, settings.seed_chars, span) for b in bids]
     holders = _Holders.of(grams)
     needed = min(settings.common_alone_bids, bids_for_common(len(bids), settings))
-    return [
-        _public_in(holders.groups(g), holders, c, needed, settings)
+    regions = [
+        _regions_in(holders.groups(g), holders, c, needed, settings)
         for g, c in zip(grams, common, strict=True)
     ]
+    quoted = _quoted(regions, holders)
+    return [_public_in(r, quoted, span) for r in regions]
