@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from bench.ocr import dense_pdf, scan
-from bidcheck.cache import file_digest
 from bidcheck.ingest import ocr_lines
 from bidcheck.ingest.ocr import RapidOcrEngine, bundled_models
 from bidcheck.ingest.ocr_int8 import RANGES_FILE, activation_ranges
 from bidcheck.ingest.scan import OcrTask, load_task_image
+from bidcheck.memo import file_digest
 
 _PAGES = range(20, 28)  # bench/ocr.py measures pages 1 to 16
 _DPIS = (200, 150)  # as bidcheck renders a scanned PDF page, and an image file scanned coarser

@@ -48,8 +48,8 @@ import numpy as np
 from bench.corpus import Bid, Para, _bid_skeleton, _tender_document, _tender_texts, write_bids
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES, Rewrite
-from bidcheck.cache import CACHE_ENV
 from bidcheck.config import SEMANTIC_ENCODERS, Settings
+from bidcheck.memo import CACHE_ENV
 from bidcheck.model import CheckResult, PairResult, load_result
 from bidcheck.prepare import prepare_document
 from bidcheck.semantic.encoder import EncoderMissing, load_encoder

@@ -13,7 +13,6 @@ the reasons that name them are worked out afresh from all the pairs. Kept in mem
 
 from __future__ import annotations
 
-import json
 import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,11 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bidcheck.cache import parts_digest
 from bidcheck.compare.runner import PairFound
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
-from bidcheck.memo import keep_in_memo, kept_in_memo, memo_running
+from bidcheck.memo import keep_in_memo, kept_in_memo, memo_running, parts_digest, settings_key
 from bidcheck.model import PairResult, Signal
 from bidcheck.ready import Ready
 from bidcheck.semantic import SemanticPassage
@@ -127,7 +125,7 @@ def keep_judged_pairs(keys: list[Pair], judged: Sequence[Judged], inputs: PairIn
 
 def _memo_keys(keys: list[Pair], inputs: PairInputs) -> dict[Pair, str]:
     """Each pair's key in the memo (not for a pair of a bid read outside the cache)."""
-    context = json.dumps(inputs.settings.to_dict(), sort_keys=True, default=str).encode()
+    context = settings_key(inputs.settings).encode()
     sides = [_bid_digest(b, m) for b, m in zip(inputs.bids, inputs.reads.whole, strict=True)]
     keys_kept: dict[Pair, str] = {}
     for i, j in keys:

@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bidcheck import overlaps, section_candidates, stage_memo
-from bidcheck.cache import prune_cache
+from bidcheck import overlaps, section_candidates
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.ingest.folder import skipped_files
-from bidcheck.memo import ReadMemo, memo_running
+from bidcheck.memo import ReadMemo, memo_running, prune_cache
+from bidcheck.memo import stages as stage_memo
 from bidcheck.model import (
     BillShare,
     CheckResult,
@@ -75,7 +75,7 @@ class _Run:
     library_error: str | None = None
     history: dict[str, tuple[HistoryMatch, ...]] = field(default_factory=dict)
     prefetched: Prefetched | None = None  # the library's places of the cached bids' hashes, looked up ahead
-    key: str = ""  # what the stages after reading start from, one key ("": not remembered; see stage_memo)
+    key: str = ""  # what the stages after reading start from, one key ("": not remembered; see memo.stages)
     price_patterns: tuple[PricePattern, ...] = ()
     bill_shares: tuple[BillShare, ...] = ()
     semantic_note: str = ""  # why the semantic layer did not run ("" when it ran)
@@ -113,7 +113,7 @@ def _candidates(run: _Run, _progress: ProgressFn) -> None:
     from bidcheck.compare import align_inputs
 
     said = stage_memo.library_said(run.consulted, run.library_error) if run.library is not None else None
-    run.key = stage_memo.inputs_key(run.settings, run.prepared, said)
+    run.key = stage_memo.inputs_key(run.settings, [p.memo_part for p in run.prepared], said)
     signals_remembered = stage_memo.is_remembered(run.key, "signals")
     run.signals_ahead = overlaps.signals_ahead(run.bids, _section_info(run), signals_remembered)
     if (
@@ -313,7 +313,7 @@ def check(
     before each and its wall time kept in the result's ``timings``. With a ``library`` (read only:
     storing the section is the caller's, see ``bidcheck.library.store_result``), each bid is also
     compared with the bids of its earlier sections (other than ``section``). The on-disk cache is kept
-    within ``cache_max_mb`` (``bidcheck.cache.prune_cache``). A ``memo`` keeps the cache entries this
+    within ``cache_max_mb`` (``bidcheck.memo.prune_cache``). A ``memo`` keeps the cache entries this
     check reads in memory for the next check with it (the app's: see ``ReadMemo``). ``while_reading``
     is the caller's work that can wait until the reading processes hold their first files (then done
     in this process beside them; not at all when no file is read afresh): the command line imports its

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import cast
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, file_digest
 from bidcheck.config import SETTINGS_VERSION, Settings, settings_shaping
 from bidcheck.fingerprint import fingerprint_text
 from bidcheck.ingest import SUPPORTED_SUFFIXES, read_document
@@ -21,7 +20,7 @@ from bidcheck.ingest.folder import bidder_files
 from bidcheck.ingest.limits import ReadLimits
 from bidcheck.ingest.registry import document_name, error_document
 from bidcheck.ingest.scan import OcrNeeded, OcrOptions
-from bidcheck.memo import forget_unused, load_entry, put_entry, store_entry
+from bidcheck.memo import code_digest, file_digest, forget_unused, load_entry, put_entry, store_entry
 from bidcheck.model import Role
 from bidcheck.ready import Prepared, Ready
 from bidcheck.text import build_clean_text, clean_document

@@ -34,3 +34,13 @@ class Prepared:
     doc: Document
     ready: Ready | None = None
     ocr_tasks: tuple[OcrTask, ...] = ()
+
+    @property
+    def memo_part(self) -> str | None:
+        """The document as the stages after reading start from it, a part of their key: its id, name,
+        path and role, and its cache entry (or why it could not be read); ``None`` when it was read
+        outside the cache (nothing after reading is then remembered)."""
+        if self.ready is not None and not self.ready.source:
+            return None
+        read = self.ready.source if self.ready else f"{self.doc.status}|{self.doc.error}"
+        return f"{self.doc.id}|{self.doc.name}|{self.doc.path}|{self.doc.role}|{read}"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bidcheck.cache import ENTRY_OVERHEAD, cache_folders, load_blob, prune_cache, store_blob
 from bidcheck.config import Settings, SettingsError
+from bidcheck.memo import ENTRY_OVERHEAD, cache_folders, load_blob, prune_cache, store_blob
 from bidcheck.pipeline import CheckInputs, check
 from tests.builders import make_docx, paragraphs
 

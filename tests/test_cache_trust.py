@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bidcheck import cache
-from bidcheck.cache import load_blob, store_blob
 from bidcheck.config import Settings
+from bidcheck.memo import load_blob, store, store_blob
 from bidcheck.model import result_to_dict
 from bidcheck.pipeline import CheckInputs, check
 
@@ -91,7 +90,7 @@ def _fallback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("BIDCHECK_CACHE_DIR", str(blocked / "cache"))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    cache._private_folder.cache_clear()
+    store._private_folder.cache_clear()
     return tmp_path / "tmp" / f"bidcheck-cache-{os.getuid()}"
 
 
@@ -101,7 +100,7 @@ def test_the_fallback_folder_is_the_users_own(tmp_path: Path, monkeypatch: pytes
     store_blob("stages", "xa", b"kept")
     assert load_blob("stages", "xa") == b"kept"
     assert stat.S_IMODE(private.stat().st_mode) == 0o700 and list(private.rglob("xa.bin"))
-    cache._private_folder.cache_clear()
+    store._private_folder.cache_clear()
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
@@ -114,4 +113,4 @@ def test_a_fallback_folder_others_may_write_is_not_used(
     (private / "stages").mkdir()
     store_blob("stages", "xa", b"not kept")
     assert load_blob("stages", "xa") is None and not list(private.rglob("*.bin"))
-    cache._private_folder.cache_clear()
+    store._private_folder.cache_clear()

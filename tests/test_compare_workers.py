@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bidcheck.cache import load_blob
 from bidcheck.compare import runner
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings
 from bidcheck.judge import verdict
+from bidcheck.memo import load_blob
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, check
 from tests.builders import paragraphs

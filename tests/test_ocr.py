@@ -17,7 +17,6 @@ import pytest
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
-from bidcheck.cache import load_blob, store_blob
 from bidcheck.config import Settings, SettingsError
 from bidcheck.ingest import read_document
 from bidcheck.ingest.ocr import (
@@ -44,6 +43,7 @@ from bidcheck.ingest.scan import (
     mask_unsure,
     recognize_task,
 )
+from bidcheck.memo import load_blob, store_blob
 from bidcheck.model import Document
 from bidcheck.text import clean_document
 from bidcheck.text.normalize import normalize

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from threadpoolctl import threadpool_info
 
-from bidcheck.cache import CACHE_ENV, load_blob
 from bidcheck.config import Settings
+from bidcheck.memo import CACHE_ENV, load_blob
 from bidcheck.model import CheckResult, result_to_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import Pickled, prepare_document

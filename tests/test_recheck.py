@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bidcheck.cache import load_blob, store_blob
 from bidcheck.cli import SAMPLE
 from bidcheck.compare import runner
 from bidcheck.compare.inputs import AlignInput
@@ -23,6 +22,7 @@ from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.judge import Judging, judged_pairs, ranked
+from bidcheck.memo import load_blob, store_blob
 from bidcheck.model import CheckResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.prepare import prepare_cached

@@ -22,12 +22,12 @@ from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
 from bench.semantic import STYLES
 from bidcheck import semantic
-from bidcheck.cache import CACHE_ENV, load_blob, store_blob
 from bidcheck.cli import main
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.score import Score
 from bidcheck.config import Settings, SettingsError
 from bidcheck.judge import verdict
+from bidcheck.memo import CACHE_ENV, load_blob, store_blob
 from bidcheck.model import Block, CheckResult, Document, PairResult, load_result
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report import write_json, write_xlsx

@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import distinct, is_member
-from bidcheck.cache import parts_digest
 from bidcheck.compare.candidates import (
     MIN_WINDOW_JACCARD,
     WindowPairs,
@@ -32,7 +31,7 @@ from bidcheck.compare.candidates import (
     winnow,
 )
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
-from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running
+from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running, parts_digest
 
 __all__ = ["Section", "keep_candidate_pairs", "kept_candidate_pairs"]
 

@@ -13,14 +13,13 @@ with it (a late bid's row holds its pairs with the others). The passages of mask
 built from nothing but the k-grams each holds once in its masked text: they are remembered by pair of
 those, one entry per bid: a pair is in the entry of whichever of its bids missed more pairs when it was
 listed, so a bid added to a checked section lists its own pairs only and stores them in one entry. A
-cache that cannot be read or written only costs time (``bidcheck.cache``).
+cache that cannot be read or written only costs time (``bidcheck.memo``).
 """
 
 from __future__ import annotations
 
 import collections
 import functools
-import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,12 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, parts_digest
 from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
-from bidcheck.memo import load_entry, store_entry
+from bidcheck.memo import code_digest, load_entry, parts_digest, settings_key, store_entry
 
 __all__ = ["PairMemo", "text_digest"]
 
@@ -107,7 +105,7 @@ class PairMemo:
         self._singles = [_singles_digest(x) for x in inputs]
         self._rows: list[dict[bytes, list[RawPassage]]] = [{} for _ in inputs]
         self._keys: dict[Pair, str] = {}  # worked out once a pair: looked up, then stored under it
-        shape = json.dumps(settings.to_dict(), sort_keys=True, default=str)
+        shape = settings_key(settings)
         self._context = f"{_FORMAT}|{__version__}|{_code()}|{shape}".encode()
         self._pair_row_keys = ["p" + _hash(self._context, text) for text in self._texts]
         self._pair_rows: dict[str, dict[str, list[RawPassage]]] | None = None  # by row key, once read

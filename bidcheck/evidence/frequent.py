@@ -20,9 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import distinct, is_member
-from bidcheck.cache import parts_digest
 from bidcheck.evidence.flags import all_sorted, frequent_kgrams, held_by, maybe_held
-from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running
+from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running, parts_digest
 from bidcheck.ready import Ready
 
 __all__ = ["Held", "frequent_masks"]

@@ -12,9 +12,9 @@ import numpy as np
 import numpy.typing as npt
 import xxhash
 
-from bidcheck.cache import source_key, stored_table
 from bidcheck.fingerprint.idf_file import sorted_idf
 from bidcheck.fingerprint.tokens import cut, idf_path, idf_weights, stopwords
+from bidcheck.memo import source_key, stored_table
 
 __all__ = ["build_simhash", "load_idf_table", "simhash_from_weights", "simhash_similarity"]
 

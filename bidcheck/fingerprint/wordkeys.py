@@ -18,8 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import code_points, distinct
-from bidcheck.cache import source_key, stored_table
 from bidcheck.fingerprint.tokens import DICTS, dictionary_path, user_words
+from bidcheck.memo import source_key, stored_table
 
 __all__ = ["MAX_SPAN", "in_dictionary", "load_word_keys", "span_keys"]
 

@@ -15,8 +15,8 @@ import json
 
 from PIL import Image
 
-from bidcheck.cache import CACHE_ENV, file_digest, load_blob, store_blob
 from bidcheck.ingest.ocr import OcrLine
+from bidcheck.memo import CACHE_ENV, file_digest, load_blob, store_blob
 
 __all__ = ["CACHE_ENV", "file_digest", "image_key", "load_lines", "page_key", "store_lines"]
 

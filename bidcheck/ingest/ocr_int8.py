@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from bidcheck.cache import file_digest
+from bidcheck.memo import file_digest
 
 __all__ = [
     "INT8_ENV",

@@ -52,9 +52,9 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from bidcheck.cache import cache_folders
 from bidcheck.ingest.ocr_int8 import constant_value, int8_chosen, quantize, stored_ranges
 from bidcheck.ingest.raster import resize_linear
+from bidcheck.memo import cache_folders
 
 __all__ = [
     "LineRecognizer",

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
-from bidcheck.cache import code_digest, file_digest
 from bidcheck.config import Settings, settings_shaping
 from bidcheck.fingerprint import build_simhash
 from bidcheck.library.prints import BidPrint, band_keys, bid_print, bidder_name, ready_print, window_band_keys
 from bidcheck.library.store import FileKey, Library, PendingBid, StoredBid
+from bidcheck.memo import code_digest, file_digest
 from bidcheck.model import CheckResult, Document
 from bidcheck.prepare import cached_ready, prepare_document, prepared_shape
 from bidcheck.signals import sign_keys

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from bidcheck.cache import file_digest
 from bidcheck.config import Settings
 from bidcheck.ingest import SUPPORTED_SUFFIXES
 from bidcheck.library.near import SLACK, NearIndex, NearMatch, comparable_text, exact_scores, near_hashes
 from bidcheck.library.store import LibraryError, default_library_path
+from bidcheck.memo import file_digest
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
 
 __all__ = ["CACHE_NAME", "VaultFigures", "index_vault", "vault_near"]

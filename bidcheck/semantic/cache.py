@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bidcheck.cache import load_blob, store_blob
+from bidcheck.memo import load_blob, store_blob
 from bidcheck.semantic.encoder import Encoder, Vectors
 
 __all__ = ["BidVectors", "cached_vectors", "list_key"]

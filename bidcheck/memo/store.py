@@ -24,22 +24,20 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+
+from bidcheck.memo.keys import parts_digest
 
 __all__ = [
     "CACHE_ENV",
     "ENTRY_OVERHEAD",
     "cache_folders",
     "cache_roots",
-    "code_digest",
-    "file_digest",
     "has_blob",
     "load_blob",
-    "parts_digest",
     "prune_cache",
-    "source_key",
     "store_blob",
     "stored_table",
 ]
@@ -100,46 +98,6 @@ def _private_folder(path: str) -> Path | None:
     if hasattr(os, "getuid") and (found.st_uid != os.getuid() or found.st_mode & 0o022):
         return None
     return folder
-
-
-def file_digest(path: Path) -> str:
-    """A hash of a file's bytes."""
-    digest = hashlib.blake2b(digest_size=20)
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def parts_digest(*parts: bytes) -> bytes:
-    """A 20-byte hash of several byte strings, each with its length (no two lists of parts hash alike
-    by their joins): the keys of entries made of several inputs."""
-    digest = hashlib.blake2b(digest_size=20)
-    for part in parts:
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.digest()
-
-
-def code_digest(sources: list[Path]) -> str:
-    """A hash of the source files whose code made an entry, so that a changed program never reuses entries
-    an older one wrote (an installed build without sources relies on its version number)."""
-    digest = hashlib.blake2b(digest_size=12)
-    for source in sources:
-        with contextlib.suppress(OSError):
-            digest.update(source.read_bytes())
-    return digest.hexdigest()
-
-
-def source_key(prefix: str, source: Callable[[], Path], parts: Sequence[str], code: list[Path]) -> str | None:
-    """The key of what ``code`` makes of the file ``source()`` (and of ``parts``, e.g. a seed): the
-    file's hash and the code's; ``None`` when the file cannot be found (``RuntimeError``) or read."""
-    try:
-        digest = file_digest(source())
-    except (OSError, RuntimeError):
-        return None
-    text = "|".join([*parts, digest, code_digest(code)])
-    return prefix + hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
 
 
 _T = TypeVar("_T")

@@ -13,13 +13,14 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, load_blob, store_blob
-from bidcheck.ready import Ready
+from bidcheck.memo.keys import code_digest
+from bidcheck.memo.store import load_blob, store_blob
 
 __all__ = [
+    "FromCache",
     "ReadMemo",
     "forget_unused",
     "keep_in_memo",
@@ -32,6 +33,13 @@ __all__ = [
     "put_entry",
     "store_entry",
 ]
+
+
+class FromCache(Protocol):
+    """A document as read: ``source`` is the key of its cache entry ("" when read outside the cache)."""
+
+    @property
+    def source(self) -> str: ...
 
 
 class ReadMemo:
@@ -162,7 +170,7 @@ def _sources_digest(sources: tuple[Path, ...]) -> str:
     return code_digest(list(sources))
 
 
-def _derived_key(ready: Ready, kind: str, code: Sequence[Path]) -> str:
+def _derived_key(ready: FromCache, kind: str, code: Sequence[Path]) -> str:
     parts = f"{kind}|{ready.source}|{__version__}|{_sources_digest(tuple(code))}"
     return "x" + hashlib.blake2b(parts.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
@@ -171,7 +179,7 @@ def _load_derived(key: str) -> object | None:
     return load_entry(_DERIVED_KIND, key)
 
 
-def of_document(ready: Ready, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
+def of_document(ready: FromCache, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
     """What a later stage computes of one document alone (``compute``), remembered on disk beside the
     document's cache entry: under that entry's key, ``kind`` (with whatever else the value depends on)
     and the ``code`` files that compute it. A section checked again, or with one bid more, computes it
@@ -191,7 +199,7 @@ _K = TypeVar("_K", bound=Hashable)
 
 
 def per_key_of_document(
-    ready: Ready,
+    ready: FromCache,
     kind: str,
     code: Sequence[Path],
     keys: Iterable[_K],

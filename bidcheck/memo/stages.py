@@ -7,19 +7,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import json
 import pickle
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TypeVar, cast
 
 from bidcheck import __version__
-from bidcheck.cache import code_digest, has_blob, load_blob, store_blob
 from bidcheck.config import Settings
-from bidcheck.ready import Prepared
-
-if TYPE_CHECKING:
-    from bidcheck.library.history import Consulted
+from bidcheck.memo.keys import code_digest, settings_key
+from bidcheck.memo.store import has_blob, load_blob, store_blob
 
 __all__ = ["STAGES_FORMAT", "inputs_key", "is_remembered", "library_said", "remembered"]
 
@@ -34,28 +30,27 @@ _KIND = "stages"
 
 @functools.cache
 def _code() -> str:
-    return code_digest(sorted(Path(__file__).resolve().parent.rglob("*.py")))
+    return code_digest(sorted(Path(__file__).resolve().parents[1].rglob("*.py")))
 
 
-def inputs_key(settings: Settings, prepared: Sequence[Prepared], library: str | None) -> str:
-    """One key for what the stages after reading start from: every document as read (its cache entry)
-    under its id, name, path and role, what the library said (``library_said``; ``None`` without one),
-    the settings and the code; "" when a document was read outside the cache."""
-    parts = [__version__, STAGES_FORMAT, _code(), json.dumps(settings.to_dict(), sort_keys=True, default=str)]
-    for p in prepared:
-        if p.ready is not None and not p.ready.source:
+def inputs_key(settings: Settings, documents: Sequence[str | None], library: str | None) -> str:
+    """One key for what the stages after reading start from: every document as read (``documents``,
+    each its ``Prepared.memo_part``), what the library said (``library_said``; ``None`` without one),
+    the settings and the code; "" when a document was read outside the cache (``None``)."""
+    parts = [__version__, STAGES_FORMAT, _code(), settings_key(settings)]
+    for document in documents:
+        if document is None:
             return ""
-        read = p.ready.source if p.ready else f"{p.doc.status}|{p.doc.error}"
-        parts.append(f"{p.doc.id}|{p.doc.name}|{p.doc.path}|{p.doc.role}|{read}")
+        parts.append(document)
     if library is not None:
         parts.append(library)
     text = "\n".join(parts).encode("utf-8", "surrogatepass")  # a file name may hold lone surrogates
     return hashlib.blake2b(text, digest_size=20).hexdigest()
 
 
-def library_said(consulted: Consulted | None, error: str | None) -> str:
-    """What the library said of the section, hashed whole (equal bytes, equal answers; bytes that differ
-    for equal answers only cost a cache miss)."""
+def library_said(consulted: object | None, error: str | None) -> str:
+    """What the library said of the section (``library.history.Consulted``), hashed whole (equal bytes,
+    equal answers; bytes that differ for equal answers only cost a cache miss)."""
     if consulted is None:
         return f"library not read|{error}"
     data = pickle.dumps(consulted, protocol=pickle.HIGHEST_PROTOCOL)
