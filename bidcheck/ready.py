@@ -23,6 +23,12 @@ class Ready:
     fingerprint: Fingerprint
     source: str = ""
 
+    def memo_key(self) -> str | None:
+        """The document in a key of what is computed of it (``bidcheck.memo.memoised``): its cache
+        entry, which names what it says (its bytes, the settings that shape reading, the code), not
+        where it stands in the section; ``None`` when it was read outside the cache."""
+        return self.source or None
+
 
 @dataclass(frozen=True, eq=False)
 class Prepared:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bidcheck.config import Settings
-from bidcheck.memo import of_document, per_key_of_document
+from bidcheck.memo import memoised, per_key_of_document
 from bidcheck.model import result_to_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import prepare_cached
@@ -63,28 +63,47 @@ def _ready(path: Path) -> Ready:
     return ready
 
 
-def test_what_a_stage_computes_of_one_document_is_remembered_with_its_entry(
-    section: dict[str, Path],
-) -> None:
-    ready, code = _ready(section["a"]), (Path(__file__),)
-    assert of_document(ready, "words", code, lambda: ["甲", "乙"]) == ["甲", "乙"]
-    assert of_document(ready, "words", code, lambda: ["computed again"]) == ["甲", "乙"]
-    assert of_document(ready, "other words", code, lambda: ["丙"]) == ["丙"]
-    assert of_document(_ready(section["c"]), "words", code, lambda: ["丁"]) == ["丁"]  # another file
+@dataclass(frozen=True)
+class _Asked:
+    """A test computation's inputs: a document and a word."""
+
+    bid: Ready
+    word: str
+
+
+COMPUTED: list[str] = []  # the words ``_looked_up`` was computed for
+
+
+@memoised
+def _looked_up(asked: _Asked) -> list[str]:
+    COMPUTED.append(asked.word)
+    return [asked.word, asked.bid.clean.norm[:2]]
+
+
+def test_what_is_computed_of_a_document_is_remembered_by_its_inputs(section: dict[str, Path]) -> None:
+    ready = _ready(section["a"])
+    COMPUTED.clear()
+    first = _looked_up(_Asked(ready, "甲"))
+    assert _looked_up(_Asked(_ready(section["a"]), "甲")) == first and COMPUTED == ["甲"]  # read back
+    _looked_up(_Asked(ready, "乙"))  # another word: other inputs
+    _looked_up(_Asked(_ready(section["c"]), "甲"))  # another file
+    assert COMPUTED == ["甲", "乙", "甲"]
     unread = replace(ready, source="")  # read outside the cache: nothing to remember it by
-    assert of_document(unread, "words", code, lambda: ["戊"]) == ["戊"]
-    assert of_document(unread, "words", code, lambda: ["己"]) == ["己"]
+    assert _looked_up(_Asked(unread, "甲")) == first
+    assert _looked_up(_Asked(unread, "甲")) == first and COMPUTED[3:] == ["甲", "甲"]
 
 
 def test_a_damaged_entry_of_a_stage_is_computed_again(section: dict[str, Path]) -> None:
-    ready, code = _ready(section["b"]), (Path(__file__),)
+    ready = _ready(section["b"])
     root = Path(os.environ["BIDCHECK_CACHE_DIR"]) / "derived"
     before = set(root.rglob("*.bin"))
-    of_document(ready, "damaged", code, lambda: 1)
+    COMPUTED.clear()
+    _looked_up(_Asked(ready, "丙"))
     (entry,) = set(root.rglob("*.bin")) - before
     entry.write_bytes(b"not a pickle")
-    assert of_document(ready, "damaged", code, lambda: 2) == 2
-    assert of_document(ready, "damaged", code, lambda: 3) == 2  # written whole again
+    _looked_up(_Asked(ready, "丙"))
+    _looked_up(_Asked(ready, "丙"))  # written whole again
+    assert COMPUTED == ["丙", "丙"]
 
 
 def test_values_asked_by_key_are_computed_once_each(section: dict[str, Path]) -> None:

@@ -12,7 +12,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +29,7 @@ from bidcheck.evidence.flags import (
 )
 from bidcheck.evidence.frequent import frequent_masks
 from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
-from bidcheck.memo import of_document
+from bidcheck.memo import memoised, settings_key
 from bidcheck.ready import Ready
 
 __all__ = ["MANY_HOLDERS", "SharedMasks", "common_after_rings", "shared_masks"]
@@ -43,7 +42,6 @@ _STOCK_MIN_BIDS = 20
 # and outside one such text is quoted in changing company (the clauses of a tender nobody gave)
 MANY_HOLDERS = 4
 _STOCK_SHARE = 0.5
-_CODE = tuple(Path(__file__).parent / name for name in ("masks.py", "flags.py", "tables.py"))
 
 
 @dataclass(frozen=True)
@@ -131,6 +129,13 @@ class _TenderText:
         self.templates = templates
         self.settings = settings
 
+    def memo_key(self) -> str | None:
+        """What the masks are made from in a key (``bidcheck.memo.key_of``): every tender and template
+        document's cache entry and every setting (``None`` when one was read outside the cache)."""
+        if not all(t.source for t in self.templates):
+            return None
+        return "|".join([settings_key(self.settings), *(t.source for t in self.templates)])
+
     @functools.cached_property
     def _hashes(self) -> npt.NDArray[np.uint64]:
         hashes = [t.fingerprint.kgrams for t in self.templates]
@@ -154,16 +159,25 @@ class _TenderText:
         )
 
 
+@dataclass(frozen=True)
+class _TemplateMaskInputs:
+    """What one bid's template mask is made from: the bid, and the tender and template text."""
+
+    bid: Ready
+    tender: _TenderText
+
+
+@memoised
+def _template_mask(inputs: _TemplateMaskInputs) -> Mask:
+    """A bid's template mask, remembered by the bid's and the tender documents' cache entries and the
+    settings (``memoised``): a bid added to a checked section is the only one whose mask is worked out."""
+    return inputs.tender.mask(inputs.bid)
+
+
 def _template_masks(bids: Sequence[Ready], templates: Sequence[Ready], settings: Settings) -> list[Mask]:
-    """Each bid's template mask, remembered with its cache entry under the tender and template
-    documents' entries and the sizes it depends on: a bid added to a checked section is the only one
-    whose mask is worked out (``of_document``)."""
+    """Each bid's template mask (``_template_mask``)."""
     tender = _TenderText(templates, settings)
-    if not all(t.source for t in templates):
-        return [tender.mask(b) for b in bids]
-    sizes = f"{settings.seed_chars}|{settings.template_min_chars}"
-    kind = "|".join(["template", sizes, *(t.source for t in templates)])
-    return [of_document(b, kind, _CODE, functools.partial(tender.mask, b)) for b in bids]
+    return [_template_mask(_TemplateMaskInputs(b, tender)) for b in bids]
 
 
 def _untendered_masks(bids: Sequence[Ready], common: list[Mask], settings: Settings) -> list[Mask]:

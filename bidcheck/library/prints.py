@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -20,10 +19,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from bidcheck.arrays import distinct
 from bidcheck.config import Settings
-from bidcheck.fingerprint import kgrams
 from bidcheck.fingerprint.kgrams import kgram_hashes, mix64
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands, window_minhashes, window_starts
-from bidcheck.memo import of_document
+from bidcheck.memo import memoised
 from bidcheck.ready import Ready
 from bidcheck.text.normalize import CleanText
 
@@ -101,13 +99,12 @@ def bid_print(clean: CleanText) -> BidPrint:
     return BidPrint(all_hashes[kept].view(np.int64), kept.astype(np.int32), places(clean), len(clean.norm))
 
 
-_CODE = (Path(__file__), Path(kgrams.__file__))
-
-
+@memoised
 def ready_print(ready: Ready) -> BidPrint:
-    """``bid_print`` of a prepared bid, remembered beside its cache entry: the check looks a bid up
-    with it and storing the section stores it, and a bid checked before is not fingerprinted again."""
-    return of_document(ready, "library print", _CODE, lambda: bid_print(ready.clean))
+    """``bid_print`` of a prepared bid, remembered by its cache entry (``memoised``): the check looks a
+    bid up with it and storing the section stores it, and a bid checked before is not fingerprinted
+    again."""
+    return bid_print(ready.clean)
 
 
 def window_band_keys(norm: str, settings: Settings) -> npt.NDArray[np.uint32]:

@@ -5,9 +5,11 @@
 - ``store``: the entries on disk, written whole, each verified by a keyed hash under its folder's
   secret, pruned least recently used first (``load_blob``, ``store_blob``, ``prune_cache``).
 - ``running``: entries read through the running check's memory (``ReadMemo``: the app checks a section
-  again when a file is added), values kept there only (``kept_or_made``), and what a later stage
-  computes of one document alone, remembered beside the document's entry (``of_document``).
+  again when a file is added), values kept there only (``kept_or_made``), and values of one document
+  asked for by key, the entry growing with the keys asked (``per_key_of_document``).
 - ``stages``: each stage's result after reading, under one key for everything the stages start from.
+- ``inputs``: a computation of one frozen inputs value remembered by all of it (``memoised``): the
+  key is derived from the inputs (``key_of``), never written beside them by hand.
 
 What each computation remembers, and by which inputs, is the computation's own (verified pairs in
 ``compare.memo``, candidate pairs in ``compare.kept``, judged pairs in ``judged``, the hashes most bids
@@ -17,6 +19,7 @@ hold in ``evidence.frequent``, OCR lines in ``ingest.ocr_cache``, sentence vecto
 
 from __future__ import annotations
 
+from bidcheck.memo.inputs import COMPUTATIONS, Keyed, key_of, memoised
 from bidcheck.memo.keys import code_digest, file_digest, parts_digest, settings_key, source_key
 from bidcheck.memo.running import (
     FromCache,
@@ -27,7 +30,6 @@ from bidcheck.memo.running import (
     kept_or_made,
     load_entry,
     memo_running,
-    of_document,
     per_key_of_document,
     put_entry,
     store_entry,
@@ -47,9 +49,11 @@ from bidcheck.memo.store import (
 
 __all__ = [
     "CACHE_ENV",
+    "COMPUTATIONS",
     "ENTRY_OVERHEAD",
     "STAGES_FORMAT",
     "FromCache",
+    "Keyed",
     "ReadMemo",
     "cache_folders",
     "cache_roots",
@@ -62,11 +66,12 @@ __all__ = [
     "keep_in_memo",
     "kept_in_memo",
     "kept_or_made",
+    "key_of",
     "library_said",
     "load_blob",
     "load_entry",
     "memo_running",
-    "of_document",
+    "memoised",
     "parts_digest",
     "per_key_of_document",
     "prune_cache",

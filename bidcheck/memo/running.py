@@ -1,8 +1,8 @@
-"""What a check remembers, in one place: entries of the on-disk cache read through the running check's
-memory (``ReadMemo``: the app checks a section again when a file is added, and the other files'
-entries are then not read from disk again), values kept in that memory only (``keep_in_memo``), and
-what a later stage computes of one document alone, remembered beside the document's entry
-(``of_document``, ``per_key_of_document``)."""
+"""The running check's memory: entries of the on-disk cache read through it (``ReadMemo``: the app
+checks a section again when a file is added, and the other files' entries are then not read from disk
+again), values kept in that memory only (``keep_in_memo``), and values of one document asked for by
+key, remembered beside the document's entry (``per_key_of_document``). A computation of one frozen
+inputs value is remembered by ``bidcheck.memo.inputs``."""
 
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ __all__ = [
     "kept_or_made",
     "load_entry",
     "memo_running",
-    "of_document",
     "per_key_of_document",
     "put_entry",
     "store_entry",
@@ -179,22 +178,6 @@ def _load_derived(key: str) -> object | None:
     return load_entry(_DERIVED_KIND, key)
 
 
-def of_document(ready: FromCache, kind: str, code: Sequence[Path], compute: Callable[[], _T]) -> _T:
-    """What a later stage computes of one document alone (``compute``), remembered on disk beside the
-    document's cache entry: under that entry's key, ``kind`` (with whatever else the value depends on)
-    and the ``code`` files that compute it. A section checked again, or with one bid more, computes it
-    only for the new bid. A document read outside the cache (``source`` "") is computed each time."""
-    if not ready.source:
-        return compute()
-    key = _derived_key(ready, kind, code)
-    found = _load_derived(key)
-    if found is not None:
-        return cast(_T, found)
-    value = compute()
-    store_entry(_DERIVED_KIND, key, value)
-    return value
-
-
 _K = TypeVar("_K", bound=Hashable)
 
 
@@ -205,7 +188,8 @@ def per_key_of_document(
     keys: Iterable[_K],
     compute: Callable[[set[_K]], Mapping[_K, _T]],
 ) -> dict[_K, _T]:
-    """A value of one document for each of ``keys``, remembered like ``of_document`` in one entry that
+    """A value of one document for each of ``keys``, remembered beside the document's cache entry (under
+    that entry's key, ``kind`` and the ``code`` files that compute it) in one entry that
     grows with the keys asked: a check asks for what earlier checks of the document asked for, and for a
     few more. ``compute(missing)`` gives the values of the keys not remembered, found together."""
     wanted = set(keys)

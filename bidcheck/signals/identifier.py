@@ -20,9 +20,8 @@ import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from bidcheck.memo import of_document
+from bidcheck.memo import memoised
 from bidcheck.model import Document, Place, PublicValue, Signal, Strength
 from bidcheck.ready import Ready
 from bidcheck.signals.base import (
@@ -35,7 +34,7 @@ from bidcheck.signals.base import (
     seen_elsewhere,
     value_key,
 )
-from bidcheck.text import CleanText, staff, tables
+from bidcheck.text import CleanText, staff
 from bidcheck.text.tables import TableRow
 from bidcheck.words import SIGNAL_FIELDS
 
@@ -267,11 +266,12 @@ def identifier_keys(doc: Ready) -> tuple[int, ...]:
     return tuple(sorted({value_key(field, value) for field, values in found.items() for value in values}))
 
 
+@memoised
 def remembered_identifiers(doc: Ready) -> dict[str, dict[str, tuple[int, int]]]:
-    """A document's ``identifiers``, remembered with its cache entry (a bid added to a checked section
-    is the only one searched; a check's reading processes search each file they read)."""
-    code = (Path(__file__), Path(staff.__file__), Path(tables.__file__))
-    return of_document(doc, "identifiers", code, lambda: with_staff_tables(doc))
+    """A document's ``identifiers`` (``with_staff_tables``), remembered by its cache entry
+    (``memoised``): a bid added to a checked section is the only one searched; a check's reading
+    processes search each file they read."""
+    return with_staff_tables(doc)
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked | PublicValue]:

@@ -1,0 +1,135 @@
+"""A computation remembered by its inputs: it takes one frozen value as its only argument, and the key
+of what it gives is derived from all of that value (``key_of``), never written beside it by hand.
+
+``memoised`` wraps such a computation: called with its inputs, it gives what an earlier call with equal
+inputs stored, else computes and stores. The key names the computation, every field of its inputs and
+the package's code; a document in the inputs is named by its cache entry (``memo_key``), the settings
+by every setting. A field added to an inputs value is part of the key at once, so a key cannot miss what
+the computation reads as long as it reads nothing else: a computation is a function of its inputs alone
+(no closure, no default, one parameter; ``tests/test_memo.py`` holds each registered one to it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar, cast, runtime_checkable
+
+import numpy as np
+
+from bidcheck import __version__
+from bidcheck.memo.keys import code_digest, parts_digest
+from bidcheck.memo.running import load_entry, store_entry
+
+__all__ = ["COMPUTATIONS", "Keyed", "key_of", "memoised"]
+
+_I = TypeVar("_I")
+_T = TypeVar("_T")
+_KIND = "derived"
+COMPUTATIONS: list[Callable[..., object]] = []  # every computation ``memoised`` wraps, for the tests
+
+
+@runtime_checkable
+class Keyed(Protocol):
+    """A value that names itself in a key: a document read names its cache entry (``None``: read
+    outside the cache, so nothing holding it is remembered)."""
+
+    def memo_key(self) -> str | None: ...
+
+
+class _Unkeyed(Exception):
+    """The inputs hold a value that names nothing (a document read outside the cache)."""
+
+
+def key_of(inputs: object) -> bytes | None:
+    """A digest of a frozen inputs value, all of it: dataclasses field by field, ``Keyed`` values by
+    their ``memo_key``, text, numbers, bytes, paths, numpy arrays (type, shape and bytes), tuples, lists,
+    sets and mappings of these; ``None`` when a value names nothing. Another type is a ``TypeError``:
+    it would have to be keyed by hand."""
+    parts: list[bytes] = []
+    try:
+        _encode(inputs, parts)
+    except _Unkeyed:
+        return None
+    return parts_digest(*parts)
+
+
+def _encode(value: object, out: list[bytes]) -> None:
+    if isinstance(value, Keyed):
+        key = value.memo_key()
+        if key is None:
+            raise _Unkeyed
+        out += [b"K", key.encode("utf-8", "surrogatepass")]
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out += [b"D", type(value).__qualname__.encode()]
+        for field in dataclasses.fields(value):
+            out.append(field.name.encode())
+            _encode(getattr(value, field.name), out)
+    elif isinstance(value, np.ndarray):
+        out += [
+            b"A",
+            value.dtype.str.encode(),
+            repr(value.shape).encode(),
+            np.ascontiguousarray(value).tobytes(),
+        ]
+    else:
+        _encode_plain(value, out)
+
+
+def _encode_plain(value: object, out: list[bytes]) -> None:
+    if value is None or isinstance(value, bool | int | float):
+        out += [b"N", repr(value).encode()]
+    elif isinstance(value, str | Path):
+        out += [b"S", str(value).encode("utf-8", "surrogatepass")]
+    elif isinstance(value, bytes):
+        out += [b"B", value]
+    elif isinstance(value, tuple | list):
+        out += [b"L", str(len(value)).encode()]
+        for item in value:
+            _encode(item, out)
+    elif isinstance(value, dict):
+        out += [b"M", str(len(value)).encode()]
+        for name in sorted(value, key=repr):
+            _encode(name, out)
+            _encode(value[name], out)
+    elif isinstance(value, frozenset | set):
+        _encode(sorted(value, key=repr), out)
+    else:
+        raise TypeError(f"a {type(value).__name__} cannot be part of a memo key")
+
+
+@functools.cache
+def _package_code() -> str:
+    """The package's code: an entry another version of it wrote is never read (an installed build
+    without sources relies on its version number)."""
+    return code_digest(sorted(Path(__file__).resolve().parents[1].rglob("*.py")))
+
+
+def _entry_key(compute: Callable[..., object], digest: bytes) -> str:
+    name = f"{compute.__module__}.{compute.__qualname__}|{__version__}|{_package_code()}"
+    return "y" + hashlib.blake2b(name.encode() + digest, digest_size=20).hexdigest()
+
+
+def memoised(compute: Callable[[_I], _T]) -> Callable[[_I], _T]:
+    """``compute``, remembered by its inputs (see the module): a call with inputs equal to an earlier
+    call's (in this check, an earlier one, or the app's previous check of the section) gives what that
+    one stored; inputs that name nothing (``key_of``) are computed each time."""
+    COMPUTATIONS.append(compute)
+
+    @functools.wraps(compute)
+    def remembered(inputs: _I) -> _T:
+        digest = key_of(inputs)
+        if digest is None:
+            return compute(inputs)
+        key = _entry_key(compute, digest)
+        found = load_entry(_KIND, key)
+        if found is not None:
+            return cast(_T, found)
+        value = compute(inputs)
+        store_entry(_KIND, key, value)
+        return value
+
+    return remembered
