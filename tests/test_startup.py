@@ -100,8 +100,8 @@ def _imported_in_functions(path: Path) -> set[str]:
 def test_every_stage_the_checker_imports_late_is_imported_beside_the_reading_processes() -> None:
     """A module the pipeline's functions import that ``import_later_stages`` left out would be imported
     after the reading, with one core idle."""
-    from bidcheck import pipeline, reading, section_candidates
+    from bidcheck import library_stages, pipeline, reading, section_candidates
 
-    for module in (pipeline, section_candidates):
+    for module in (pipeline, section_candidates, library_stages):
         assert _imported_in_functions(Path(module.__file__)) <= set(reading.LATER_STAGES), module.__name__
     assert not _imported_in_functions(Path(reading.__file__))  # reading imports what it needs up front
