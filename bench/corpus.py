@@ -28,7 +28,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen.canvas import Canvas
 
-from bench.grammar import EDITS, edit_block, paragraph, sentence
+from bench.grammar import EDITS, edit_block, mixed_paragraph, paragraph, sentence
 from bench.model_text import MODEL_CLAUSES, PUBLIC_COMMITMENTS
 from bench.tables import Forms, filled_forms, tender_forms, unit_prices
 
@@ -84,6 +84,7 @@ class Para:
     page: int = 0
     first_in_chapter: bool = False
     rows: list[list[str]] | None = None  # a table (kind "table"): its rows of cells; ``text`` joins them
+    joined: bool = False  # written on from the paragraph before: one paragraph, no break between them
 
 
 def table_para(rows: list[list[str]]) -> Para:
@@ -131,10 +132,21 @@ def _wrap(text: str, indent: float) -> list[str]:
     return [*lines, current] if current else lines
 
 
-def _height(para: Para) -> float:
+def _height(para: Para, text: str) -> float:
     if para.rows is not None:
         return len(para.rows) * LEADING + GAP
-    return len(_wrap(para.text, _indent(para))) * LEADING + GAP
+    return len(_wrap(text, _indent(para))) * LEADING + GAP
+
+
+def _written(paras: list[Para]) -> list[tuple[Para, str]]:
+    """The paragraphs as written: each with its text and that of the paragraphs joined on to it."""
+    out: list[tuple[Para, str]] = []
+    for para in paras:
+        if para.joined and out:
+            out[-1] = (out[-1][0], out[-1][1] + para.text)
+        else:
+            out.append((para, para.text))
+    return out
 
 
 def _indent(para: Para) -> float:
@@ -142,12 +154,16 @@ def _indent(para: Para) -> float:
 
 
 def paginate(chapters: list[list[Para]]) -> int:
-    """Give every paragraph its page (each chapter starts a page; a paragraph never splits)."""
+    """Give every paragraph its page (each chapter starts a page; a paragraph never splits, nor do the
+    paragraphs joined on to it)."""
     page, room = 0, 0.0
     for chapter in chapters:
         page, room = page + 1, TOP - BOTTOM
         for index, para in enumerate(chapter):
-            need = _height(para)
+            if para.joined and index:
+                para.page, para.first_in_chapter = chapter[index - 1].page, False
+                continue
+            need = _height(para, _written(chapter[index:])[0][1])
             if need > room and index:
                 page, room = page + 1, TOP - BOTTOM
             para.page, para.first_in_chapter = page, index == 0
@@ -159,18 +175,18 @@ def write_pdf(path: Path, bid: Bid, header: str, pages: int) -> None:
     canvas = Canvas(str(path), pagesize=A4, invariant=1)
     canvas.setAuthor(f"{bid.company}经营部")
     canvas.setTitle(f"{PROJECT}投标文件")
-    paras = [p for chapter in bid.chapters for p in chapter]
+    paras = _written([p for chapter in bid.chapters for p in chapter])
     for number in range(1, pages + 1):
         canvas.setFont(FONT, 9)
         canvas.drawString(LEFT, 805, header)
         canvas.drawCentredString(LEFT + WIDTH / 2, 40, f"第 {number} 页 共 {pages} 页")
         canvas.setFont(FONT, SIZE)
         y = TOP
-        for para in (p for p in paras if p.page == number):
+        for para, text in ((p, t) for p, t in paras if p.page == number):
             if para.rows is not None:
                 y = _draw_table(canvas, para.rows, y, bid.ruled)
                 continue
-            for index, line in enumerate(_wrap(para.text, _indent(para))):
+            for index, line in enumerate(_wrap(text, _indent(para))):
                 canvas.drawString(LEFT + (_indent(para) if index == 0 else 0.0), y, line)
                 y -= LEADING
             y -= GAP
@@ -205,7 +221,7 @@ def write_docx(path: Path, bid: Bid, header: str) -> None:
     document = new_docx()
     page = 1
     for chapter in bid.chapters:
-        for para in chapter:
+        for para, text in _written(chapter):
             out = document.add_paragraph()
             if para.page != page:
                 if bid.breaks == "explicit" or para.first_in_chapter:
@@ -214,7 +230,7 @@ def write_docx(path: Path, bid: Bid, header: str) -> None:
                     out._p.append(parse_xml(f"<w:r {W_NS}><w:lastRenderedPageBreak/></w:r>"))
                 page = para.page
             if para.rows is None:
-                out.add_run(para.text)
+                out.add_run(text)
                 continue
             table = document.add_table(rows=len(para.rows), cols=len(para.rows[0]))
             table.style = "Table Grid"
@@ -444,6 +460,33 @@ def _ring_and_one(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     return _ring(bids, members, rng, (8, 8))
 
 
+def _glued(bids: list[Bid], rng: random.Random) -> list[_Pair]:
+    """Five bidders quote clauses of one model document in a commitments chapter, two clauses an item;
+    two of them have the same three passages of a plan (about 120 characters each) written in between
+    the two clauses of three of their items, all run on with semicolons (a numbered list run together,
+    as a table cell or a scan reads it): one run of text with the clauses around it, no sentence end in
+    it, mostly their wording. The clauses are the model's, the plan the two's: the pair is ``watch``
+    (``high`` is right too), every other pair ``none``."""
+    a, b, *others = rng.sample(range(len(bids)), min(len(bids), 5))
+    picked = rng.sample(range(len(MODEL_CLAUSES)), 8)
+    # the plan in the bidder's own words (the grammar's frames alone repeat across bids), no stop in it
+    draft = ["；".join(mixed_paragraph(rng, (3, 3)).split("。")[:3]) + "；" for _ in range(3)]
+    pair = _Pair(a, b, "glued", "watch", accepted=("high",))
+    copies: dict[int, list[Para]] = {}
+    for holder in (a, b, *others):
+        items: list[Para] = [Para("第五章 商务条款及承诺", "heading")]
+        for n in range(4):
+            first, second = (MODEL_CLAUSES[i].rstrip("。") for i in picked[2 * n : 2 * n + 2])
+            items.append(Para(f"{n + 1}．{first}；", "model"))
+            if holder in (a, b) and n < len(draft):
+                items.append(Para(draft[n], "planted", joined=True))
+                copies.setdefault(holder, []).append(items[-1])
+            items.append(Para(f"{second}。", "model", joined=True))
+        bids[holder].chapters.append(items)
+    pair.planted = [{"kind": "verbatim", "a": x, "b": y} for x, y in zip(copies[a], copies[b], strict=True)]
+    return [pair]
+
+
 def _commitments(bids: list[Bid], rng: random.Random) -> list[_Pair]:
     """Every bidder pastes its own selection of public commitments and safety rules (see
     ``PUBLIC_COMMITMENTS``) into a chapter of its bid; nothing else is shared. Every pair is ``none``."""
@@ -495,6 +538,7 @@ CASES: dict[str, Callable[[list[Bid], random.Random], list[_Pair]]] = {
     "full-ring-verbatim": _full_ring_verbatim,
     "ring-and-one": _ring_and_one,
     "commitments": _commitments,
+    "glued": _glued,
     "scattered": _scattered,
 }
 
@@ -600,7 +644,8 @@ def generate_section(
     one of the other ``CASES``: ``model`` (clauses of a model document three bidders quote), ``thin-ring``
     (a ring sharing a short draft), ``full-ring``, ``full-ring-verbatim`` and ``ring-and-one`` (small
     sections written from one draft), ``commitments`` (public commitments in changing selections),
-    ``scattered`` (ten separate paragraphs one bidder copied from another).
+    ``scattered`` (ten separate paragraphs one bidder copied from another), ``glued`` (a plan two
+    bidders wrote straight on from clauses of a model document, with no sentence end between).
     With ``tables`` the tender carries a bill of quantities, an 开标一览表 and a 偏离表 that every bid
     fills in (``bench.tables``), and one pair otherwise unrelated prices its bill with the same unit prices.
     With ``halves`` each of the tender's eight rules and scoring paragraphs is quoted by its own half of

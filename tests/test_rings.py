@@ -302,6 +302,16 @@ def test_a_form_and_passages_every_bid_quotes_make_no_ring_without_the_tender(tm
     assert {level for pair, level in levels.items() if not pair <= planted} == {"none"}
 
 
+def test_a_plan_written_on_from_model_clauses_stays_the_pairs_evidence(tmp_path: Path) -> None:
+    """Eight bids, five quoting model clauses; two of them wrote the same three plan paragraphs straight
+    on from three of their items, no sentence end between (one run of text with the clause). The
+    clauses are greyed, the plan is the two's: the pair is watch, every other pair none."""
+    levels, planted = _section(tmp_path, 8, 1, "glued", tender=False)
+    assert len(planted) == 2 and len(levels) == 28
+    assert {level for pair, level in levels.items() if pair == planted} == {"watch"}
+    assert {level for pair, level in levels.items() if pair != planted} == {"none"}
+
+
 def test_common_text_is_judged_after_rings_only_where_its_holders_could_be_a_ring() -> None:
     settings = Settings()
     assert [common_after_rings(n, settings) for n in (3, 5, 8, 9, 100)] == [True, True, True, False, False]
