@@ -463,12 +463,13 @@ def _all_pairs(bids: Sequence[Ready]) -> list[tuple[int, int]]:
 
 def _read_masks(masks: SharedMasks, off: list[Mask], clauses: list[Mask]) -> MaskReads:
     """The masks of each bid that a pair's judgement reads: the tender's and the library's public text
-    all through (``_flag``, ``score_pair``); the text left out of evidence and the clause-like text on
-    both sides, and the text verification left out on the A side, inside the pair's aligned passages
-    (``_pair_passages``, ``_flag``)."""
+    all through (``_flag``, ``score_pair``); the text left out of evidence on both sides, and the text
+    verification left out on the A side, inside the pair's aligned passages (``_pair_passages``); the
+    clause-like text inside all its passages, aligned or of masked text (``_flag``)."""
     learned = masks.learned
     return MaskReads(
         [[masks.template[n], None if learned is None else learned[n]] for n in range(len(off))],
-        [[off[n], clauses[n], masks.unaligned(n)] for n in range(len(off))],
-        [[off[n], clauses[n]] for n in range(len(off))],
+        [[off[n], masks.unaligned(n)] for n in range(len(off))],
+        [[off[n]] for n in range(len(off))],
+        clauses,
     )

@@ -42,11 +42,14 @@ _NOTHING = b"nothing shared"  # no pickle is these bytes: a pickle begins with i
 @dataclass(frozen=True)
 class MaskReads:
     """The masks of each bid that a pair's judgement reads: ``whole`` all through, ``at_a`` inside the
-    A side of the pair's aligned passages (the bid first of the pair), ``at_b`` inside their B side."""
+    A side of the pair's aligned passages (the bid first of the pair), ``at_b`` inside their B side,
+    ``flagging`` inside all its passages, aligned or of masked text, on both sides (what a greyed
+    passage is said to be)."""
 
     whole: list[list[Mask | None]]
     at_a: list[list[Mask]]
     at_b: list[list[Mask]]
+    flagging: list[Mask]  # inside all the pair's passages, on both sides (the clause-like text)
 
 
 def _packed(mask: Mask | None) -> bytes:
@@ -76,10 +79,14 @@ def _pair_digest(
 
 
 def _near(pair: Pair, found: PairFound, reads: MaskReads) -> bytes:
-    """The masks read inside the pair's aligned passages, on both sides."""
+    """The masks read inside the pair's passages, on both sides: inside its aligned passages (cut at the
+    text left out of evidence), and the masks that flag a passage inside those and its passages of
+    masked text (the clause-like text, judged where any pair's aligned passage reaches it)."""
     i, j = pair
     parts = [_packed(m[p.a[0] : p.a[1]]) for p in found.live for m in reads.at_a[i]]
     parts += [_packed(m[p.b[0] : p.b[1]]) for p in found.live for m in reads.at_b[j]]
+    for p in (*found.live, *found.masked):
+        parts += [_packed(reads.flagging[i][p.a[0] : p.a[1]]), _packed(reads.flagging[j][p.b[0] : p.b[1]])]
     return b"".join(parts)
 
 

@@ -23,7 +23,7 @@ from bidcheck.config import Settings
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.judge import Judging, judged_pairs, ranked
 from bidcheck.memo import load_blob, store_blob
-from bidcheck.model import CheckResult
+from bidcheck.model import CheckResult, PairResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
 from bidcheck.prepare import prepare_cached
 from bidcheck.ready import Ready
@@ -450,3 +450,26 @@ def test_a_kept_judgement_is_not_taken_where_the_masks_inside_its_passages_chang
     again = _judged_with(memo, ready, inside, found)  # the check before kept the same but inside
     assert again == _judged_with(None, ready, inside, found)
     assert next(p for p in again if p.b == "d2").similarity < next(p for p in first if p.b == "d2").similarity
+
+
+def test_a_kept_judgement_follows_the_clause_like_text_its_greyed_passages_hold(cache: Path) -> None:
+    """Two bids share a letter's commitments (greyed, masked before verification). Which of that text
+    reads as a model document's is judged where aligned passages reach it: a third bid's passage over
+    the same sentences makes the greyed passage 范本/合同条款语体. The memo's judgement of the first pair
+    is not taken then: it read that text's register (it was kept, greyed as text many bids hold)."""
+    settings, paths = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())[:3]
+    ready = [b for p in paths if (b := prepare_cached(p, "d0", "bid", settings).ready) is not None]
+    ready = [replace(b, doc=replace(b.doc, id=f"d{n}")) for n, b in enumerate(ready, start=1)]
+    assert len(ready) == 3 and all("投标有效期" in b.clean.norm[195:355] for b in ready)
+    letter = RawPassage((195, 355), (195, 355), 160, (((195, 355), (195, 355)),))
+    plain = [np.zeros(len(b.clean.norm), bool) for b in ready]
+    alone = {(0, 1): PairFound([], [letter])}
+    beside = {**alone, (0, 2): PairFound([letter], [])}
+
+    def greyed(judged: list[PairResult]) -> list[tuple[bool, bool]]:
+        return [(q.common, q.clause) for q in next(p for p in judged if (p.a, p.b) == ("d1", "d2")).passages]
+
+    memo = ReadMemo()
+    assert greyed(_judged_with(memo, ready, plain, alone)) == [(True, False)]
+    assert greyed(_judged_with(memo, ready, plain, beside)) == [(True, True)]
+    assert _judged_with(memo, ready, plain, beside) == _judged_with(None, ready, plain, beside)
