@@ -452,6 +452,41 @@ def test_a_kept_judgement_is_not_taken_where_the_masks_inside_its_passages_chang
     assert next(p for p in again if p.b == "d2").similarity < next(p for p in first if p.b == "d2").similarity
 
 
+def test_a_kept_judgement_is_taken_only_where_judging_again_gives_the_same(cache: Path) -> None:
+    """Whatever changes between two checks of the app (text common or the tender's anywhere, inside a
+    pair's passages or not; another pair's passages found or not), a judgement the memo keeps is what
+    judging afresh gives: its key holds all that it reads. Twenty changes drawn at random."""
+    settings, paths = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())[:3]
+    ready = [b for p in paths if (b := prepare_cached(p, "d0", "bid", settings).ready) is not None]
+    ready = [replace(b, doc=replace(b.doc, id=f"d{n}")) for n, b in enumerate(ready, start=1)]
+    size = min(len(b.clean.norm) for b in ready)
+    assert len(ready) == 3 and size > 2400
+
+    def passage(start: int, end: int) -> RawPassage:
+        return RawPassage((start, end), (start, end), end - start, (((start, end), (start, end)),))
+
+    base = {
+        (0, 1): PairFound([passage(1000, 1300)], [passage(195, 355)]),
+        (0, 2): PairFound([passage(2000, 2300)], []),
+    }
+    plain = [np.zeros(len(b.clean.norm), bool) for b in ready]
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        common, tender = [m.copy() for m in plain], [m.copy() for m in plain]
+        for masks in (common, tender) if rng.random() < 0.3 else (common,):
+            for mask in masks:
+                for start in rng.integers(0, size - 200, size=int(rng.integers(0, 4))):
+                    mask[start : start + int(rng.integers(20, 200))] = True
+        found = dict(base)
+        if rng.random() < 0.5:
+            found[(0, 2)] = PairFound([passage(195, 355), passage(2000, 2300)], [])
+        memo = ReadMemo()
+        _judged_with(memo, ready, plain, base)
+        assert _judged_with(memo, ready, common, found, tender) == _judged_with(
+            None, ready, common, found, tender
+        )
+
+
 def test_a_kept_judgement_follows_the_clause_like_text_its_greyed_passages_hold(cache: Path) -> None:
     """Two bids share a letter's commitments (greyed, masked before verification). Which of that text
     reads as a model document's is judged where aligned passages reach it: a third bid's passage over
