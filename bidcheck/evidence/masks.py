@@ -132,6 +132,10 @@ class _TenderText:
     def memo_key(self) -> str | None:
         """What the masks are made from in a key (``bidcheck.memo.key_of``): every tender and template
         document's cache entry and every setting (``None`` when one was read outside the cache)."""
+        return self._key
+
+    @functools.cached_property
+    def _key(self) -> str | None:  # once for the section, not once a bid
         if not all(t.source for t in self.templates):
             return None
         return "|".join([settings_key(self.settings), *(t.source for t in self.templates)])

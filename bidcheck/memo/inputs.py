@@ -21,7 +21,7 @@ from typing import Protocol, TypeVar, cast, runtime_checkable
 import numpy as np
 
 from bidcheck import __version__
-from bidcheck.memo.keys import code_digest, parts_digest
+from bidcheck.memo.keys import package_code, parts_digest
 from bidcheck.memo.running import load_entry, store_entry
 
 __all__ = ["COMPUTATIONS", "Keyed", "key_of", "memoised"]
@@ -101,15 +101,8 @@ def _encode_plain(value: object, out: list[bytes]) -> None:
         raise TypeError(f"a {type(value).__name__} cannot be part of a memo key")
 
 
-@functools.cache
-def _package_code() -> str:
-    """The package's code: an entry another version of it wrote is never read (an installed build
-    without sources relies on its version number)."""
-    return code_digest(sorted(Path(__file__).resolve().parents[1].rglob("*.py")))
-
-
 def _entry_key(compute: Callable[..., object], digest: bytes) -> str:
-    name = f"{compute.__module__}.{compute.__qualname__}|{__version__}|{_package_code()}"
+    name = f"{compute.__module__}.{compute.__qualname__}|{__version__}|{package_code()}"
     return "y" + hashlib.blake2b(name.encode() + digest, digest_size=20).hexdigest()
 
 

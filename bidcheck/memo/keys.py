@@ -5,6 +5,7 @@ again would give."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from bidcheck.config import Settings
 
-__all__ = ["code_digest", "file_digest", "parts_digest", "settings_key", "source_key"]
+__all__ = ["code_digest", "file_digest", "package_code", "parts_digest", "settings_key", "source_key"]
 
 
 def file_digest(path: Path) -> str:
@@ -58,3 +59,10 @@ def source_key(prefix: str, source: Callable[[], Path], parts: Sequence[str], co
 def settings_key(settings: Settings) -> str:
     """The settings as a key's part: every setting by name (the same text wherever a key holds them)."""
     return json.dumps(settings.to_dict(), sort_keys=True, default=str)
+
+
+@functools.cache
+def package_code() -> str:
+    """The code of the whole package (``code_digest`` of every module, once a process): an entry another
+    version of it wrote is never read (an installed build without sources relies on its version)."""
+    return code_digest(sorted(Path(__file__).resolve().parents[1].rglob("*.py")))

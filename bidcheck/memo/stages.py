@@ -5,16 +5,14 @@ so that a re-check of unchanged files costs what reading the cache costs."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import pickle
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TypeVar, cast
 
 from bidcheck import __version__
 from bidcheck.config import Settings
-from bidcheck.memo.keys import code_digest, settings_key
+from bidcheck.memo.keys import package_code, settings_key
 from bidcheck.memo.store import has_blob, load_blob, store_blob
 
 __all__ = ["STAGES_FORMAT", "inputs_key", "is_remembered", "library_said", "remembered"]
@@ -28,16 +26,11 @@ STAGES_FORMAT = "stages 3"
 _KIND = "stages"
 
 
-@functools.cache
-def _code() -> str:
-    return code_digest(sorted(Path(__file__).resolve().parents[1].rglob("*.py")))
-
-
 def inputs_key(settings: Settings, documents: Sequence[str | None], library: str | None) -> str:
     """One key for what the stages after reading start from: every document as read (``documents``,
     each its ``Prepared.memo_part``), what the library said (``library_said``; ``None`` without one),
     the settings and the code; "" when a document was read outside the cache (``None``)."""
-    parts = [__version__, STAGES_FORMAT, _code(), settings_key(settings)]
+    parts = [__version__, STAGES_FORMAT, package_code(), settings_key(settings)]
     for document in documents:
         if document is None:
             return ""
