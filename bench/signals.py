@@ -318,9 +318,11 @@ def write_section(
     bids, five at least (``_public_values``)."""
     rng = random.Random(seed)
     texts = _tender_texts(random.Random(seed * 7919 + 1))
+    # each bid's draws from a seed hashed whole: seeds ``seed * 1000 + i`` gave five of forty bids
+    # totals within 0.05% of each other (41,008 ... 41,026), a draw independent bids make about once in
+    # 100,000 sections, which the price finder rightly calls a pattern
     plans = [
-        _bid_skeleton(i, texts, random.Random(seed * 1000 + i), (18, 24), paragraph, True)
-        for i in range(size)
+        _bid_skeleton(i, texts, random.Random(f"{seed}/{i}"), (18, 24), paragraph, True) for i in range(size)
     ]
     values = [_Values.draw(n, rng) for n in range(size)]
     pairs = _pairs(plans, rng)
