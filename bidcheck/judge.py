@@ -17,7 +17,7 @@ from bidcheck.evidence.clauses import clause_mask
 from bidcheck.evidence.holders import apart_passages, held_by_many, without_passages
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.fingerprint import simhash_similarity
-from bidcheck.judged import Judged, MaskReads, PairInputs, judged_or_kept, keep_judged_pairs
+from bidcheck.judged import Judged, PairInputs, PairMasks, judged_or_kept, keep_judged_pairs
 from bidcheck.memo import memo_running
 from bidcheck.model import Level, PairResult, Passage, Signal
 from bidcheck.ready import Ready
@@ -48,9 +48,7 @@ class _Flagged:
         return self.raw.similarity if self.cosine is None else self.cosine
 
 
-def _flag(
-    q: RawPassage, i: int, j: int, masks: SharedMasks, clauses: Sequence[Mask], settings: Settings
-) -> _Flagged:
+def _flag(q: RawPassage, i: int, j: int, masks: PairMasks, settings: Settings) -> _Flagged:
     """A passage of masked text is template text when mostly so on either side, else public text
     when mostly text the library learned is public, else common text (said to be clause-like when
     mostly so on either side: ``clauses``, each bid's clause-like text)."""
@@ -61,6 +59,7 @@ def _flag(
         learned = max(mask_share(q.a, masks.learned[i]), mask_share(q.b, masks.learned[j]))
         if learned >= settings.template_share:
             return _Flagged(q, False, public=True)
+    clauses = masks.clauses
     clause = max(mask_share(q.a, clauses[i]), mask_share(q.b, clauses[j])) >= settings.template_share
     return _Flagged(q, False, True, clause=clause)
 
@@ -69,24 +68,22 @@ def _pair_passages(
     i: int,
     j: int,
     found: PairFound,
-    masks: SharedMasks,
-    off: Sequence[Mask],
-    clauses: Sequence[Mask],
+    masks: PairMasks,
     settings: Settings,
     rewritten: Sequence[SemanticPassage] = (),
 ) -> list[_Flagged]:
-    """The live passages of a pair (outside the ``off`` text of either bid), then its passages of masked
+    """The live passages of a pair (outside the ``masks.off`` text of either bid), then its passages of masked
     text where they do not overlap them: those verification left out, and the parts of aligned
     passages that lie in text masked only now (clause-like text, common text judged after rings)."""
     live: list[RawPassage] = []
     masked: list[RawPassage] = list(found.masked)
     for p in found.live:
-        parts, cut = split_at_masks(p, (off[i], off[j]), settings)
+        parts, cut = split_at_masks(p, (masks.off[i], masks.off[j]), settings)
         live += parts
-        masked += [q for q in cut if mask_share(q.a, masks.unaligned(i)) < settings.template_share]
+        masked += [q for q in cut if mask_share(q.a, masks.unaligned[i]) < settings.template_share]
     kept = without_overlaps(live, [], settings)
     flagged = without_overlaps(masked, kept, settings)
-    out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, clauses, settings) for q in flagged]
+    out = [_Flagged(q, False) for q in kept] + [_flag(q, i, j, masks, settings) for q in flagged]
     taken = kept + flagged
     out += [
         _Flagged(r.raw, False, cosine=r.cosine)
@@ -120,7 +117,7 @@ def _pair_result(
     bids: Sequence[Ready],
     flagged: list[_Flagged],
     listed: list[Passage],
-    masks: SharedMasks,
+    masks: PairMasks,
     settings: Settings,
     signals: Sequence[Signal] = (),
     failed: bool = False,
@@ -322,7 +319,7 @@ def _judged(
     keys: list[tuple[int, int]],
     flagged: list[list[_Flagged]],
     bids: Sequence[Ready],
-    masks: SharedMasks,
+    masks: PairMasks,
     settings: Settings,
     signals: PairSignals | None = None,
     failed: frozenset[tuple[int, int]] = frozenset(),
@@ -348,15 +345,14 @@ def _judged(
 def _ring_pairs(
     keys: list[tuple[int, int]],
     bids: Sequence[Ready],
-    masks: SharedMasks,
+    masks: PairMasks,
     found: dict[tuple[int, int], PairFound],
-    clauses: list[Mask],
     settings: Settings,
 ) -> set[tuple[int, int]]:
-    """The pairs inside a ring when common text counts like any other (see ``common_after_rings``)."""
+    """The pairs inside a ring when common text counts like any other (see ``common_after_rings``):
+    ``masks`` with the ring's ``off`` text."""
     empty = PairFound([], [])
-    off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
-    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, off, clauses, settings) for i, j in keys]
+    flagged = [_pair_passages(i, j, found.get((i, j), empty), masks, settings) for i, j in keys]
     pairs = [pair for pair, _ in _judged(keys, flagged, bids, masks, settings)]
     rings = find_rings(pairs, settings.ring_min_chars)
     ids = [b.doc.id for b in bids]
@@ -377,11 +373,22 @@ class Judging:
     signals: PairSignals | None = None
     rewritten: Rewritten | None = None
 
-    def pair_inputs(self, off: list[Mask], clauses: list[Mask]) -> PairInputs:
-        """What each pair's judgement reads, with ``off`` each bid's text out of evidence and
-        ``clauses`` its clause-like text."""
-        reads = _read_masks(self.masks, off, clauses)
-        return PairInputs(self.bids, reads, self.found, self.settings, self.extra)
+    def pair_masks(self) -> PairMasks:
+        """The masks each pair's judgement reads (``judged.PairMasks``): its clause-like text is found
+        where any pair's aligned passage reaches it."""
+        masks, count = self.masks, len(self.bids)
+        clauses = _clause_masks(self.bids, self.found)
+        return PairMasks(
+            masks.template,
+            masks.learned,
+            [masks.either(n) | p for n, p in enumerate(clauses)],
+            [masks.unaligned(n) for n in range(count)],
+            clauses,
+        )
+
+    def pair_inputs(self, masks: PairMasks) -> PairInputs:
+        """What each pair's judgement reads, by which a kept judgement is found."""
+        return PairInputs(self.bids, masks, self.found, self.settings, self.extra)
 
     def extra(self, pair: tuple[int, int]) -> tuple[Sequence[SemanticPassage], Sequence[Signal]]:
         """A pair of bid indexes' rewritten passages and signals."""
@@ -395,13 +402,13 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
     common text is judged after rings, a pair inside a ring keeps the common text it shares as
     evidence: in a small section the ring's draft is what most bids hold. Pairs judged before in the
     running check's memo are taken from it (``bidcheck.judged``)."""
-    bids, masks, found, settings = inputs.bids, inputs.masks, inputs.found, inputs.settings
+    bids, found, settings = inputs.bids, inputs.found, inputs.settings
     empty = PairFound([], [])
     keys = _all_pairs(bids)
-    clauses = _clause_masks(bids, found)
-    ring = _ring_pairs(keys, bids, masks, found, clauses, settings) if masks.after_rings else set()
-    off = _out_of_evidence(masks, clauses)
-    ring_off = [masks.fixed(n) | p for n, p in enumerate(clauses)]
+    masks = inputs.pair_masks()
+    after_rings = inputs.masks.after_rings
+    ring_masks = masks.with_off([inputs.masks.fixed(n) | p for n, p in enumerate(masks.clauses)])
+    ring = _ring_pairs(keys, bids, ring_masks, found, settings) if after_rings else set()
     rewritten = inputs.rewritten or {}
     failed = frozenset(key for key, f in found.items() if f.failed)
 
@@ -411,9 +418,7 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
                 i,
                 j,
                 found.get((i, j), empty),
-                masks,
-                ring_off if (i, j) in ring else off,
-                clauses,
+                ring_masks if (i, j) in ring else masks,
                 settings,
                 rewritten.get((i, j), ()),
             )
@@ -421,9 +426,9 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
         ]
         return _judged(todo, flagged, bids, masks, settings, inputs.signals, failed)
 
-    if masks.after_rings:  # a ring's pairs are judged with its common text: the rings are worked out anew
+    if after_rings:  # a ring's pairs are judged with its common text: the rings are worked out anew
         return judge(keys)
-    return judged_or_kept(keys, inputs.pair_inputs(off, clauses), judge)
+    return judged_or_kept(keys, inputs.pair_inputs(masks), judge)
 
 
 def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
@@ -432,9 +437,7 @@ def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
     check, a bid added, judges only the pairs whose evidence changed. Nothing without a memo."""
     if not memo_running() or inputs.masks.after_rings:
         return
-    clauses = _clause_masks(inputs.bids, inputs.found)
-    off = _out_of_evidence(inputs.masks, clauses)
-    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(off, clauses))
+    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(inputs.pair_masks()))
 
 
 def ranked(
@@ -452,24 +455,5 @@ def ranked(
     return sorted(pairs, key=lambda p: (LEVEL_RANK[p.level], -p.similarity, p.a, p.b))
 
 
-def _out_of_evidence(masks: SharedMasks, clauses: list[Mask]) -> list[Mask]:
-    """Each bid's text left out of evidence: masked on either side, or clause-like."""
-    return [masks.either(n) | p for n, p in enumerate(clauses)]
-
-
 def _all_pairs(bids: Sequence[Ready]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(bids)) for j in range(i + 1, len(bids))]
-
-
-def _read_masks(masks: SharedMasks, off: list[Mask], clauses: list[Mask]) -> MaskReads:
-    """The masks of each bid that a pair's judgement reads: the tender's and the library's public text
-    all through (``_flag``, ``score_pair``); the text left out of evidence on both sides, and the text
-    verification left out on the A side, inside the pair's aligned passages (``_pair_passages``); the
-    clause-like text inside all its passages, aligned or of masked text (``_flag``)."""
-    learned = masks.learned
-    return MaskReads(
-        [[masks.template[n], None if learned is None else learned[n]] for n in range(len(off))],
-        [[off[n], masks.unaligned(n)] for n in range(len(off))],
-        [[off[n]] for n in range(len(off))],
-        clauses,
-    )

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bidcheck import judged
 from bidcheck.cli import SAMPLE
 from bidcheck.compare import runner
 from bidcheck.compare.inputs import AlignInput
@@ -22,6 +23,7 @@ from bidcheck.compare.runner import PairFound
 from bidcheck.config import Settings
 from bidcheck.evidence.masks import SharedMasks
 from bidcheck.judge import Judging, judged_pairs, ranked
+from bidcheck.judged import PairInputs, PairMasks
 from bidcheck.memo import load_blob, store_blob
 from bidcheck.model import CheckResult, PairResult
 from bidcheck.pipeline import CheckInputs, ReadMemo, check
@@ -508,3 +510,40 @@ def test_a_kept_judgement_follows_the_clause_like_text_its_greyed_passages_hold(
     assert greyed(_judged_with(memo, ready, plain, alone)) == [(True, False)]
     assert greyed(_judged_with(memo, ready, plain, beside)) == [(True, True)]
     assert _judged_with(memo, ready, plain, beside) == _judged_with(None, ready, plain, beside)
+
+
+def test_each_mask_a_judgement_reads_moves_its_key_where_it_is_read(cache: Path) -> None:
+    """Every mask of ``PairMasks`` is in a kept judgement's key where the judgement reads it: all through
+    (the tender's and the library's text), inside the pair's aligned passages (text out of evidence, on
+    both sides; text verification left out, on the A side), inside all its passages (clause-like
+    text); a change elsewhere leaves the key as it was."""
+    settings, paths = Settings(workers=1), sorted((SAMPLE / "bids").iterdir())[:2]
+    ready = [b for p in paths if (b := prepare_cached(p, "d0", "bid", settings).ready) is not None]
+    ready = [replace(b, doc=replace(b.doc, id=f"d{n}")) for n, b in enumerate(ready, start=1)]
+    assert len(ready) == 2 and min(len(b.clean.norm) for b in ready) > 2400
+    live = RawPassage((1000, 1300), (1000, 1300), 300, (((1000, 1300), (1000, 1300)),))
+    masked = RawPassage((195, 355), (195, 355), 160, (((195, 355), (195, 355)),))
+    found = {(0, 1): PairFound([live], [masked])}
+    plain = [np.zeros(len(b.clean.norm), bool) for b in ready]
+    base = PairMasks(plain, plain, plain, plain, plain)
+
+    def key(name: str, bid: int, at: int) -> str:
+        marked = [m.copy() for m in plain]
+        marked[bid][at] = True
+        masks = replace(base, **{name: marked})
+        inputs = PairInputs(ready, masks, found, settings, lambda pair: ((), ()))
+        return judged._memo_keys([(0, 1)], inputs)[(0, 1)]
+
+    before = judged._memo_keys([(0, 1)], PairInputs(ready, base, found, settings, lambda pair: ((), ())))
+    places = [(bid, at) for bid in (0, 1) for at in (200, 1100, 2000)]
+    moved = {
+        name: {place for place in places if key(name, *place) != before[(0, 1)]}
+        for name in ("template", "learned", "off", "unaligned", "clauses")
+    }
+    assert moved == {
+        "template": {(0, 200), (0, 1100), (0, 2000), (1, 200), (1, 1100), (1, 2000)},
+        "learned": {(0, 200), (0, 1100), (0, 2000), (1, 200), (1, 1100), (1, 2000)},
+        "off": {(0, 1100), (1, 1100)},
+        "unaligned": {(0, 1100)},
+        "clauses": {(0, 200), (0, 1100), (1, 200), (1, 1100)},
+    }
