@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bidcheck.config import Settings
-from bidcheck.memo import memoised, per_key_of_document
+from bidcheck.memo import memoised, memoised_per_key
 from bidcheck.model import result_to_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.prepare import prepare_cached
@@ -106,15 +106,35 @@ def test_a_damaged_entry_of_a_stage_is_computed_again(section: dict[str, Path]) 
     assert COMPUTED == ["丙", "丙"]
 
 
+@dataclass(frozen=True)
+class _Words:
+    """A test computation's inputs: a document and the words asked of it."""
+
+    bid: Ready
+    keys: frozenset[str]
+
+
+ASKED: list[str] = []  # the words ``_lengths`` was computed for
+
+
+@memoised_per_key
+def _lengths(words: _Words) -> dict[str, int]:
+    ASKED.extend(words.keys)
+    return {w: len(w) + words.bid.clean.norm.count(w) for w in words.keys}
+
+
 def test_values_asked_by_key_are_computed_once_each(section: dict[str, Path]) -> None:
-    ready, code, asked = _ready(section["d"]), (Path(__file__),), []
+    ready = _ready(section["d"])
+    ASKED.clear()
 
-    def length(words: set[str]) -> dict[str, int]:
-        asked.extend(words)
-        return {w: len(w) for w in words}
+    def asked(*words: str) -> dict[str, int]:
+        return _lengths(_Words(ready, frozenset(words)))
 
-    assert per_key_of_document(ready, "lengths", code, ["甲", "乙丙"], length) == {"甲": 1, "乙丙": 2}
-    assert per_key_of_document(ready, "lengths", code, {"乙丙", "丁戊己"}, length) == {"乙丙": 2, "丁戊己": 3}
-    assert sorted(asked) == sorted(["甲", "乙丙", "丁戊己"])  # 乙丙 was remembered
-    assert per_key_of_document(ready, "lengths", code, ["甲", "丁戊己"], length) == {"甲": 1, "丁戊己": 3}
-    assert len(asked) == 3
+    assert asked("甲", "乙丙") == {"甲": 1, "乙丙": 2}
+    assert asked("乙丙", "丁戊己") == {"乙丙": 2, "丁戊己": 3}
+    assert sorted(ASKED) == sorted(["甲", "乙丙", "丁戊己"])  # 乙丙 was remembered
+    assert asked("甲", "丁戊己") == {"甲": 1, "丁戊己": 3} and len(ASKED) == 3
+    other = _lengths(_Words(_ready(section["c"]), frozenset({"甲"})))  # another document: its own entry
+    assert other == {"甲": 1} and ASKED[3:] == ["甲"]
+    unread = _Words(replace(ready, source=""), frozenset({"甲"}))  # read outside the cache: computed
+    assert _lengths(unread) == {"甲": 1} and _lengths(unread) == {"甲": 1} and ASKED[4:] == ["甲", "甲"]

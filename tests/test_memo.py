@@ -15,11 +15,17 @@ import pytest
 import bidcheck.evidence.masks
 import bidcheck.library.prints
 import bidcheck.signals.identifier
+import bidcheck.signals.shared_error
 from bidcheck.config import Settings
 from bidcheck.memo import COMPUTATIONS, key_of
 from bidcheck.prepare import prepare_cached
 
-MODULES = (bidcheck.evidence.masks, bidcheck.library.prints, bidcheck.signals.identifier)
+MODULES = (
+    bidcheck.evidence.masks,
+    bidcheck.library.prints,
+    bidcheck.signals.identifier,
+    bidcheck.signals.shared_error,
+)
 
 
 @dataclass(frozen=True)

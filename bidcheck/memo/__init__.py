@@ -5,11 +5,11 @@
 - ``store``: the entries on disk, written whole, each verified by a keyed hash under its folder's
   secret, pruned least recently used first (``load_blob``, ``store_blob``, ``prune_cache``).
 - ``running``: entries read through the running check's memory (``ReadMemo``: the app checks a section
-  again when a file is added), values kept there only (``kept_or_made``), and values of one document
-  asked for by key, the entry growing with the keys asked (``per_key_of_document``).
+  again when a file is added), and values kept there only (``kept_or_made``).
 - ``stages``: each stage's result after reading, under one key for everything the stages start from.
-- ``inputs``: a computation of one frozen inputs value remembered by all of it (``memoised``): the
-  key is derived from the inputs (``key_of``), never written beside them by hand.
+- ``inputs``: a computation of one frozen inputs value remembered by all of it (``memoised``; a value
+  for each key asked, in one entry growing with the keys: ``memoised_per_key``): the key is derived
+  from the inputs (``key_of``), never written beside them by hand.
 
 What each computation remembers, and by which inputs, is the computation's own (verified pairs in
 ``compare.memo``, candidate pairs in ``compare.kept``, judged pairs in ``judged``, the hashes most bids
@@ -19,10 +19,9 @@ hold in ``evidence.frequent``, OCR lines in ``ingest.ocr_cache``, sentence vecto
 
 from __future__ import annotations
 
-from bidcheck.memo.inputs import COMPUTATIONS, Keyed, key_of, memoised
+from bidcheck.memo.inputs import COMPUTATIONS, Keyed, PerKey, key_of, memoised, memoised_per_key
 from bidcheck.memo.keys import code_digest, file_digest, parts_digest, settings_key, source_key
 from bidcheck.memo.running import (
-    FromCache,
     ReadMemo,
     forget_unused,
     keep_in_memo,
@@ -30,7 +29,6 @@ from bidcheck.memo.running import (
     kept_or_made,
     load_entry,
     memo_running,
-    per_key_of_document,
     put_entry,
     store_entry,
 )
@@ -52,8 +50,8 @@ __all__ = [
     "COMPUTATIONS",
     "ENTRY_OVERHEAD",
     "STAGES_FORMAT",
-    "FromCache",
     "Keyed",
+    "PerKey",
     "ReadMemo",
     "cache_folders",
     "cache_roots",
@@ -72,8 +70,8 @@ __all__ = [
     "load_entry",
     "memo_running",
     "memoised",
+    "memoised_per_key",
     "parts_digest",
-    "per_key_of_document",
     "prune_cache",
     "put_entry",
     "remembered",

@@ -2,11 +2,14 @@
 of what it gives is derived from all of that value (``key_of``), never written beside it by hand.
 
 ``memoised`` wraps such a computation: called with its inputs, it gives what an earlier call with equal
-inputs stored, else computes and stores. The key names the computation, every field of its inputs and
-the package's code; a document in the inputs is named by its cache entry (``memo_key``), the settings
-by every setting. A field added to an inputs value is part of the key at once, so a key cannot miss what
-the computation reads as long as it reads nothing else: a computation is a function of its inputs alone
-(no closure, no default, one parameter; ``tests/test_memo.py`` holds each registered one to it).
+inputs stored, else computes and stores. ``memoised_per_key`` wraps one that gives a value for each of the
+keys its inputs ask for (``keys``): the values are remembered in one entry under the rest of the inputs,
+which grows with the keys asked (a check asks of a document what earlier checks asked, and a few more).
+The key names the computation, every field of its inputs and the package's code; a document in the
+inputs is named by its cache entry (``memo_key``), the settings by every setting. A field added to an
+inputs value is part of the key at once, so a key cannot miss what the computation reads as long as it
+reads nothing else: a computation is a function of its inputs alone (no closure, no default, one
+parameter; ``tests/test_memo.py`` holds each registered one to it).
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Protocol, TypeVar, cast, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
@@ -24,10 +27,11 @@ from bidcheck import __version__
 from bidcheck.memo.keys import package_code, parts_digest
 from bidcheck.memo.running import load_entry, store_entry
 
-__all__ = ["COMPUTATIONS", "Keyed", "key_of", "memoised"]
+__all__ = ["COMPUTATIONS", "Keyed", "PerKey", "key_of", "memoised", "memoised_per_key"]
 
 _I = TypeVar("_I")
 _T = TypeVar("_T")
+_K = TypeVar("_K", bound=Hashable)
 _KIND = "derived"
 COMPUTATIONS: list[Callable[..., object]] = []  # every computation ``memoised`` wraps, for the tests
 
@@ -124,5 +128,40 @@ def memoised(compute: Callable[[_I], _T]) -> Callable[[_I], _T]:
         value = compute(inputs)
         store_entry(_KIND, key, value)
         return value
+
+    return remembered
+
+
+class PerKey(Protocol):
+    """The inputs of a computation ``memoised_per_key`` wraps: a frozen dataclass whose field ``keys``
+    names what is asked for."""
+
+    @property
+    def keys(self) -> frozenset[Any]: ...
+
+
+_P = TypeVar("_P", bound=PerKey)
+
+
+def memoised_per_key(compute: Callable[[_P], Mapping[_K, _T]]) -> Callable[[_P], dict[_K, _T]]:
+    """``compute``, a value for each of its inputs' ``keys``, remembered by the rest of its inputs in one
+    entry that grows with the keys asked (see the module): the keys no call asked before are computed
+    together. Inputs that name nothing (``key_of``) are computed each time."""
+    COMPUTATIONS.append(compute)
+
+    @functools.wraps(compute)
+    def remembered(inputs: _P) -> dict[_K, _T]:
+        wanted = inputs.keys
+        digest = key_of(dataclasses.replace(cast(Any, inputs), keys=frozenset()))
+        if digest is None:
+            return dict(compute(inputs))
+        entry = _entry_key(compute, digest)
+        known = load_entry(_KIND, entry)
+        values: dict[_K, _T] = dict(known) if isinstance(known, dict) else {}
+        missing = wanted.difference(values)
+        if missing:
+            values.update(compute(dataclasses.replace(cast(Any, inputs), keys=frozenset(missing))))
+            store_entry(_KIND, entry, values)
+        return {k: values[k] for k in wanted}
 
     return remembered

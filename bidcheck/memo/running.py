@@ -1,26 +1,19 @@
 """The running check's memory: entries of the on-disk cache read through it (``ReadMemo``: the app
 checks a section again when a file is added, and the other files' entries are then not read from disk
-again), values kept in that memory only (``keep_in_memo``), and values of one document asked for by
-key, remembered beside the document's entry (``per_key_of_document``). A computation of one frozen
-inputs value is remembered by ``bidcheck.memo.inputs``."""
+again), and values kept in that memory only (``keep_in_memo``). A computation of one frozen inputs value is
+remembered by ``bidcheck.memo.inputs``."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import pickle
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from pathlib import Path
-from typing import Protocol, TypeVar, cast
+from typing import TypeVar, cast
 
-from bidcheck import __version__
-from bidcheck.memo.keys import code_digest
 from bidcheck.memo.store import load_blob, store_blob
 
 __all__ = [
-    "FromCache",
     "ReadMemo",
     "forget_unused",
     "keep_in_memo",
@@ -28,17 +21,9 @@ __all__ = [
     "kept_or_made",
     "load_entry",
     "memo_running",
-    "per_key_of_document",
     "put_entry",
     "store_entry",
 ]
-
-
-class FromCache(Protocol):
-    """A document as read: ``source`` is the key of its cache entry ("" when read outside the cache)."""
-
-    @property
-    def source(self) -> str: ...
 
 
 class ReadMemo:
@@ -158,48 +143,3 @@ def forget_unused(kind: str) -> None:
     has not (see ``ReadMemo.forget_unused``)."""
     if (memo := _MEMO.get()) is not None:
         memo.forget_unused(kind)
-
-
-_T = TypeVar("_T")
-_DERIVED_KIND = "derived"
-
-
-@functools.cache
-def _sources_digest(sources: tuple[Path, ...]) -> str:
-    return code_digest(list(sources))
-
-
-def _derived_key(ready: FromCache, kind: str, code: Sequence[Path]) -> str:
-    parts = f"{kind}|{ready.source}|{__version__}|{_sources_digest(tuple(code))}"
-    return "x" + hashlib.blake2b(parts.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
-
-
-def _load_derived(key: str) -> object | None:
-    return load_entry(_DERIVED_KIND, key)
-
-
-_K = TypeVar("_K", bound=Hashable)
-
-
-def per_key_of_document(
-    ready: FromCache,
-    kind: str,
-    code: Sequence[Path],
-    keys: Iterable[_K],
-    compute: Callable[[set[_K]], Mapping[_K, _T]],
-) -> dict[_K, _T]:
-    """A value of one document for each of ``keys``, remembered beside the document's cache entry (under
-    that entry's key, ``kind`` and the ``code`` files that compute it) in one entry that
-    grows with the keys asked: a check asks for what earlier checks of the document asked for, and for a
-    few more. ``compute(missing)`` gives the values of the keys not remembered, found together."""
-    wanted = set(keys)
-    if not ready.source:
-        return dict(compute(wanted))
-    entry = _derived_key(ready, kind, code)
-    known = _load_derived(entry)
-    values: dict[_K, _T] = dict(known) if isinstance(known, dict) else {}
-    missing = wanted.difference(values)
-    if missing:
-        values.update(compute(missing))
-        store_entry(_DERIVED_KIND, entry, values)
-    return {k: values[k] for k in wanted}

@@ -24,14 +24,14 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import code_points, distinct, is_member
 from bidcheck.fingerprint.tokens import are_words, cut
-from bidcheck.memo import per_key_of_document
+from bidcheck.memo import memoised_per_key
 from bidcheck.model import PublicValue, Signal, Strength
 from bidcheck.ready import Ready
 from bidcheck.signals.base import (
@@ -252,14 +252,25 @@ def _generic(
 Contexts = tuple[set[str], set[str]]
 
 
-def _remembered_contexts(bid: Ready, words: set[str]) -> dict[str, Contexts]:
-    """The ``_contexts`` of each word in the bid's comparable text, remembered with its cache entry: a
-    bid added to a checked section asks the other bids' texts about a few words only. Those not
+@dataclass(frozen=True)
+class _Asked:
+    """Words asked of one bid's comparable text."""
+
+    bid: Ready
+    keys: frozenset[str]
+
+
+@memoised_per_key
+def _asked_contexts(asked: _Asked) -> dict[str, Contexts]:
+    """The ``_contexts`` of each word asked in the bid's comparable text, remembered with its cache entry:
+    a bid added to a checked section asks the other bids' texts about a few words only. Those not
     remembered are found together (one pass over the text a length of word)."""
-    code = (Path(__file__),)
-    return per_key_of_document(
-        bid, "error contexts", code, words, lambda new: _all_contexts(new, bid.clean.norm)
-    )
+    return _all_contexts(set(asked.keys), asked.bid.clean.norm)
+
+
+def _remembered_contexts(bid: Ready, words: set[str]) -> dict[str, Contexts]:
+    """``_asked_contexts`` of ``words`` in ``bid``."""
+    return _asked_contexts(_Asked(bid, frozenset(words)))
 
 
 def _contexts(word: str, text: str) -> Contexts:
