@@ -63,9 +63,8 @@ def _section(bids: Sequence[Ready], aligned: list[AlignInput], settings: Setting
     (outside the masks), their cache entries."""
     from bidcheck.compare.kept import Section
 
-    windows, kgrams = [b.fingerprint.windows for b in bids], [b.fingerprint.kgrams for b in bids]
     usable = [_usable(x, b, settings) for x, b in zip(aligned, bids, strict=True)]
-    return Section(windows, kgrams, usable, [b.source for b in bids])
+    return Section(bids, usable)
 
 
 def _shape(settings: Settings) -> tuple[int, float, int]:

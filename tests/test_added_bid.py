@@ -80,8 +80,7 @@ def _section(bids: Sequence[Ready], tender: Ready) -> tuple[SharedMasks, Section
         (x.open, mostly_open_windows(x.unmasked, b.fingerprint.window_starts, SETTINGS.window_chars))
         for x, b in zip(aligned, bids, strict=True)
     ]
-    windows, kgrams = [b.fingerprint.windows for b in bids], [b.fingerprint.kgrams for b in bids]
-    return masks, Section(windows, kgrams, usable, [b.source for b in bids])
+    return masks, Section(bids, usable)
 
 
 def _same_masks(a: SharedMasks, b: SharedMasks) -> bool:

@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import bidcheck.compare.kept
+import bidcheck.evidence.frequent
 import bidcheck.evidence.masks
 import bidcheck.library.prints
 import bidcheck.signals.identifier
@@ -21,6 +23,8 @@ from bidcheck.memo import COMPUTATIONS, key_of
 from bidcheck.prepare import prepare_cached
 
 MODULES = (
+    bidcheck.compare.kept,
+    bidcheck.evidence.frequent,
     bidcheck.evidence.masks,
     bidcheck.library.prints,
     bidcheck.signals.identifier,

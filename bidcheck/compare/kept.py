@@ -31,7 +31,8 @@ from bidcheck.compare.candidates import (
     winnow,
 )
 from bidcheck.fingerprint.minhash import WindowMinHash, lsh_bands
-from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running, parts_digest
+from bidcheck.memo import keep_in_memo, kept_in_memo, memo_running, memoised_in_memory
+from bidcheck.ready import Ready
 
 __all__ = ["Section", "keep_candidate_pairs", "kept_candidate_pairs"]
 
@@ -44,13 +45,26 @@ _WINDOW_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 @dataclass(frozen=True)
 class Section:
-    """What candidates are found from: each document's windows, k-grams, usable k-grams and windows,
-    and cache entry (its source)."""
+    """What candidates are found from: each bid (its windows, k-grams and cache entry), and which of its
+    k-grams and windows are usable."""
 
-    windows: Sequence[Sequence[WindowMinHash]]
-    kgrams: Sequence[npt.NDArray[np.uint64]]
+    bids: Sequence[Ready]
     usable: Sequence[Usable]
-    sources: Sequence[str]
+
+    @property
+    def windows(self) -> list[Sequence[WindowMinHash]]:
+        """Each bid's MinHash windows."""
+        return [b.fingerprint.windows for b in self.bids]
+
+    @property
+    def kgrams(self) -> list[npt.NDArray[np.uint64]]:
+        """Each bid's k-gram hashes."""
+        return [b.fingerprint.kgrams for b in self.bids]
+
+    @property
+    def sources(self) -> list[str]:
+        """Each bid's cache entry ("" when read outside the cache)."""
+        return [b.source for b in self.bids]
 
 
 @dataclass(frozen=True)
@@ -73,48 +87,66 @@ class _Kept:
     pairs: WindowPairs
 
 
-def _doc(source: str, kgrams: npt.NDArray[np.uint64], usable: Usable, stride: int, count: int) -> _Doc:
-    """A document's part of the indexes, kept by its cache entry, its usable windows and which of its
-    winnowed k-grams are usable (all its entries read: a stock phrase that moves elsewhere in it, as a
-    bid added makes them move in most bids, leaves its entries as they were)."""
-    winnowed = _winnowed(source, kgrams)
-    packed = (
-        np.packbits(usable[0][winnowed]).tobytes() + np.packbits(np.asarray(usable[1], dtype=bool)).tobytes()
-    )
-    key = f"candidate-doc|{stride}|{source}|{parts_digest(packed).hex()}"
-    return kept_or_made(key, _Doc, lambda: _made_doc(kgrams, usable, winnowed, stride, count))
+@dataclass(frozen=True)
+class _Winnowing:
+    """Whose winnowing fingerprints are asked for."""
+
+    bid: Ready
 
 
-def _winnowed(source: str, kgrams: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    """The positions of a document's winnowing fingerprints (``winnow``), kept by its cache entry."""
-    return kept_or_made(f"candidate-winnowed|{source}", np.ndarray, lambda: winnow(kgrams))
+@memoised_in_memory
+def _winnowed(inputs: _Winnowing) -> npt.NDArray[np.int64]:
+    """The positions of a bid's winnowing fingerprints (``winnow``)."""
+    return winnow(inputs.bid.fingerprint.kgrams)
 
 
-def _made_doc(
-    kgrams: npt.NDArray[np.uint64], usable: Usable, winnowed: npt.NDArray[np.int64], stride: int, count: int
-) -> _Doc:
-    """A document's part of the indexes (``kgram_fingerprints``, the index's windows)."""
-    prints = kgram_fingerprints(kgrams, usable[0], winnowed)
+@dataclass(frozen=True)
+class _DocPart:
+    """What a bid's part of the indexes is made from: the bid, which of its winnowed k-grams are usable
+    (all its winnowed k-grams read: a stock phrase that moves elsewhere in it, as a bid added makes
+    them move in most bids, leaves its entries as they were), which of its windows enter LSH, and the
+    windows' stride."""
+
+    bid: Ready
+    usable: Bools
+    windows: Bools
+    stride: int
+
+
+def _doc(bid: Ready, usable: Usable, stride: int) -> _Doc:
+    """A bid's part of the indexes (kept in the running check's memo by what it is made from)."""
+    winnowed = _winnowed(_Winnowing(bid))
+    return _doc_part(_DocPart(bid, usable[0][winnowed], np.asarray(usable[1], dtype=bool), stride))
+
+
+@memoised_in_memory
+def _doc_part(inputs: _DocPart) -> _Doc:
+    """A bid's part of the indexes (``kgram_fingerprints``, the index's windows)."""
+    fingerprint, stride = inputs.bid.fingerprint, inputs.stride
+    winnowed = _winnowed(_Winnowing(inputs.bid))
+    prints = kgram_fingerprints(fingerprint.kgrams, None, winnowed[inputs.usable])
+    count = len(fingerprint.windows)
     windows = np.minimum(prints[1] // stride, max(count - 1, 0)).astype(np.int64)
     with np.errstate(over="ignore"):
         entries = prints[0] * _WINDOW_MIX + windows.astype(np.uint64)
-    return _Doc(np.asarray(usable[1], dtype=bool), prints, entries, windows)
+    return _Doc(inputs.windows, prints, entries, windows)
 
 
-def _band_values(
-    source: str, windows: Sequence[WindowMinHash], threshold: float, num_perm: int
-) -> npt.NDArray[np.uint64]:
-    """One 64-bit value per window and LSH band, equal wherever the band's MinHash values are (kept by
-    the document's cache entry). Different bands' values may collide: that only adds rows to look at."""
-    key = f"candidate-bands|{threshold}|{num_perm}|{source}"
-    return kept_or_made(key, np.ndarray, lambda: _made_band_values(windows, threshold, num_perm))
+@dataclass(frozen=True)
+class _Banding:
+    """Whose windows are banded, and the LSH index's shape."""
+
+    bid: Ready
+    threshold: float
+    num_perm: int
 
 
-def _made_band_values(
-    windows: Sequence[WindowMinHash], threshold: float, num_perm: int
-) -> npt.NDArray[np.uint64]:
-    """``_band_values`` worked out."""
-    bands = lsh_bands(threshold, num_perm)
+@memoised_in_memory
+def _band_values(inputs: _Banding) -> npt.NDArray[np.uint64]:
+    """One 64-bit value per window and LSH band, equal wherever the band's MinHash values are.
+    Different bands' values may collide: that only adds rows to look at."""
+    windows = inputs.bid.fingerprint.windows
+    bands = lsh_bands(inputs.threshold, inputs.num_perm)
     values = np.zeros((len(windows), len(bands)), dtype=np.uint64)
     if len(windows):
         signatures = np.stack([w.hashvalues for w in windows]).astype(np.uint64)
@@ -251,13 +283,8 @@ def _indexed(
 ) -> tuple[list[_Doc], list[npt.NDArray[np.uint64]]]:
     """Each document's part of the indexes and its band values (kept in the memo by its entry)."""
     stride, threshold, num_perm = shape
-    docs = [
-        _doc(s, k, u, stride, len(w))
-        for s, k, u, w in zip(section.sources, section.kgrams, section.usable, section.windows, strict=True)
-    ]
-    values = [
-        _band_values(s, w, threshold, num_perm) for s, w in zip(section.sources, section.windows, strict=True)
-    ]
+    docs = [_doc(b, u, stride) for b, u in zip(section.bids, section.usable, strict=True)]
+    values = [_band_values(_Banding(b, threshold, num_perm)) for b in section.bids]
     return docs, values
 
 

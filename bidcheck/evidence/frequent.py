@@ -7,7 +7,8 @@ the hashes that reach the section's threshold then are exactly those the sort wo
 the threshold is at least ``floor`` plus the bids added (each bid added raises ``floor`` by one, since
 a hash its predecessor did not keep may now be held once more). When that no longer holds, or bids were
 taken away or changed, all bids are counted again. Each bid's places holding a counted hash are kept
-too, and its mask with them: a bid whose frequent places did not change keeps its mask.
+too, and its mask with them: a bid whose frequent places did not change keeps its mask (both
+remembered by their inputs in the running check's memory, ``memo.memoised_in_memory``).
 """
 
 from __future__ import annotations
@@ -20,11 +21,18 @@ import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import distinct, is_member
-from bidcheck.evidence.flags import all_sorted, frequent_kgrams, held_by, maybe_held
-from bidcheck.memo import keep_in_memo, kept_in_memo, kept_or_made, memo_running, parts_digest
+from bidcheck.evidence.flags import (
+    all_sorted,
+    frequent_kgrams,
+    held_by,
+    long_gram_hashes,
+    maybe_held,
+    spans_mask,
+)
+from bidcheck.memo import keep_in_memo, kept_in_memo, key_of, memo_running, memoised_in_memory, parts_digest
 from bidcheck.ready import Ready
 
-__all__ = ["Held", "frequent_masks"]
+__all__ = ["Counted", "Held", "frequent_masks"]
 
 Hashes = npt.NDArray[np.uint64]
 Places = npt.NDArray[np.intp]
@@ -81,9 +89,12 @@ def _grown(old: Held, sources: list[str], grams: Callable[[int], Hashes], needed
     return Held(now, floor, old.hashes[keep], counts[keep], old.base, old.base_hashes)
 
 
-def _held(kind: str, sources: list[str], grams: Callable[[int], Hashes], needed: int) -> Held:
-    """The count of the bids ``sources``, grown from the one the memo kept when it can be."""
-    key = f"frequent|{kind}"
+def _held(
+    kind: str, sources: list[str], grams: Callable[[int], Hashes], needed: int, counted: Counted
+) -> Held:
+    """The count of the bids ``sources`` (their hashes as ``counted`` counts them), grown from the one the
+    memo kept for ``kind`` when it can be."""
+    key = "frequent|" + (key_of((kind, counted)) or b"").hex()
     old = kept_in_memo(key)
     held = _grown(old, sources, grams, needed) if isinstance(old, Held) else None
     held = held or _full(sources, grams, needed, kind)
@@ -91,55 +102,103 @@ def _held(kind: str, sources: list[str], grams: Callable[[int], Hashes], needed:
     return held
 
 
-def _places(held: Held, kind: str, source: str, grams: Callable[[], Hashes]) -> tuple[Places, Hashes]:
-    """(positions, hashes) of one bid's hashes that the full count ``held.base`` kept (a count grown
-    from it keeps some of them)."""
+@dataclass(frozen=True)
+class Counted:
+    """Which hashes of a bid are counted, and the mask its places holding frequent ones make: its
+    k-grams (``span`` 0: the mask marks them), or the hashes of its stretches of ``span`` characters
+    made of its k-grams of ``k`` characters (``long_gram_hashes``; the mask covers the stretches)."""
 
-    def made() -> tuple[Places, Hashes]:
-        values = grams()
-        at = np.flatnonzero(is_member(values, held.base_hashes))
-        return (at, values[at])
+    span: int = 0
+    k: int = 0
 
-    return kept_or_made(f"frequent-places|{kind}|{held.base}|{source}", tuple, made)
+    def hashes(self, bid: Ready) -> Hashes:
+        """The bid's hashes counted."""
+        kgrams = bid.fingerprint.kgrams
+        return long_gram_hashes(kgrams, self.k, self.span) if self.span else kgrams
+
+    def mask(self, bid: Ready, places: Places) -> Mask:
+        """The bid's mask of the hashes at ``places``."""
+        marked = np.zeros(len(bid.fingerprint.kgrams), dtype=bool)
+        marked[places] = True
+        return spans_mask(marked, self.span, len(bid.clean.norm)) if self.span else marked
 
 
-def _mask(kind: str, source: str, hits: Places, make: Callable[[Places], Mask]) -> Mask:
-    """``make(hits)``, kept by the bid and its frequent places: a bid whose places stay keeps its mask."""
-    key = f"frequent-mask|{kind}|{source}|{parts_digest(hits.astype(np.int64).tobytes()).hex()}"
-    return kept_or_made(key, np.ndarray, lambda: make(hits))
+@dataclass(frozen=True, eq=False)
+class _Hashed:
+    """A bid's hashes as ``counted`` counts them (``values``), named in a key by the bid and ``counted``:
+    made by ``_hashed`` alone."""
+
+    bid: Ready
+    counted: Counted
+    values: Hashes
+
+    def memo_key(self) -> str | None:
+        digest = key_of((self.bid, self.counted))
+        return None if digest is None else digest.hex()
 
 
-def frequent_masks(
-    bids: Sequence[Ready],
-    kind: str,
-    grams: Callable[[int], Hashes],
-    needed: int,
-    make: Callable[[int, Places], Mask],
-) -> list[Mask]:
-    """For each bid ``n``, ``make(n, positions)``: the positions of its ``grams(n)`` (hashes named by
-    ``kind`` with all they depend on but the bid) that at least ``needed`` of the bids hold.
+def _hashed(bid: Ready, counted: Counted) -> _Hashed:
+    return _Hashed(bid, counted, counted.hashes(bid))
+
+
+@dataclass(frozen=True, eq=False)
+class _Base:
+    """The hashes of a full count (``Held.base_hashes``), named in a key by their digest (``Held.base``)."""
+
+    name: str
+    hashes: Hashes
+
+    def memo_key(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class _Placing:
+    """Where a bid holds hashes of a full count."""
+
+    base: _Base
+    bid: _Hashed
+
+
+@memoised_in_memory
+def _places(inputs: _Placing) -> tuple[Places, Hashes]:
+    """(positions, hashes) of one bid's hashes that the full count kept (a count grown from it keeps
+    some of them)."""
+    values = inputs.bid.values
+    at = np.flatnonzero(is_member(values, inputs.base.hashes))
+    return (at, values[at])
+
+
+@dataclass(frozen=True)
+class _Masking:
+    """A bid's mask of its places holding frequent hashes: a bid whose places stay keeps its mask."""
+
+    bid: Ready
+    counted: Counted
+    places: Places
+
+
+@memoised_in_memory
+def _mask(inputs: _Masking) -> Mask:
+    return inputs.counted.mask(inputs.bid, inputs.places)
+
+
+def frequent_masks(bids: Sequence[Ready], counted: Counted, kind: str, needed: int) -> list[Mask]:
+    """For each bid, the mask (``Counted.mask``) of its hashes (``Counted.hashes``) that at least
+    ``needed`` of the bids hold; ``kind`` names the count (one kept for each kind).
 
     In the app the count is kept from check to check (see the module); elsewhere all bids' hashes are
     sorted together (``frequent_kgrams``)."""
+    hashed = [_hashed(b, counted) for b in bids]
     sources = [b.source for b in bids]
     if not memo_running() or not all(sources) or needed < 2 or needed > len(bids):
-        every = [grams(n) for n in range(len(bids))]
-        frequent = frequent_kgrams(every, needed)
-        return [make(n, np.flatnonzero(is_member(g, frequent))) for n, g in enumerate(every)]
-    held = _held(kind, sources, grams, needed)
+        frequent = frequent_kgrams([h.values for h in hashed], needed)
+        return [counted.mask(h.bid, np.flatnonzero(is_member(h.values, frequent))) for h in hashed]
+    held = _held(kind, sources, lambda n: hashed[n].values, needed, counted)
     frequent = held.hashes[held.counts >= needed]
-    return [_bid_mask(held, frequent, kind, n, source, grams, make) for n, source in enumerate(sources)]
-
-
-def _bid_mask(
-    held: Held,
-    frequent: Hashes,
-    kind: str,
-    n: int,
-    source: str,
-    grams: Callable[[int], Hashes],
-    make: Callable[[int, Places], Mask],
-) -> Mask:
-    """Bid ``n``'s mask from its places in the count (kept, or found now)."""
-    at, values = _places(held, kind, source, lambda: grams(n))
-    return _mask(kind, source, at[is_member(values, frequent)], lambda hits: make(n, hits))
+    base = _Base(held.base, held.base_hashes)
+    out = []
+    for bid in hashed:
+        at, values = _places(_Placing(base, bid))
+        out.append(_mask(_Masking(bid.bid, counted, at[is_member(values, frequent)])))
+    return out

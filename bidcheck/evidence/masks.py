@@ -22,12 +22,10 @@ from bidcheck.evidence.company import changing_company_masks
 from bidcheck.evidence.flags import (
     bids_for_common,
     form_pieces,
-    long_gram_hashes,
     occurrences_mask,
-    spans_mask,
     template_mask,
 )
-from bidcheck.evidence.frequent import frequent_masks
+from bidcheck.evidence.frequent import Counted, frequent_masks
 from bidcheck.evidence.tables import bids_frame, frame_masks, templates_frame
 from bidcheck.memo import memoised, settings_key
 from bidcheck.ready import Ready
@@ -208,16 +206,8 @@ def _many_masks(bids: Sequence[Ready], settings: Settings) -> list[Mask]:
 def _held_word_for_word(bids: Sequence[Ready], settings: Settings, needed: int, kind: str) -> list[Mask]:
     """For each bid, its stretches of ``template_min_chars`` that at least ``needed`` bids hold word for
     word (counted as ``kind``, see ``frequent_masks``)."""
-    k, span = settings.seed_chars, settings.template_min_chars
-
-    @functools.cache
-    def grams(n: int) -> npt.NDArray[np.uint64]:
-        return long_gram_hashes(bids[n].fingerprint.kgrams, k, span)
-
-    def mask(n: int, starts: npt.NDArray[np.intp]) -> Mask:
-        return spans_mask(_at(starts, len(grams(n))), span, len(bids[n].clean.norm))
-
-    return frequent_masks(bids, f"{kind}|{k}|{span}", grams, needed, mask)
+    counted = Counted(settings.template_min_chars, settings.seed_chars)
+    return frequent_masks(bids, counted, kind, needed)
 
 
 def _stock(bids: Sequence[Ready]) -> list[Mask]:
@@ -228,18 +218,7 @@ def _stock(bids: Sequence[Ready]) -> list[Mask]:
     trade from a shared draft this way, and keep every k-gram.
     """
     needed = max(_STOCK_MIN_BIDS, math.ceil(_STOCK_SHARE * len(bids)))
-
-    def grams(n: int) -> npt.NDArray[np.uint64]:
-        return bids[n].fingerprint.kgrams
-
-    return frequent_masks(bids, "stock", grams, needed, lambda n, at: _at(at, len(grams(n))))
-
-
-def _at(positions: npt.NDArray[np.intp], length: int) -> Mask:
-    """A mask of ``length`` true at ``positions``."""
-    mask = np.zeros(length, dtype=bool)
-    mask[positions] = True
-    return mask
+    return frequent_masks(bids, Counted(), "stock", needed)
 
 
 def common_after_rings(bids: int, settings: Settings) -> bool:

@@ -5,7 +5,8 @@
 - ``store``: the entries on disk, written whole, each verified by a keyed hash under its folder's
   secret, pruned least recently used first (``load_blob``, ``store_blob``, ``prune_cache``).
 - ``running``: entries read through the running check's memory (``ReadMemo``: the app checks a section
-  again when a file is added), and values kept there only (``kept_or_made``).
+  again when a file is added), and values kept there only (``keep_in_memo``;
+  a computation of one inputs value kept there: ``memoised_in_memory``).
 - ``stages``: each stage's result after reading, under one key for everything the stages start from.
 - ``inputs``: a computation of one frozen inputs value remembered by all of it (``memoised``; a value
   for each key asked, in one entry growing with the keys: ``memoised_per_key``): the key is derived
@@ -19,14 +20,21 @@ hold in ``evidence.frequent``, OCR lines in ``ingest.ocr_cache``, sentence vecto
 
 from __future__ import annotations
 
-from bidcheck.memo.inputs import COMPUTATIONS, Keyed, PerKey, key_of, memoised, memoised_per_key
+from bidcheck.memo.inputs import (
+    COMPUTATIONS,
+    Keyed,
+    PerKey,
+    key_of,
+    memoised,
+    memoised_in_memory,
+    memoised_per_key,
+)
 from bidcheck.memo.keys import code_digest, file_digest, parts_digest, settings_key, source_key
 from bidcheck.memo.running import (
     ReadMemo,
     forget_unused,
     keep_in_memo,
     kept_in_memo,
-    kept_or_made,
     load_entry,
     memo_running,
     put_entry,
@@ -63,13 +71,13 @@ __all__ = [
     "is_remembered",
     "keep_in_memo",
     "kept_in_memo",
-    "kept_or_made",
     "key_of",
     "library_said",
     "load_blob",
     "load_entry",
     "memo_running",
     "memoised",
+    "memoised_in_memory",
     "memoised_per_key",
     "parts_digest",
     "prune_cache",

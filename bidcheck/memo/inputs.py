@@ -25,9 +25,9 @@ import numpy as np
 
 from bidcheck import __version__
 from bidcheck.memo.keys import package_code, parts_digest
-from bidcheck.memo.running import load_entry, store_entry
+from bidcheck.memo.running import keep_in_memo, kept_in_memo, load_entry, memo_running, store_entry
 
-__all__ = ["COMPUTATIONS", "Keyed", "PerKey", "key_of", "memoised", "memoised_per_key"]
+__all__ = ["COMPUTATIONS", "Keyed", "PerKey", "key_of", "memoised", "memoised_in_memory", "memoised_per_key"]
 
 _I = TypeVar("_I")
 _T = TypeVar("_T")
@@ -127,6 +127,28 @@ def memoised(compute: Callable[[_I], _T]) -> Callable[[_I], _T]:
             return cast(_T, found)
         value = compute(inputs)
         store_entry(_KIND, key, value)
+        return value
+
+    return remembered
+
+
+def memoised_in_memory(compute: Callable[[_I], _T]) -> Callable[[_I], _T]:
+    """``compute``, remembered by its inputs as ``memoised`` remembers, in the running check's memory
+    only (the app's: a check with a bid more finds what the check before made of the others); without
+    one it is computed each time. For values cheaper to make again than to read from disk."""
+    COMPUTATIONS.append(compute)
+
+    @functools.wraps(compute)
+    def remembered(inputs: _I) -> _T:
+        digest = key_of(inputs) if memo_running() else None
+        if digest is None:
+            return compute(inputs)
+        key = _entry_key(compute, digest)
+        found = kept_in_memo(key)
+        if found is not None:
+            return cast(_T, found)
+        value = compute(inputs)
+        keep_in_memo(key, value)
         return value
 
     return remembered

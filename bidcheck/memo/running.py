@@ -6,10 +6,10 @@ remembered by ``bidcheck.memo.inputs``."""
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar, cast
+from typing import cast
 
 from bidcheck.memo.store import load_blob, store_blob
 
@@ -18,7 +18,6 @@ __all__ = [
     "forget_unused",
     "keep_in_memo",
     "kept_in_memo",
-    "kept_or_made",
     "load_entry",
     "memo_running",
     "put_entry",
@@ -105,9 +104,6 @@ def memo_running() -> bool:
     return _MEMO.get() is not None
 
 
-_M = TypeVar("_M")
-
-
 def kept_in_memo(key: str) -> object | None:
     """A value the running check's memo holds under ``key`` (see ``keep_in_memo``), or ``None``."""
     memo = _MEMO.get()
@@ -119,17 +115,6 @@ def keep_in_memo(key: str, value: object) -> None:
     (memory only: ``key`` must name everything the value depends on, as a cache key does)."""
     if (memo := _MEMO.get()) is not None:
         memo.put(key, value)
-
-
-def kept_or_made(key: str, kind: type[_M], make: Callable[[], _M]) -> _M:
-    """The value of type ``kind`` the running check's memo holds under ``key``, or ``make()`` kept
-    there (``keep_in_memo``: ``key`` must name everything the value depends on)."""
-    found = kept_in_memo(key)
-    if isinstance(found, kind):
-        return found
-    made = make()
-    keep_in_memo(key, made)
-    return made
 
 
 def put_entry(kind: str, key: str, value: object) -> None:
