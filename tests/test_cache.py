@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from bidcheck.config import Settings
 from bidcheck.memo import memoised, memoised_per_key
 from bidcheck.model import result_to_dict
 from bidcheck.pipeline import CheckInputs, check
-from bidcheck.prepare import prepare_cached
+from bidcheck.prepare import READ_CODE, prepare_cached
 from bidcheck.ready import Ready
 from tests.builders import make_docx, paragraphs
 
@@ -138,3 +139,16 @@ def test_values_asked_by_key_are_computed_once_each(section: dict[str, Path]) ->
     assert other == {"甲": 1} and ASKED[3:] == ["甲"]
     unread = _Words(replace(ready, source=""), frozenset({"甲"}))  # read outside the cache: computed
     assert _lengths(unread) == {"甲": 1} and _lengths(unread) == {"甲": 1} and ASKED[4:] == ["甲", "甲"]
+
+
+def test_the_document_caches_code_is_the_read_stage_and_every_layer_below_it() -> None:
+    """A document entry is keyed by the code reading can run: the read stage and every layer below it in
+    the import contract, which ``lint-imports`` holds reading to. A module added to those layers, or a
+    layer added, changes the contract and must change ``READ_CODE``."""
+    contracts = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    (layers,) = [c["layers"] for c in contracts["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
+    below = layers[next(n for n, layer in enumerate(layers) if layer == "prepare") :]
+    names = {name.strip().strip("()") for layer in below for name in layer.split("|")}
+    assert names == {name.removesuffix(".py") for name in READ_CODE}
+    package = Path(__file__).parent.parent / "bidcheck"
+    assert all((package / name).exists() for name in READ_CODE)

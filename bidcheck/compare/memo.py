@@ -3,7 +3,8 @@
 A pair's passages depend on nothing but the two texts (comparable text, k-grams, sentences, windows),
 its candidate windows, which k-grams near those windows may seed evidence (outside masked text, no stock
 phrase: ``AlignInput.open``, read only at seeds, and seeds come only from the candidate regions), the
-settings and the code. The key of a pair hashes exactly these, so a pair is found again only where
+settings and the code (the whole package's: what verification reads reaches beyond its own
+modules). The key of a pair hashes exactly these, so a pair is found again only where
 aligning anew would give the same passages. Adding a bid to a checked section changes the masks (text
 becomes common when the new bid makes its holders enough): only the pairs whose candidate regions the
 change reaches are aligned again, with the new pairs. The pairs are kept in rows, one entry per bid (by
@@ -19,10 +20,8 @@ cache that cannot be read or written only costs time (``bidcheck.memo``).
 from __future__ import annotations
 
 import collections
-import functools
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from bidcheck.compare.inputs import AlignInput
 from bidcheck.compare.passage import RawPassage
 from bidcheck.compare.seeds import candidate_region
 from bidcheck.config import Settings
-from bidcheck.memo import code_digest, load_entry, parts_digest, settings_key, store_entry
+from bidcheck.memo import load_entry, package_code, parts_digest, settings_key, store_entry
 
 __all__ = ["PairMemo", "text_digest"]
 
@@ -42,12 +41,6 @@ _AS_A, _AS_B = b"A", b"B"  # after the other bid's digest in a row: the row's bi
 Pair = tuple[int, int]
 Job = tuple[int, int, list[tuple[int, int]]]
 Found = dict[Pair, list[RawPassage]]
-
-
-@functools.cache
-def _code() -> str:
-    """A hash of verification's code (an entry written by other code is never read)."""
-    return code_digest(sorted(Path(__file__).resolve().parent.glob("*.py")))
 
 
 def _hash(*parts: bytes) -> str:
@@ -106,7 +99,7 @@ class PairMemo:
         self._rows: list[dict[bytes, list[RawPassage]]] = [{} for _ in inputs]
         self._keys: dict[Pair, str] = {}  # worked out once a pair: looked up, then stored under it
         shape = settings_key(settings)
-        self._context = f"{_FORMAT}|{__version__}|{_code()}|{shape}".encode()
+        self._context = f"{_FORMAT}|{__version__}|{package_code()}|{shape}".encode()
         self._pair_row_keys = ["p" + _hash(self._context, text) for text in self._texts]
         self._pair_rows: dict[str, dict[str, list[RawPassage]]] | None = None  # by row key, once read
 

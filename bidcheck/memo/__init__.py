@@ -29,7 +29,14 @@ from bidcheck.memo.inputs import (
     memoised_in_memory,
     memoised_per_key,
 )
-from bidcheck.memo.keys import code_digest, file_digest, parts_digest, settings_key, source_key
+from bidcheck.memo.keys import (
+    code_digest,
+    file_digest,
+    package_code,
+    parts_digest,
+    settings_key,
+    source_key,
+)
 from bidcheck.memo.running import (
     ReadMemo,
     forget_unused,
@@ -79,6 +86,7 @@ __all__ = [
     "memoised",
     "memoised_in_memory",
     "memoised_per_key",
+    "package_code",
     "parts_digest",
     "prune_cache",
     "put_entry",
