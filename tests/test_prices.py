@@ -78,10 +78,10 @@ def _raised(sections: Iterator[list[float]]) -> tuple[int, int]:
 def test_chance_progressions_among_twenty_irregular_bids_are_rare() -> None:
     """Twenty totals drawn at random between 30 and 50 million, a thousand sections: patterns of
     neighbouring totals arise in 6 of them (seed 7; 20 before the chance of the section's size counted),
-    and no lead: steps equal to the fen are never seen."""
+    each a lead (odds between 1 in 10,000 and 1 in 500), none proof."""
     rng = random.Random(7)
     strong, lead = _raised([rng.uniform(3e7, 5e7) for _ in range(20)] for _ in range(1000))
-    assert strong <= 10 and lead == 0, (strong, lead)
+    assert strong == 0 and lead <= 10, (strong, lead)
 
 
 @pytest.mark.parametrize(("bids", "most", "leads"), [(5, 0, 30), (12, 5, 10), (40, 6, 10), (100, 0, 5)])
@@ -94,36 +94,47 @@ def test_round_totals_seldom_make_a_pattern(bids: int, most: int, leads: int) ->
     assert strong <= most and lead <= leads, (strong, lead)
 
 
-@pytest.mark.parametrize(("bids", "most"), [(30, 12), (100, 12), (200, 5)])
-def test_chance_patterns_stay_rare_in_large_sections_of_close_prices(bids: int, most: int) -> None:
+@pytest.mark.parametrize(("bids", "most", "leads"), [(30, 3, 12), (100, 3, 12), (200, 1, 3)])
+def test_chance_patterns_stay_rare_in_large_sections_of_close_prices(
+    bids: int, most: int, leads: int
+) -> None:
     """Totals within about 1% of one price (bidders pricing near the same estimate), 1,000 sections of
-    30, 100 and 200 bids (seed 7): 8, 7 and 0 show a pattern, none a lead. Before the
-    section's size counted, 830, 1,000 and 1,000 did — three totals within 0.05% or in steps equal within
-    0.1% are no sign among so many."""
+    30, 100 and 200 bids (seed 7): 1, 2 and 0 show a pattern as proof, 7, 5 and 0 a lead only. Before
+    the section's size counted, 830, 1,000 and 1,000 showed one — three totals within 0.05% or in steps
+    equal within 0.1% are no sign among so many."""
     rng = random.Random(7)
     strong, lead = _raised(
         [round(4e7 * (1 + rng.gauss(0, 0.01)), 2) for _ in range(bids)] for _ in range(1000)
     )
-    assert strong <= most and lead == 0, (strong, lead)
+    assert strong <= most and lead <= leads, (strong, lead)
 
 
 def test_equal_steps_of_round_totals_are_chance_among_many_and_a_lead_among_few() -> None:
     """Totals in whole 万 yuan step equally far more often than totals priced to the yuan: among forty
     round totals 4,770,000 / 4,800,000 / 4,830,000 are chance, no pattern, and priced to the yuan in the
-    same steps a pattern. In a five-bid section 10,000,000 / 10,250,000 / 10,500,000 are a lead (a
-    supporting sign, the odds said); a fourth total in the same step makes them proof."""
+    same steps a lead (about 1 in 1,800 sections of 36: worth examining, no proof); four of them in
+    one step proof. In a five-bid section 10,000,000 / 10,250,000 / 10,500,000 are a lead (a supporting
+    sign, the odds said); a fourth total in the same step is still a lead (about 1 in 620 sections of
+    six), a fifth makes them proof."""
     rng = random.Random(4)
     others = [round(rng.uniform(4.3e6, 5.3e6), -4) for _ in range(37)]
-    others = [t for t in others if not 4_760_000 <= t <= 4_840_000]
+    others = [t for t in others if not 4_760_000 <= t <= 4_870_000]
     assert len(others) >= 30
     assert price_patterns(_docs([*others, 4_770_000, 4_800_000, 4_830_000])) == ()
     exact = price_patterns(_docs([*others, 4_771_234, 4_801_234, 4_831_234]))
-    assert [(p.kind, p.strength) for p in exact] == [("arithmetic", "strong")]
+    assert [(p.kind, p.strength) for p in exact] == [("arithmetic", "supporting")]
+    assert exact[0].detail.endswith("（36 家各自报价时偶然出现的可能约为 1/1,800）")
+    four = price_patterns(_docs([*others, 4_771_234, 4_801_234, 4_831_234, 4_861_234]))
+    assert [(p.kind, p.strength, len(p.members)) for p in four] == [("arithmetic", "strong", 4)]
     few = price_patterns(_docs([10_000_000, 10_250_000, 10_500_000, 9_312_000, 11_870_000]))
     assert [(p.kind, p.strength) for p in few] == [("arithmetic", "supporting")]
     assert few[0].detail.endswith("（5 家各自报价时偶然出现的可能约为 1/17）")
-    four = price_patterns(_docs([10_000_000, 10_250_000, 10_500_000, 10_750_000, 9_312_000, 11_870_000]))
-    assert [(p.kind, p.strength, len(p.members)) for p in four] == [("arithmetic", "strong", 4)]
+    round_four = [10_000_000, 10_250_000, 10_500_000, 10_750_000, 9_312_000, 11_870_000]
+    four = price_patterns(_docs(round_four))
+    assert [(p.kind, p.strength, len(p.members)) for p in four] == [("arithmetic", "supporting", 4)]
+    assert four[0].detail.endswith("（6 家各自报价时偶然出现的可能约为 1/620）")
+    five = price_patterns(_docs([*round_four, 11_000_000]))
+    assert [(p.kind, p.strength, len(p.members)) for p in five] == [("arithmetic", "strong", 5)]
 
 
 def test_a_progression_chance_makes_among_thirty_bids_is_no_pattern_but_an_exact_one_is() -> None:

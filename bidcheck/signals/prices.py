@@ -1,7 +1,9 @@
 """Prices in a pattern: the total prices of three or more bids in arithmetic progression (equal steps
 within ``_STEP``), with a constant ratio between them, or within ``_CLOSE`` of each other — prices set
 from one hand, not by bidders pricing apart. Each pattern is section-level (``price_patterns``) and a
-strong signal for every two of its members.
+signal for every two of its members: strong (proof) where chance would make it in fewer than ``_PROOF``
+of sections of its size, else supporting (a lead: a coincidence of one section in a thousand is worth
+examining, not a warning on its own); the detail says the odds.
 
 Totals are read from each bid's 投标函 or 开标一览表 (``bidcheck.text.prices``); a bid without one takes
 no part. A progression is of neighbouring totals (sorted, no other bid's total between its members),
@@ -38,8 +40,9 @@ __all__ = ["find", "price_patterns"]
 _STEP = 0.001  # equal steps: the two steps differ by at most this share of the step
 _CLOSE = 0.0005  # close totals: the largest at most this share above the smallest
 _MIN_STEP = 0.0005  # steps smaller than this share of the totals are closeness, not a progression
-_CHANCE = 0.002  # a pattern chance would make in more than this share of sections of its size is no proof
-_LEAD = 0.1  # ... and in more than this share no lead either (exact steps of round totals)
+_CHANCE = 0.002  # a pattern chance would make in more than this share of sections of its size is no sign
+_PROOF = 0.0001  # ... in more than this share a lead (supporting), in fewer proof (strong)
+_LEAD = 0.1  # exact steps of round totals: a lead up to this share
 
 
 def _yuan(value: float) -> str:
@@ -98,23 +101,24 @@ def _chains(values: list[float], kind: str) -> list[tuple[tuple[int, ...], float
     ]
 
 
-def _close(totals: list[tuple[float, str]]) -> list[tuple[int, ...]]:
+def _close(totals: list[tuple[float, str]]) -> list[tuple[tuple[int, ...], float]]:
     """Runs of three or more sorted totals within ``_CLOSE`` of the run's smallest, closer than chance
-    puts any such run in ``_CHANCE`` of sections."""
+    puts any such run in ``_CHANCE`` of sections, each with that chance."""
     values = [t for t, _ in totals]
     runs, start = [], 0
     for end in range(1, len(totals) + 1):
         if end == len(totals) or values[end] > values[start] * (1 + _CLOSE):
-            if end - start >= 3 and _closer_than_chance(values, start, end):
-                runs.append(tuple(range(start, end)))
+            chance = _close_chance(values, start, end) if end - start >= 3 else 1.0
+            if chance <= _CHANCE:
+                runs.append((tuple(range(start, end)), chance))
             start = end
     return runs
 
 
-def _closer_than_chance(values: list[float], start: int, end: int) -> bool:
-    """Whether the run ``values[start:end]`` (sorted totals) is closer than chance would put a run of
-    as many among the section's totals in ``_CHANCE`` of sections: by the mean gap of random totals (from
-    the gaps outside the run), and by how often those gaps are as small as the run's largest."""
+def _close_chance(values: list[float], start: int, end: int) -> float:
+    """How likely chance puts a run of as many totals as close as ``values[start:end]`` (sorted) among
+    the section's: by the mean gap of random totals (from the gaps outside the run), and by how often
+    those gaps are as small as the run's largest."""
     gaps = [b - a for a, b in itertools.pairwise(values)]
     own = gaps[start : end - 1]
     others = gaps[:start] + gaps[end - 1 :]
@@ -122,8 +126,7 @@ def _closer_than_chance(values: list[float], start: int, end: int) -> bool:
     mean_gap = statistics.median(others) / math.log(2) if any(others) else 0.0
     by_spread = (values[end - 1] - values[start]) / mean_gap if mean_gap else 0.0
     by_gaps = sum(g <= max(own) for g in others) / len(gaps)
-    chance = max(by_spread**steps / math.factorial(steps), by_gaps**steps)
-    return tries * chance <= _CHANCE
+    return tries * max(by_spread**steps / math.factorial(steps), by_gaps**steps)
 
 
 def _odds(chance: float, totals: int) -> str:
@@ -143,13 +146,19 @@ def price_patterns(bids: Sequence[Document]) -> tuple[PricePattern, ...]:
             members = [totals[n] for n in chain]
             figures = "、".join(_yuan(t) for t, _ in members)
             detail = f"{len(members)} 家投标总价成{word}数列：{figures}（{_odds(chance, len(totals))}）"
-            strength: Strength = "strong" if chance <= _CHANCE else "supporting"
-            out.append(PricePattern(kind, tuple(d for _, d in members), detail, strength))
-    for run in _close(totals):
+            out.append(PricePattern(kind, tuple(d for _, d in members), detail, _strength(chance)))
+    for run, chance in _close(totals):
         members = [totals[n] for n in run]
-        detail = f"{len(members)} 家投标总价相差不到 {_CLOSE:.2%}：" + "、".join(_yuan(t) for t, _ in members)
-        out.append(PricePattern("close", tuple(d for _, d in members), detail))
+        figures = "、".join(_yuan(t) for t, _ in members)
+        detail = f"{len(members)} 家投标总价相差不到 {_CLOSE:.2%}：{figures}（{_odds(chance, len(totals))}）"
+        out.append(PricePattern("close", tuple(d for _, d in members), detail, _strength(chance)))
     return tuple(out)
+
+
+def _strength(chance: float) -> Strength:
+    """Proof where chance makes such a pattern in fewer than ``_PROOF`` of sections of its size, else a
+    lead: a coincidence of one section in a thousand is worth examining, not a warning on its own."""
+    return "strong" if chance <= _PROOF else "supporting"
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
