@@ -31,7 +31,7 @@ import statistics
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bidcheck.model import Document, PricePattern, Signal, Strength
+from bidcheck.model import Document, Place, Price, PricePattern, Signal, Strength
 from bidcheck.ready import Ready
 from bidcheck.signals.base import Linked, SectionInfo
 
@@ -170,6 +170,12 @@ def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
         for a, b in itertools.combinations(sorted(pattern.members, key=order.__getitem__), 2):
             prices = (by_id[a].price, by_id[b].price)
             value = " / ".join(_yuan(p.total) for p in prices if p is not None)
-            signal = Signal("price", pattern.strength, pattern.kind, value, pattern.detail)
+            where = _place(prices[0]), _place(prices[1])
+            signal = Signal("price", pattern.strength, pattern.kind, value, pattern.detail, *where)
             out.append(Linked(a, b, signal))
     return out
+
+
+def _place(price: Price | None) -> Place | None:
+    """Where a bid's total stands (its 投标函 or 开标一览表), the total as its wording."""
+    return None if price is None else Place(price.page, price.paragraph, f"投标总价 {_yuan(price.total)}")
