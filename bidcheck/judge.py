@@ -407,8 +407,10 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
     keys = _all_pairs(bids)
     masks = inputs.pair_masks()
     after_rings = inputs.masks.after_rings
-    ring_masks = masks.with_off([inputs.masks.fixed(n) | p for n, p in enumerate(masks.clauses)])
-    ring = _ring_pairs(keys, bids, ring_masks, found, settings) if after_rings else set()
+    ring_masks, ring = masks, set[tuple[int, int]]()
+    if after_rings:  # a ring's pairs keep the common text they share
+        ring_masks = masks.with_off([inputs.masks.fixed(n) | p for n, p in enumerate(masks.clauses)])
+        ring = _ring_pairs(keys, bids, ring_masks, found, settings)
     rewritten = inputs.rewritten or {}
     failed = frozenset(key for key, f in found.items() if f.failed)
 
