@@ -14,7 +14,7 @@ from docx import Document as new_docx
 from openpyxl import load_workbook
 
 from bidcheck.config import Settings
-from bidcheck.model import Block, CheckResult, Document, Place, Price, result_from_dict
+from bidcheck.model import Block, CheckResult, Document, Price, result_from_dict
 from bidcheck.pipeline import CheckInputs, check
 from bidcheck.report.json import result_json
 from bidcheck.report.xlsx import write_xlsx
@@ -204,12 +204,12 @@ def test_bids_in_equal_steps_are_a_strong_pattern_and_unread_prices_are_said(sec
     assert not any(p.signals for key, p in pairs.items() if not set(key) <= {"d1", "d2", "d3"})
     documents = {d.id: d for d in section.documents}
     assert documents["d1"].price == Price(10_012_345.0, 1, 2)
-    (signal,) = pairs[("d1", "d2")].signals  # where each total stands: the panel finds it there
-    assert signal.a == Place(1, 2, "投标总价 10,012,345.00 元")
-    assert signal.b is not None and (signal.b.page, signal.b.paragraph) == (
-        documents["d2"].price.page,  # type: ignore[union-attr]
-        documents["d2"].price.paragraph,  # type: ignore[union-attr]
-    )
+    (signal,) = pairs[("d1", "d2")].signals  # where each total stands: the app jumps there on both sides
+    assert signal.a is not None and (signal.a.page, signal.a.paragraph) == (1, 2)
+    assert signal.a.text.startswith("愿意以人民币（大写）壹仟零壹万贰仟叁佰肆拾伍元整")
+    assert signal.b is not None and signal.b.text.startswith("投标总报价（大写）：壹仟零贰拾陆万")
+    price_b = documents["d2"].price
+    assert price_b is not None and (signal.b.page, signal.b.paragraph) == (price_b.page, price_b.paragraph)
     assert documents["d5"].price is None and "不一致" in (documents["d5"].price_error or "")
     assert documents["d6"].price is None and (documents["d6"].price_error or "").startswith("未找到")
 

@@ -31,9 +31,9 @@ import statistics
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bidcheck.model import Document, Place, Price, PricePattern, Signal, Strength
+from bidcheck.model import Document, Place, PricePattern, Signal, Strength
 from bidcheck.ready import Ready
-from bidcheck.signals.base import Linked, SectionInfo
+from bidcheck.signals.base import Linked, SectionInfo, place_of
 
 __all__ = ["find", "price_patterns"]
 
@@ -162,20 +162,30 @@ def _strength(chance: float) -> Strength:
 
 
 def find(bids: Sequence[Ready], section: SectionInfo) -> list[Linked]:
-    """A signal for every two members of a price pattern (in the bids' order), as strong as it."""
+    """A signal for every two members of a price pattern (in the bids' order), as strong as it, placed
+    where each total stands."""
     order = {b.doc.id: n for n, b in enumerate(bids)}
-    by_id = {b.doc.id: b.doc for b in bids}
+    by_id = {b.doc.id: b for b in bids}
     out = []
     for pattern in price_patterns([b.doc for b in bids]):
         for a, b in itertools.combinations(sorted(pattern.members, key=order.__getitem__), 2):
-            prices = (by_id[a].price, by_id[b].price)
+            prices = (by_id[a].doc.price, by_id[b].doc.price)
             value = " / ".join(_yuan(p.total) for p in prices if p is not None)
-            where = _place(prices[0]), _place(prices[1])
+            where = _place(by_id[a]), _place(by_id[b])
             signal = Signal("price", pattern.strength, pattern.kind, value, pattern.detail, *where)
             out.append(Linked(a, b, signal))
     return out
 
 
-def _place(price: Price | None) -> Place | None:
-    """Where a bid's total stands (its 投标函 or 开标一览表), the total as its wording."""
-    return None if price is None else Place(price.page, price.paragraph, f"投标总价 {_yuan(price.total)}")
+def _place(bid: Ready) -> Place | None:
+    """Where a bid's total stands (its 投标函 or 开标一览表): the paragraph's page, number and wording, as
+    the app finds it in the text; the total alone where that paragraph is not in the clean text."""
+    price, clean = bid.doc.price, bid.clean
+    if price is None:
+        return None
+    for start, page, paragraph in zip(
+        clean.block_starts, clean.block_pages, clean.block_paragraphs, strict=True
+    ):
+        if (page, paragraph) == (price.page, price.paragraph):
+            return place_of(clean, start, start)
+    return Place(0, 0, f"投标总价 {_yuan(price.total)}")  # no place in the text: said, not linked

@@ -204,3 +204,33 @@ def test_a_number_five_bids_quote_raises_no_pair_and_the_summary_says_why(public
     assert "电话号码“13912345678”出现在 5 份投标文件中，视为公开信息，不计为迹象" in summary
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert public_shown.grab().save(str(SHOTS / "public-values.png"))
+
+
+@pytest.fixture(scope="module")
+def prices_shown(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MainWindow]:
+    """Four bids of their own wording, two pages each; three priced to the yuan in equal steps, the
+    letter on the second page."""
+    root = tmp_path_factory.mktemp("prices")
+    totals = {
+        1: "壹仟零壹万贰仟叁佰肆拾伍元整（¥10,012,345.00）",
+        2: "壹仟零贰拾陆万贰仟叁佰肆拾伍元整（¥10,262,345.00）",
+        3: "壹仟零伍拾壹万贰仟叁佰肆拾伍元整（¥10,512,345.00）",
+        4: "玖佰叁拾壹万贰仟元整（¥9,312,000.00）",
+    }
+    paths = []
+    for n, total in totals.items():
+        own = paragraphs(380 + n, 10, sentences=5)
+        own[7] = f"第{n}家投标人愿意以人民币（大写）{total}的投标总报价承包本工程。"
+        paths.append(make_docx(root / f"0{n}-投标人{n}.docx", [own[:5], own[5:]]))
+    yield from checked_window(root / "bidcheck.ini", paths)
+
+
+def test_a_click_on_a_price_pattern_shows_each_total_where_it_stands(prices_shown: MainWindow) -> None:
+    evidence = prices_shown.evidence
+    text = evidence.signals.text()
+    assert '<a href="0">' in text and "等差报价" in text and "（A 第 2 页" in text, text
+    evidence.signals.linkActivated.emit("0")
+    settle()
+    for pane in (evidence.left, evidence.right):
+        block = pane.view.textCursor().block().text()
+        assert "投标人愿意以人民币（大写）" in block and "的投标总报价承包本工程" in block, block
