@@ -114,41 +114,37 @@ def memoised(compute: Callable[[_I], _T]) -> Callable[[_I], _T]:
     """``compute``, remembered by its inputs (see the module): a call with inputs equal to an earlier
     call's (in this check, an earlier one, or the app's previous check of the section) gives what that
     one stored; inputs that name nothing (``key_of``) are computed each time."""
-    COMPUTATIONS.append(compute)
-
-    @functools.wraps(compute)
-    def remembered(inputs: _I) -> _T:
-        digest = key_of(inputs)
-        if digest is None:
-            return compute(inputs)
-        key = _entry_key(compute, digest)
-        found = load_entry(_KIND, key)
-        if found is not None:
-            return cast(_T, found)
-        value = compute(inputs)
-        store_entry(_KIND, key, value)
-        return value
-
-    return remembered
+    return _remembering(compute, functools.partial(load_entry, _KIND), functools.partial(store_entry, _KIND))
 
 
 def memoised_in_memory(compute: Callable[[_I], _T]) -> Callable[[_I], _T]:
     """``compute``, remembered by its inputs as ``memoised`` remembers, in the running check's memory
     only (the app's: a check with a bid more finds what the check before made of the others); without
     one it is computed each time. For values cheaper to make again than to read from disk."""
+    return _remembering(compute, kept_in_memo, keep_in_memo, memo_running)
+
+
+def _remembering(
+    compute: Callable[[_I], _T],
+    load: Callable[[str], object | None],
+    store: Callable[[str, object], object],
+    active: Callable[[], bool] = lambda: True,
+) -> Callable[[_I], _T]:
+    """``compute`` registered, and remembered by its inputs' key where ``active()``: ``load(key)`` gives
+    what was stored (``None``: nothing), ``store(key, value)`` stores it."""
     COMPUTATIONS.append(compute)
 
     @functools.wraps(compute)
     def remembered(inputs: _I) -> _T:
-        digest = key_of(inputs) if memo_running() else None
+        digest = key_of(inputs) if active() else None
         if digest is None:
             return compute(inputs)
         key = _entry_key(compute, digest)
-        found = kept_in_memo(key)
+        found = load(key)
         if found is not None:
             return cast(_T, found)
         value = compute(inputs)
-        keep_in_memo(key, value)
+        store(key, value)
         return value
 
     return remembered
