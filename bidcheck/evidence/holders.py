@@ -5,6 +5,7 @@ decides what they make of a pair."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import NamedTuple
@@ -24,6 +25,8 @@ __all__ = ["apart_passages", "held_by_many", "without_passages"]
 
 Span = tuple[int, int]
 Mask = npt.NDArray[np.bool_]
+_STRETCHES = 4  # a bid's stretches tried: those that hold the most of a side's phrases
+_TOGETHER = 0.8  # of a form's phrases a third bid holds 0.95-1 in order; of a stock-phrase rewording 0.21
 
 
 def held_by_many(
@@ -35,8 +38,10 @@ def held_by_many(
     sentences stays evidence; see ``_many_hold``); or that beyond such text match only in pieces
     shorter than ``template_min_chars``, mostly phrases many bids hold (see ``_mostly_held``): two bids
     filling in the same form, the labels every bid has with digits that happen to agree between them
-    (numbers of one region, one bank, one year), not a copy. Copied text, even read by OCR, keeps runs
-    of a sentence's length."""
+    (numbers of one region, one bank, one year), not a copy. Such a form is every bid's, so a third bid
+    holds most of those phrases in one place and order too (``_held_together``); a rewording of a
+    trade's stock phrases that only two bids share, in an order of their own, stays evidence. Copied text, even
+    read by OCR, keeps runs of a sentence's length."""
     least, piece, k = settings.short_passage_chars, settings.template_min_chars, settings.seed_chars
     index = {b.doc.id: n for n, b in enumerate(bids)}
     out: dict[tuple[str, str], list[int]] = {}
@@ -56,7 +61,10 @@ def held_by_many(
                 pieces.append(((pair.a, pair.b), n, sides))
     phrases = _phrases_many_hold(bids, [side for _, _, sides in pieces for side in sides])
     for key, n, sides in pieces:
-        if all(_mostly_held(side, phrases, k) for side in sides):
+        others = [b for b in bids if b.doc.id not in key]
+        if all(_mostly_held(side, phrases, k) for side in sides) and any(
+            _held_together(others, side, phrases) for side in sides
+        ):
             out.setdefault(key, []).append(n)
     return {key: sorted(found) for key, found in out.items()}
 
@@ -101,6 +109,44 @@ def _mostly_held(side: _Matched, phrases: npt.NDArray[np.uint64], k: int) -> boo
     """Whether most of what a side matches is text or phrases (k-grams) many bids hold."""
     phrase = spans_mask(is_member(side.grams, phrases), k, len(side.marked))
     return int((side.marked & (side.many | phrase)).sum()) * 2 >= int(side.marked.sum())
+
+
+def _held_together(others: Sequence[Ready], side: _Matched, phrases: npt.NDArray[np.uint64]) -> bool:
+    """Whether one of the ``others`` holds ``_TOGETHER`` of the phrases (k-grams many bids hold) that
+    a passage's side matches in the same order, within a stretch twice the side's length: a form every
+    bid fills in has its labels in one order in every bid; stock phrases reworded in one pair's order
+    stand in other bids apart and in other orders. In each bid the ``_STRETCHES`` stretches holding
+    most of them are tried."""
+    marked = side.marked[: len(side.grams)]  # a bid's last k - 1 characters begin no k-gram
+    sequence = side.grams[marked & is_member(side.grams, phrases)]
+    if not len(sequence):
+        return False
+    asked, width = distinct(sequence), 2 * len(side.marked)
+    for bid in others:
+        grams = bid.fingerprint.kgrams
+        places = np.flatnonzero(is_member(grams, asked))
+        if len(places) < _TOGETHER * len(asked):
+            continue
+        ends = np.searchsorted(places, places + width)
+        for first in np.argsort(np.arange(len(places)) - ends, kind="stable")[:_STRETCHES]:
+            if _in_order(sequence, grams[places[first : ends[first]]]) >= _TOGETHER * len(asked):
+                return True
+    return False
+
+
+def _in_order(sequence: npt.NDArray[np.uint64], stretch: npt.NDArray[np.uint64]) -> int:
+    """How many of ``sequence``'s k-grams a ``stretch`` holds in the same order (the longest increasing
+    run of their first places in it, by patience sorting)."""
+    first: dict[int, int] = {}
+    for place, gram in enumerate(stretch.tolist()):
+        first.setdefault(gram, place)
+    tails: list[int] = []
+    for gram in sequence.tolist():
+        found = first.get(gram)
+        if found is not None:
+            at = bisect.bisect_left(tails, found)
+            tails[at : at + 1] = [found]
+    return len(tails)
 
 
 def _comparable(bid: Ready, side: Side) -> Span:
