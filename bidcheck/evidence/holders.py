@@ -40,8 +40,8 @@ def held_by_many(
     filling in the same form, the labels every bid has with digits that happen to agree between them
     (numbers of one region, one bank, one year), not a copy. Such a form is every bid's, so a third bid
     holds most of those phrases in one place and order too (``_held_together``); a rewording of a
-    trade's stock phrases that only two bids share, in an order of their own, stays evidence. Copied text, even
-    read by OCR, keeps runs of a sentence's length."""
+    trade's stock phrases that only two bids share, in an order of their own, stays evidence. Copied
+    text, even read by OCR, keeps runs of a sentence's length."""
     least, piece, k = settings.short_passage_chars, settings.template_min_chars, settings.seed_chars
     index = {b.doc.id: n for n, b in enumerate(bids)}
     out: dict[tuple[str, str], list[int]] = {}
