@@ -45,6 +45,7 @@ import functools, sys
 import bidcheck.cli
 mark("command line imported")
 import bidcheck.pipeline as p
+import bidcheck.reading as r
 mark("checker imported")
 def marked(fn, before, after, once=False):
     seen = set()
@@ -59,11 +60,11 @@ def marked(fn, before, after, once=False):
             mark(after)
         return value
     return run
-p._cached_jobs = marked(p._cached_jobs, "cache lookups begun", "cache lookups done", once=True)
-p._share_tables = marked(p._share_tables, "tables begun", "tables loaded", once=True)
-if hasattr(p, "_beside_readers"):  # the IDF table taken and the later stages imported as the readers begin
-    p._beside_readers = marked(p._beside_readers, "beside the readers begun", "beside the readers done", True)
-p._read_job = marked(p._read_job, "first file begun", "first file done", once=True)
+r._cached_jobs = marked(r._cached_jobs, "cache lookups begun", "cache lookups done", once=True)
+r.share_tables = marked(r.share_tables, "tables begun", "tables loaded", once=True)
+# the IDF table taken and the later stages imported as the readers begin
+r._beside_readers = marked(r._beside_readers, "beside the readers begun", "beside the readers done", True)
+r.read_job = marked(r.read_job, "first file begun", "first file done", once=True)
 p.check = marked(p.check, "check begun", "check done", once=True)
 code = bidcheck.cli.main(sys.argv[1:])
 mark("reports written")
@@ -82,9 +83,11 @@ def run_once(section: Path, workers: int) -> list[dict[str, float | str | int]]:
         env = {**os.environ, "BIDCHECK_CACHE_DIR": str(Path(temp) / "cache"), "BIDCHECK_MARKS": str(marks)}
         env["BIDCHECK_T0"] = repr(time.time())
         done = subprocess.run(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if done.returncode not in (0, 1):
+        found = [json.loads(line) for line in marks.read_text().splitlines()]
+        if done.returncode not in (0, 1) or not any(m["what"] == "reports written" for m in found):
+            # 1 is the check's own "pairs raised"; a function the marks wrap, renamed, fails here too
             raise RuntimeError(f"the check failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
-        return [json.loads(line) for line in marks.read_text().splitlines()]
+        return found
 
 
 def _named(marks: list[dict[str, float | str | int]]) -> dict[str, tuple[float, float, float]]:
