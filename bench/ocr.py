@@ -78,9 +78,10 @@ def dense_pdf(path: Path, pages: int) -> list[int]:
     return list(range(1, pages + 1))
 
 
-def scan(source: Path, target: Path, indexes: list[int], dpi: int, noise: float) -> None:
-    """Render the chosen pages in grey with noise and write them as an image-only PDF."""
-    rng = np.random.default_rng(1)
+def scan(source: Path, target: Path, indexes: list[int], dpi: int, noise: float, seed: int = 1) -> None:
+    """Render the chosen pages in grey with noise drawn from ``seed`` and write them as an image-only PDF
+    (two documents scanned apart need seeds of their own: no two real scans are the same pixels)."""
+    rng = np.random.default_rng(seed)
     pdf = pdfium.PdfDocument(source)
     images = []
     for index in indexes:

@@ -5,7 +5,8 @@ Usage: .venv/bin/python -m bench.scanned [--bids 6] [--seed 1] [--own 30 36] [--
 ``bench/ocr.py`` times the OCR stage alone on dense pages; here the whole ``bidcheck check`` runs (a fresh
 process, an empty cache, JSON and Excel written) on a labelled section (``bench.corpus``) whose every bid
 was printed and scanned: each bid's paragraphs typeset as a PDF (``bench.writers``), its pages rendered in
-grey at 200 dpi with noise of 10 grey levels and written back as an image-only PDF (``bench.ocr.scan``).
+grey at 200 dpi with noise of 10 grey levels, drawn for each bid apart (two bids' identical cover pages
+are not the same pixels), and written back as an image-only PDF (``bench.ocr.scan``).
 The tender stays a Word file. Printed: the pages, the check's wall and CPU seconds, pages a second over
 the whole check, its stages, and the planted pairs raised against the other pairs raised.
 """
@@ -39,13 +40,13 @@ def scanned_section(folder: Path, bids: int, seed: int, own: tuple[int, int]) ->
     generate_section(source, bids, seed, own=own)
     truth = json.loads((source / "truth.json").read_text(encoding="utf-8"))
     (section / "bids").mkdir(parents=True, exist_ok=True)
-    for bid in truth["bids"]:
+    for number, bid in enumerate(truth["bids"], 1):
         stem = Path(bid["name"]).stem
         typeset = source / f"{stem}-typeset.pdf"
         paragraphs = tuple(p["text"] for p in bid["paragraphs"])
         write_pdf(typeset, title=paragraphs[0], header=None, chapters=[Chapter("", paragraphs[1:])])
         pages = len(pdfium.PdfDocument(typeset))
-        scan(typeset, section / "bids" / f"{stem}.pdf", list(range(pages)), _DPI, _NOISE)
+        scan(typeset, section / "bids" / f"{stem}.pdf", list(range(pages)), _DPI, _NOISE, seed=number)
     (section / "tender").mkdir(exist_ok=True)
     tender = source / truth["tender"]
     (section / "tender" / tender.name).write_bytes(tender.read_bytes())
