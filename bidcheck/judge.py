@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -373,9 +374,11 @@ class Judging:
     signals: PairSignals | None = None
     rewritten: Rewritten | None = None
 
+    @functools.cached_property
     def pair_masks(self) -> PairMasks:
         """The masks each pair's judgement reads (``judged.PairMasks``): its clause-like text is found
-        where any pair's aligned passage reaches it."""
+        where any pair's aligned passage reaches it (once a check: judging and keeping the judged pairs
+        both read them)."""
         masks, count = self.masks, len(self.bids)
         clauses = _clause_masks(self.bids, self.found)
         return PairMasks(
@@ -405,7 +408,7 @@ def judged_pairs(inputs: Judging) -> list[Judged]:
     bids, found, settings = inputs.bids, inputs.found, inputs.settings
     empty = PairFound([], [])
     keys = _all_pairs(bids)
-    masks = inputs.pair_masks()
+    masks = inputs.pair_masks
     after_rings = inputs.masks.after_rings
     ring_masks, ring = masks, set[tuple[int, int]]()
     if after_rings:  # a ring's pairs keep the common text they share
@@ -439,7 +442,7 @@ def keep_judged(judged: Sequence[Judged], inputs: Judging) -> None:
     check, a bid added, judges only the pairs whose evidence changed. Nothing without a memo."""
     if not memo_running() or inputs.masks.after_rings:
         return
-    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(inputs.pair_masks()))
+    keep_judged_pairs(_all_pairs(inputs.bids), judged, inputs.pair_inputs(inputs.pair_masks))
 
 
 def ranked(

@@ -102,13 +102,13 @@ def _winnowed(inputs: _Winnowing) -> npt.NDArray[np.int64]:
 
 @dataclass(frozen=True)
 class _DocPart:
-    """What a bid's part of the indexes is made from: the bid, which of its winnowed k-grams are usable
-    (all its winnowed k-grams read: a stock phrase that moves elsewhere in it, as a bid added makes
-    them move in most bids, leaves its entries as they were), which of its windows enter LSH, and the
-    windows' stride."""
+    """What a bid's part of the indexes is made from: the bid, the positions of its usable winnowing
+    fingerprints (all its winnowed k-grams read: a stock phrase that moves elsewhere in it, as a bid
+    added makes them move in most bids, leaves its entries as they were), which of its windows enter
+    LSH, and the windows' stride."""
 
     bid: Ready
-    usable: Bools
+    usable: npt.NDArray[np.int64]
     windows: Bools
     stride: int
 
@@ -116,15 +116,14 @@ class _DocPart:
 def _doc(bid: Ready, usable: Usable, stride: int) -> _Doc:
     """A bid's part of the indexes (kept in the running check's memo by what it is made from)."""
     winnowed = _winnowed(_Winnowing(bid))
-    return _doc_part(_DocPart(bid, usable[0][winnowed], np.asarray(usable[1], dtype=bool), stride))
+    return _doc_part(_DocPart(bid, winnowed[usable[0][winnowed]], np.asarray(usable[1], dtype=bool), stride))
 
 
 @memoised_in_memory
 def _doc_part(inputs: _DocPart) -> _Doc:
     """A bid's part of the indexes (``kgram_fingerprints``, the index's windows)."""
     fingerprint, stride = inputs.bid.fingerprint, inputs.stride
-    winnowed = _winnowed(_Winnowing(inputs.bid))
-    prints = kgram_fingerprints(fingerprint.kgrams, None, winnowed[inputs.usable])
+    prints = kgram_fingerprints(fingerprint.kgrams, None, inputs.usable)
     count = len(fingerprint.windows)
     windows = np.minimum(prints[1] // stride, max(count - 1, 0)).astype(np.int64)
     with np.errstate(over="ignore"):
