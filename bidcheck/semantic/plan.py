@@ -3,7 +3,8 @@ switch it off) and again as it starts encoding.
 
 The cost follows the text: the sentences to encode (all of a section's prose sentences, or the
 shortlist's picks in a section of more than ``semantic_max_sentences``), the shortlist's comparison of
-every pair of bids, and the model's load. Before the files are read their text is guessed from what
+every pair of bids (in a larger section, of each sentence with those found near it), and the model's
+load. Before the files are read their text is guessed from what
 costs nothing to look at: a .docx's document part's size in its zip directory, a PDF's page count.
 The rates are CPU seconds measured on the 2-core development machine (docs/semantic.md);
 a PC that nothing else keeps busy spends about that in wall time.
@@ -22,6 +23,7 @@ import pypdfium2 as pdfium
 
 from bidcheck.config import Settings
 from bidcheck.ingest.limits import ReadLimits
+from bidcheck.semantic.shortlist import EXACT_PAIRS
 
 __all__ = [
     "SHORTLIST",
@@ -43,9 +45,14 @@ _SENTENCE_SHARE = 0.85  # of a bid's characters, those in sentences it compares 
 _CHARS_PER_SENTENCE = 35  # such a sentence's characters (44 and 28; the shortlist's picks: 27)
 SHORTLIST = 1200  # sentences a shortlist picks at most (about)
 # the shortlist: character vectors, and each pair of bids compared (the 10-bid section: 1.56 s, bench.
-# robustness's 50,000 one-line tables beside three sample bids: 2.22 s; 100 real-length bids: 120 s)
+# robustness's 50,000 one-line tables beside three sample bids: 2.22 s; bench.semantic --long's 30 bids,
+# had they been compared pair by pair: 2.9 s) up to about 14 real-length bids
 _SHORTLIST_CHAR_SECONDS = 0.9e-6  # a character of the section
-_SHORTLIST_PAIR_SECONDS = 1.5e-11  # a pair of characters of two bids
+_SHORTLIST_PAIR_SECONDS = 2.5e-12  # a pair of characters of two bids
+# above, each sentence's closest found by groups (``semantic.nearest``): bench.semantic --long's 30 bids
+# (1,217,456 characters) 1.9 s, bench.scale's 100 bids (4,122,668) 7.5 s
+_SHORTLIST_NEAR_CHAR_SECONDS = 1.8e-6
+_CHARS_PER_UNIT = 29  # a character vector's sentence, in characters of the bids (100 bids: 28.7)
 _XML_BYTES_PER_CHAR = 4  # a .docx's word/document.xml (the sample's bids 5.1, bench.scale's 3.3)
 _CHARS_PER_PAGE = 1000  # a PDF page or a scanned image of a bid (the sample's bids 694, bench.scale's 1,261)
 _TEXT_BYTES_PER_CHAR = 3  # a plain-text file in UTF-8 (GB 18030: 2, so the guess errs low there)
@@ -122,19 +129,23 @@ def estimate_seconds(
 ) -> float:
     """About how long the layer takes on a section of this size: the model's load, then every sentence
     encoded, or in a section of more than ``max_sentences`` sentences the shortlist (its character
-    vectors and every pair of bids compared) and the sentences it picks. The sentences are encoded in
+    vectors, every pair of bids compared or in a larger section each sentence's closest found by
+    groups) and the sentences it picks. The sentences are encoded in
     ``threads`` threads (the check's workers: ``semantic.ahead.encode_lists``)."""
     chars = size.total * _SENTENCE_SHARE
     if not shortlisted(size, max_sentences):
         return _LOAD_SECONDS + encoding_seconds(round(chars)) / max(1, threads)
-    shortlist = _SHORTLIST_CHAR_SECONDS * size.total + _SHORTLIST_PAIR_SECONDS * size.pairs()
+    if size.pairs() <= EXACT_PAIRS * _CHARS_PER_UNIT**2:  # the shortlist compares every pair of bids
+        shortlist = _SHORTLIST_CHAR_SECONDS * size.total + _SHORTLIST_PAIR_SECONDS * size.pairs()
+    else:
+        shortlist = _SHORTLIST_NEAR_CHAR_SECONDS * size.total
     picked = min(SHORTLIST, max_sentences) * 30  # the shortlist's picks are shorter sentences
     return _LOAD_SECONDS + shortlist + encoding_seconds(picked) / max(1, threads)
 
 
 def skip_reason(settings: Settings, size: SectionSize) -> str:
     """Why the layer does not run on a section of this size ("" when it does): switched off, or the
-    section larger than ``semantic_max_bids`` (the shortlist's cost grows with the pairs of bids)."""
+    section larger than ``semantic_max_bids`` (the stage's time and memory grow with the bids)."""
     if not settings.semantic_enabled:
         return "已在设置中关闭（semantic_enabled）"
     if size.bids > settings.semantic_max_bids:

@@ -14,33 +14,37 @@ ranked 1st, 2nd, 15th and 471st of 1,263 runs in the 12-bid section, 1st–3rd a
 meaning may be longer) and each run sentence's closest sentences in the other bids (the company its
 margin is measured in), until a budget of sentences is reached.
 
-Closeness is the cosine of idf-weighted character counts hashed into 256 dimensions, each pair of bids
-in one matrix product (numpy: 0.8 CPU seconds for the 66 pairs of 17,000 sentences). An ANN index does
-not pay here: usearch (HNSW) took 15.7 CPU seconds to index those sentences and find each one's 32
-nearest, and found the exact closest sentence of another bid in 89% of them; numpy's cost grows with
-the square of the sentences, the index's about linearly, so they would meet near 20 times as many
-sentences (some 240 real-length bids), beyond the 60 bids the layer runs on by default.
+Closeness is the cosine of idf-weighted character counts hashed into 256 dimensions. Up to
+``EXACT_PAIRS`` pairs of sentences of two bids (about 14 real-length bids) each pair of bids is one
+matrix product (numpy: 0.8 CPU seconds for the 66 pairs of 17,000 sentences); the cost grows with the
+square of the sentences, and 100 real-length bids took 33.6 s. Above it each sentence's closest in the
+other bids are those ``nearest`` finds by groups of sentences, in time about linear (that section:
+4.2 s, the whole shortlist 6.3 s), and a sentence's closest in a bid none of whose are among them is no
+match. An ANN index did not pay: usearch (HNSW) took 15.7 CPU seconds to index 17,000 sentences and find
+each one's 32 nearest, and found the exact closest sentence of another bid in 89% of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from bidcheck.arrays import code_points
-from bidcheck.compare.passage import RawPassage, overlaps
+from bidcheck.compare.passage import RawPassage
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.semantic.nearest import nearest_others
 from bidcheck.semantic.neighbours import Match
 from bidcheck.semantic.runs import RunRules, aligned_runs
 from bidcheck.semantic.units import Units
 
-__all__ = ["char_vectors", "column_best", "shortlist"]
+__all__ = ["EXACT_PAIRS", "char_vectors", "column_best", "shortlist"]
 
 Vectors = npt.NDArray[np.float32]
 Pair = tuple[int, int]
 Closest = dict[Pair, tuple[npt.NDArray[np.int64], Vectors]]  # (x, y): for each unit of x, y's closest
+Run = tuple[int, int, list[Match]]  # a pair of bids and its matched units in order
 _DIMS = 256
 _RULES = RunRules(min_units=2, min_mean=0.0)  # looser than the layer's runs: a filter must not miss
 _CONTEXT = 2  # sentences either side of a run that are encoded too
@@ -49,6 +53,9 @@ _CODES = 0x110000  # code points
 _ROWS = 4096  # texts whose character vectors are summed at once
 _HELD_CELLS = 16 << 20  # cells of the table of texts by characters marked at once (a byte each)
 _BLOCK_ROWS = 256  # rows of a pair's scores looked down at once for each column's best
+EXACT_PAIRS = 2e8  # pairs of units of two bids up to which every pair of bids is compared (0.5 s)
+_NEAR = 16  # closest sentences in other bids each sentence keeps where they are not (``nearest``)
+_COMPARED = 2  # pairs of bids a bid compared in full there (those of the best runs)
 
 
 def char_vectors(texts: Sequence[str], dims: int = _DIMS) -> Vectors:
@@ -103,22 +110,82 @@ def _texts_holding(
     return dense, df
 
 
-def _closest(
+def _sizes(starts: Sequence[int]) -> npt.NDArray[np.int64]:
+    """Each bid's units, from where each bid's units begin (and the end)."""
+    bounds = np.asarray(starts, dtype=np.int64)
+    return bounds[1:] - bounds[:-1]
+
+
+def _unit_pairs(starts: Sequence[int]) -> float:
+    """The pairs of units of two bids, over every pair of bids."""
+    sizes = _sizes(starts)
+    return (int(sizes.sum()) ** 2 - int((sizes * sizes).sum())) / 2
+
+
+def _closest_exact(
     vectors: Vectors, starts: Sequence[int], progress: ProgressFn, cancel: CancelFlag | None
 ) -> Closest:
-    """For every ordered pair of bids (x, y): each unit of x's closest unit of y, and its cosine."""
+    """Every pair of bids compared: each unit of x's closest unit of y, for every ordered pair."""
     closest: Closest = {}
     bids = len(starts) - 1
     for x in range(bids):
         check_cancel(cancel)
         progress(x / bids, "语义比对：挑选候选句")
         for y in range(x + 1, bids):
-            scores = vectors[starts[x] : starts[x + 1]] @ vectors[starts[y] : starts[y + 1]].T
-            if scores.size == 0:
+            _compare(vectors, starts, (x, y), closest)
+    return closest
+
+
+def _compare(vectors: Vectors, starts: Sequence[int], pair: Pair, closest: Closest) -> None:
+    """Into ``closest``: the pair of bids compared, each unit's closest unit of the other both ways."""
+    x, y = pair
+    scores = vectors[starts[x] : starts[x + 1]] @ vectors[starts[y] : starts[y + 1]].T
+    if scores.size == 0:
+        return
+    across = scores.argmax(axis=1)
+    closest[(x, y)] = (across, scores[np.arange(len(across)), across])
+    closest[(y, x)] = column_best(scores)
+
+
+def _closest_near(
+    vectors: Vectors, starts: Sequence[int], progress: ProgressFn, cancel: CancelFlag | None
+) -> Closest:
+    """``_closest_exact``'s table from each unit's ``_NEAR`` closest units in other bids that
+    ``nearest_others`` finds: a unit of x none of whose are in y has y's unit 0 at a cosine of 0, which
+    no match keeps."""
+    sizes = _sizes(starts)
+    owner = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    rows, scores = nearest_others(vectors, owner, _NEAR, progress, cancel)
+    return _closest_found(rows, scores, owner, starts)
+
+
+def _closest_found(
+    rows: npt.NDArray[np.int64], scores: Vectors, owner: npt.NDArray[np.int64], starts: Sequence[int]
+) -> Closest:
+    """``_closest``'s table from each unit's closest units in other bids (``nearest_others``): the
+    closest of them in each bid, the rest of the table unit 0 at a cosine of 0."""
+    bids = len(starts) - 1
+    unit = np.repeat(np.arange(len(rows), dtype=np.int64), rows.shape[1])
+    other = rows.ravel()
+    found = other >= 0
+    unit, other, score = unit[found], other[found], scores.ravel()[found]
+    # the entries come closest first for each unit: the first of each (unit, bid) is its closest there
+    _, first = np.unique(unit * bids + owner[other], return_index=True)
+    unit, other, score = unit[first], other[first], score[first]
+    pair = owner[unit] * bids + owner[other]
+    by_pair = np.argsort(pair, kind="stable")
+    bounds = np.searchsorted(pair[by_pair], np.arange(bids * bids + 1))
+    closest: Closest = {}
+    for x in range(bids):
+        for y in range(bids):
+            if x == y or starts[x] == starts[x + 1] or starts[y] == starts[y + 1]:
                 continue
-            across = scores.argmax(axis=1)
-            closest[(x, y)] = (across, scores[np.arange(len(across)), across])
-            closest[(y, x)] = column_best(scores)
+            picks = by_pair[bounds[x * bids + y] : bounds[x * bids + y + 1]]
+            best = np.zeros(starts[x + 1] - starts[x], dtype=np.int64)
+            cosine = np.zeros(starts[x + 1] - starts[x], dtype=np.float32)
+            best[unit[picks] - starts[x]] = other[picks] - starts[y]
+            cosine[unit[picks] - starts[x]] = score[picks]
+            closest[(x, y)] = (best, cosine)
     return closest
 
 
@@ -154,11 +221,18 @@ def _usual(closest: Closest, units: Sequence[Units]) -> list[Vectors]:
     return usual
 
 
-def _copied_units(units: Units, spans: Sequence[tuple[int, int]]) -> npt.NDArray[np.bool_]:
-    """Which units lie (partly) in the given spans: the pair's copied passages, compared already."""
-    inside = np.zeros(len(units.spans), dtype=bool)
-    for span in spans:
-        inside |= np.fromiter((overlaps(u, span) for u in units.spans), dtype=bool, count=len(units.spans))
+def _in_spans(
+    units: Units, indexes: npt.NDArray[np.int64], spans: Sequence[tuple[int, int]]
+) -> npt.NDArray[np.bool_]:
+    """Which of the units at ``indexes`` lie (partly) in the given spans: the pair's copied passages,
+    compared already."""
+    inside = np.zeros(len(indexes), dtype=bool)
+    if not spans or not len(indexes):
+        return inside
+    bounds = np.asarray(units.spans, dtype=np.int64)[indexes]
+    passages = np.asarray(spans, dtype=np.int64)
+    for lo, hi in passages:  # a pair's passages are few; its matched units many
+        inside |= (bounds[:, 0] < hi) & (lo < bounds[:, 1])
     return inside
 
 
@@ -173,9 +247,9 @@ def _pair_matches(
     a = np.concatenate([np.arange(len(forward[0])), backward[0]])
     b = np.concatenate([forward[0], np.arange(len(backward[0]))])
     score = np.concatenate([forward[1], backward[1]])
+    a, b, score = a[score > 0], b[score > 0], score[score > 0]
     margin = score / ((usual[x][a] + usual[y][b]) / 2)
-    keep = (score > 0) & ~_copied_units(units[x], [p.a for p in copied])[a]
-    keep &= ~_copied_units(units[y], [p.b for p in copied])[b]
+    keep = ~_in_spans(units[x], a, [p.a for p in copied]) & ~_in_spans(units[y], b, [p.b for p in copied])
     keep &= _linked(a, b, keep)
     kept = zip(a[keep].tolist(), b[keep].tolist(), score[keep].tolist(), margin[keep].tolist(), strict=True)
     return sorted(set(kept))
@@ -202,16 +276,18 @@ def shortlist(
     budget: int,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
+    exact_pairs: float = EXACT_PAIRS,
 ) -> list[npt.NDArray[np.int64]]:
     """For each bid, the indexes of its units worth encoding (sorted), ``budget`` in all at most (or the
     best run's alone, if they are more): those of runs of units whose closest units by characters in one
     other bid follow in order (those that stand out most first), the units either side of each run, and
-    each run unit's closest units in the other bids."""
+    each run unit's closest units in the other bids. Above ``exact_pairs`` pairs of units of two bids,
+    the closest units are those ``nearest`` finds without comparing every pair of bids."""
     starts = np.cumsum([0, *(len(u.spans) for u in units)]).tolist()
     vectors = char_vectors([t for u in units for t in u.norms])
-    closest = _closest(vectors, starts, progress, cancel)
+    closest, runs = _ranked_runs(vectors, starts, units, copied, exact_pairs, progress, cancel)
     chosen: set[tuple[int, int]] = set()  # (bid, unit)
-    for x, y, run in _ranked_runs(closest, units, copied):
+    for x, y, run in runs:
         wanted = set()
         for bid, run_units in ((x, [m[0] for m in run]), (y, [m[1] for m in run])):
             wanted |= _with_context(bid, run_units, len(units[bid].spans))
@@ -222,17 +298,59 @@ def shortlist(
     return [np.asarray(sorted(u for b, u in chosen if b == bid), dtype=np.int64) for bid in range(len(units))]
 
 
-def _ranked_runs(
-    closest: Closest, units: Sequence[Units], copied: Mapping[Pair, Sequence[RawPassage]]
-) -> list[tuple[int, int, list[Match]]]:
-    """Every pair's runs by characters, those that stand out most first (by mean margin: bids written
-    from one stock of sentence frames have long runs of close sentences everywhere)."""
-    usual = _usual(closest, units)
+def _pair_runs(
+    closest: Closest,
+    usual: list[Vectors],
+    units: Sequence[Units],
+    copied: Mapping[Pair, Sequence[RawPassage]],
+    pairs: Iterable[Pair],
+) -> list[Run]:
+    """The given pairs' runs by characters."""
     runs = []
-    for x, y in sorted(p for p in closest if p[0] < p[1]):
+    for x, y in pairs:
         matches = _pair_matches(closest, usual, (x, y), copied.get((x, y), ()), units)
         runs += [(x, y, run) for run in aligned_runs(matches, units[x].spans, units[y].spans, _RULES)]
+    return runs
+
+
+def _standing_out(runs: list[Run]) -> list[Run]:
+    """The runs, those that stand out most first (by mean margin: bids written from one stock of
+    sentence frames have long runs of close sentences everywhere)."""
     return sorted(runs, key=lambda r: -sum(m[3] for m in r[2]) / len(r[2]))
+
+
+def _ranked_runs(
+    vectors: Vectors,
+    starts: Sequence[int],
+    units: Sequence[Units],
+    copied: Mapping[Pair, Sequence[RawPassage]],
+    exact_pairs: float,
+    progress: ProgressFn,
+    cancel: CancelFlag | None,
+) -> tuple[Closest, list[Run]]:
+    """The closest units' table and every pair's runs in it, those that stand out most first. Above
+    ``exact_pairs`` the table is ``_closest_near``'s; the pairs of bids its best runs are in
+    (``_COMPARED`` a bid) are then compared in full and their runs found again: a unit's closest in a
+    bid may be missing from the units found near it, and a rewrite has its draft's sentences closest."""
+    if _unit_pairs(starts) <= exact_pairs:
+        closest = _closest_exact(vectors, starts, progress, cancel)
+        usual = _usual(closest, units)
+        return closest, _standing_out(_pair_runs(closest, usual, units, copied, _pairs(closest)))
+    closest = _closest_near(vectors, starts, progress, cancel)
+    usual = _usual(closest, units)
+    runs = _standing_out(_pair_runs(closest, usual, units, copied, _pairs(closest)))
+    compared = list(dict.fromkeys((x, y) for x, y, _ in runs))[: _COMPARED * len(units)]
+    for pair in compared:
+        check_cancel(cancel)
+        _compare(vectors, starts, pair, closest)
+    again = _pair_runs(closest, usual, units, copied, compared)
+    done = set(compared)
+    return closest, _standing_out([r for r in runs if (r[0], r[1]) not in done] + again)
+
+
+def _pairs(closest: Closest) -> list[Pair]:
+    """The pairs of bids in the table, each once (the lower bid first), in order."""
+    return sorted(p for p in closest if p[0] < p[1])
 
 
 def _with_context(bid: int, run: list[int], count: int) -> set[tuple[int, int]]:

@@ -1,0 +1,109 @@
+"""Each sentence's closest sentences in other bids, found without comparing every pair of bids, and the
+shortlist that reads them in a large section."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from bench.rewrites import REWRITES, Rewrite
+from bidcheck.semantic.nearest import nearest_others
+from bidcheck.semantic.shortlist import char_vectors, shortlist
+from bidcheck.semantic.units import Units
+from tests.test_semantic import _long_bid
+
+Vectors = npt.NDArray[np.float32]
+
+
+def _unit_rows(rng: np.random.Generator, count: int, dims: int = 64) -> Vectors:
+    rows = rng.standard_normal((count, dims)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def _planted(rng: np.random.Generator, owners: int, per_owner: int, pairs: int) -> tuple[Vectors, np.ndarray]:
+    """Random unit rows, ``per_owner`` to each owner; the first ``pairs`` rows of owner 0 have a close
+    copy (cosine about 0.9) among owner 1's rows, at rows ``per_owner + 2 n``."""
+    vectors = _unit_rows(rng, owners * per_owner)
+    for n in range(pairs):
+        near = vectors[n] + 0.3 * _unit_rows(rng, 1)[0]
+        vectors[per_owner + 2 * n] = near / np.linalg.norm(near)
+    return vectors, np.repeat(np.arange(owners), per_owner)
+
+
+def test_a_sentence_a_few_characters_apart_in_another_bid_is_found_first_among_thousands() -> None:
+    """Twenty bids of about 330 generated sentences (27 groups: a group's sentences are compared with
+    those of 8); bid 7 holds 30 of bid 0's sentences with two characters changed, each 20 sentences on."""
+    rng = random.Random(3)
+    texts = [list(_long_bid(rng, [], 10).norms) for _ in range(20)]
+    for n in range(30):
+        source = texts[0][n]
+        texts[7][20 + n] = source[:3] + "甲乙" + source[5:]
+    vectors = char_vectors([t for bid in texts for t in bid])
+    owner = np.repeat(np.arange(20), [len(bid) for bid in texts])
+    rows, scores = nearest_others(vectors, owner, keep=6)
+    copy = int(np.flatnonzero(owner == 7)[0]) + 20
+    assert rows.shape == scores.shape == (len(vectors), 6)
+    assert [int(rows[n, 0]) for n in range(30)] == [copy + n for n in range(30)]
+    assert [int(rows[copy + n, 0]) for n in range(30)] == list(range(30))
+
+
+def test_the_rows_kept_are_of_other_owners_closest_first_with_their_cosines() -> None:
+    rng = np.random.default_rng(4)
+    vectors, owner = _planted(rng, owners=12, per_owner=100, pairs=0)
+    rows, scores = nearest_others(vectors, owner, keep=5)
+    assert (rows >= 0).all()
+    assert (owner[rows] != owner[:, None]).all()
+    assert np.allclose(scores, np.einsum("nd,nkd->nk", vectors, vectors[rows]), atol=1e-5)
+    assert (np.diff(scores, axis=1) <= 0).all()
+    exact = vectors @ vectors.T
+    exact[owner[:, None] == owner[None, :]] = -np.inf
+    assert (scores[:, 0] <= exact.max(axis=1) + 1e-5).all()  # never closer than the closest
+
+
+def test_fewer_rows_of_other_owners_than_asked_leave_the_rest_empty() -> None:
+    vectors = _unit_rows(np.random.default_rng(5), 4)
+    rows, scores = nearest_others(vectors, np.array([0, 0, 0, 1]), keep=3)
+    assert rows[3].tolist() == sorted(rows[3].tolist(), key=lambda r: -float(vectors[3] @ vectors[r]))
+    assert set(rows[3].tolist()) == {0, 1, 2}
+    assert rows[0].tolist() == [3, -1, -1] and scores[0, 1:].tolist() == [0.0, 0.0]
+
+
+def _section(seed: int, first: int) -> tuple[list[Units], list[Rewrite]]:
+    """24 bids of about 330 sentences (8,000 in all); bid 1 holds four drafts, bid 4 their rewrites."""
+    rng = random.Random(seed)
+    drafts = list(REWRITES[first : first + 4])
+    units = [_long_bid(rng, [], 10) for _ in range(24)]
+    units[1] = _long_bid(rng, [r.original for r in drafts], 20)
+    units[4] = _long_bid(rng, [r.rewrite for r in drafts], 33)
+    return units, drafts
+
+
+def _planted_kept(
+    units: list[Units], drafts: list[Rewrite], picked: list[npt.NDArray[np.int64]]
+) -> list[int]:
+    """How many of the drafts' and of the rewrites' sentences the shortlist picked."""
+    kept = []
+    for bid, text in ((1, "".join(r.original for r in drafts)), (4, "".join(r.rewrite for r in drafts))):
+        chosen = set(picked[bid].tolist())
+        kept.append(sum(n in chosen for n, t in enumerate(units[bid].texts) if t in text))
+    return kept
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_the_shortlist_without_every_pair_compared_picks_the_rewrites_that_comparing_every_pair_picks(
+    seed: int,
+) -> None:
+    """The shortlist of a section of more than ``EXACT_PAIRS`` pairs of sentences (forced here), where
+    the closest sentences are those found by groups: the pairs of bids of its best runs are compared in
+    full again, so it keeps the drafts' and rewrites' sentences that comparing every pair keeps (in
+    these sections the groups alone found 9 and 11 of 16 draft sentences' runs)."""
+    units, drafts = _section(seed, 4)
+    exact = shortlist(units, {}, budget=300)
+    near = shortlist(units, {}, budget=300, exact_pairs=0)
+    planted = sum(t in "".join(r.original for r in drafts) for t in units[1].texts)
+    assert _planted_kept(units, drafts, near) == _planted_kept(units, drafts, exact)
+    assert min(_planted_kept(units, drafts, near)) >= 0.9 * planted
+    assert sum(len(p) for p in near) <= 300
