@@ -18,10 +18,12 @@ Closeness is the cosine of idf-weighted character counts hashed into 256 dimensi
 ``EXACT_PAIRS`` pairs of sentences of two bids (about 14 real-length bids) each pair of bids is one
 matrix product (numpy: 0.8 CPU seconds for the 66 pairs of 17,000 sentences); the cost grows with the
 square of the sentences, and 100 real-length bids took 33.6 s. Above it each sentence's closest in the
-other bids are those ``nearest`` finds by groups of sentences, in time about linear (that section:
-4.2 s, the whole shortlist 6.3 s), and a sentence's closest in a bid none of whose are among them is no
-match. An ANN index did not pay: usearch (HNSW) took 15.7 CPU seconds to index 17,000 sentences and find
-each one's 32 nearest, and found the exact closest sentence of another bid in 89% of them.
+other bids are those ``nearest`` finds by groups of sentences, in time about linear, and a sentence's
+closest in a bid none of whose are among them is no match; the pairs of bids of the best runs so found
+are then compared in full (that section: 4.0 s to find the close sentences, the whole shortlist 7.5 s;
+what it picks finds the rewrites that comparing every pair finds, ``bench.semantic --long``). An ANN
+index did not pay: usearch (HNSW) took 15.7 CPU seconds to index 17,000 sentences and find each one's
+32 nearest, and found the exact closest sentence of another bid in 89% of them.
 """
 
 from __future__ import annotations
@@ -162,7 +164,7 @@ def _closest_near(
 def _closest_found(
     rows: npt.NDArray[np.int64], scores: Vectors, owner: npt.NDArray[np.int64], starts: Sequence[int]
 ) -> Closest:
-    """``_closest``'s table from each unit's closest units in other bids (``nearest_others``): the
+    """``_closest_exact``'s table from each unit's closest units in other bids (``nearest_others``): the
     closest of them in each bid, the rest of the table unit 0 at a cosine of 0."""
     bids = len(starts) - 1
     unit = np.repeat(np.arange(len(rows), dtype=np.int64), rows.shape[1])
