@@ -4,6 +4,7 @@ shortlist that reads them in a large section."""
 from __future__ import annotations
 
 import random
+import tracemalloc
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,25 @@ def test_the_rows_kept_are_of_other_owners_closest_first_with_their_cosines() ->
     exact = vectors @ vectors.T
     exact[owner[:, None] == owner[None, :]] = -np.inf
     assert (scores[:, 0] <= exact.max(axis=1) + 1e-5).all()  # never closer than the closest
+
+
+def test_one_sentence_written_twenty_thousand_times_is_compared_with_a_sample_not_with_every_copy() -> None:
+    """A hostile section: 20,000 copies of one sentence among 4 owners draw one group; each copy is
+    compared with at most ``_MOST_OTHERS`` of its neighbours, in blocks of rows (every copy with every
+    other: a table of 20,000 × 20,000 cosines, 1.6 GB)."""
+    rng = np.random.default_rng(6)
+    vectors = np.vstack([np.repeat(_unit_rows(rng, 1), 20_000, axis=0), _unit_rows(rng, 2_000)])
+    owner = np.concatenate([np.arange(20_000) % 4, np.arange(2_000) % 4])
+    tracemalloc.start()
+    try:
+        rows, scores = nearest_others(vectors, owner, keep=4)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 400 << 20, peak
+    copies = slice(0, 20_000)
+    assert (rows[copies] >= 0).all() and (owner[rows[copies]] != owner[copies, None]).all()
+    assert np.allclose(scores[copies], 1.0, atol=1e-5)
 
 
 def test_fewer_rows_of_other_owners_than_asked_leave_the_rest_empty() -> None:

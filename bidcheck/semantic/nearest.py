@@ -33,6 +33,8 @@ _SAMPLE = 32  # sentences sampled a group to find the centres
 _ROUNDS = 8  # rounds of k-means
 _SEED = 20261207  # the sample and the first centres: the same section gives the same groups
 _BLOCK = 8192  # sentences given their group at once
+_QUERIES = 1024  # sentences of a group compared at once (a row of cosines each)
+_MOST_OTHERS = 4 * _GROUP_SIZE * _PROBE * _SPILL  # sentences a group is compared with at most: 4 shares
 
 
 def nearest_others(
@@ -52,17 +54,29 @@ def nearest_others(
     posted = np.argsort(member.ravel(), kind="stable")  # each row under each of its _SPILL closest groups
     posts = np.searchsorted(member.ravel()[posted], np.arange(groups + 1))
     posted //= member.shape[1]
-    probes = np.argsort(-(centres @ centres.T), axis=1, kind="stable")[:, :_PROBE]
+    affinity = centres @ centres.T
+    np.fill_diagonal(affinity, np.inf)  # a group is compared with its own first (centres may coincide)
+    probes = np.argsort(-affinity, axis=1, kind="stable")[:, :_PROBE]
     rows = np.full((len(vectors), keep), -1, dtype=np.int64)
     scores = np.zeros((len(vectors), keep), dtype=np.float32)
     for group in range(groups):
-        check_cancel(cancel)
         progress(group / groups, "语义比对：挑选候选句")
-        queries = order[bounds[group] : bounds[group + 1]]
-        others = np.unique(np.concatenate([posted[posts[p] : posts[p + 1]] for p in probes[group]]))
-        if len(queries):
+        listed = np.concatenate([posted[posts[p] : posts[p + 1]] for p in probes[group]])
+        others = _spread(np.unique(listed))
+        for top in range(bounds[group], bounds[group + 1], _QUERIES):
+            check_cancel(cancel)
+            queries = order[top : min(top + _QUERIES, bounds[group + 1])]
             _keep_closest(vectors, owner, queries, others, rows, scores)
     return _both_ways(rows, scores)
+
+
+def _spread(others: Rows) -> Rows:
+    """At most ``_MOST_OTHERS`` of the rows, evenly spread: a group that drew far more sentences than
+    its share (one sentence written thousands of times) is compared with a sample of its neighbours, not
+    with all of them (that was quadratic)."""
+    if len(others) <= _MOST_OTHERS:
+        return others
+    return others[np.linspace(0, len(others) - 1, _MOST_OTHERS).astype(np.int64)]
 
 
 def _both_ways(rows: Rows, scores: Vectors) -> tuple[Rows, Vectors]:
