@@ -334,13 +334,12 @@ def _ranked_runs(
     ``exact_pairs`` the table is ``_closest_near``'s; the pairs of bids its best runs are in
     (``_COMPARED`` a bid) are then compared in full and their runs found again: a unit's closest in a
     bid may be missing from the units found near it, and a rewrite has its draft's sentences closest."""
-    if _unit_pairs(starts) <= exact_pairs:
-        closest = _closest_exact(vectors, starts, progress, cancel)
-        usual = _usual(closest, units)
-        return closest, _standing_out(_pair_runs(closest, usual, units, copied, _pairs(closest)))
-    closest = _closest_near(vectors, starts, progress, cancel)
+    exact = _unit_pairs(starts) <= exact_pairs
+    closest = (_closest_exact if exact else _closest_near)(vectors, starts, progress, cancel)
     usual = _usual(closest, units)
     runs = _standing_out(_pair_runs(closest, usual, units, copied, _pairs(closest)))
+    if exact:
+        return closest, runs
     compared = list(dict.fromkeys((x, y) for x, y, _ in runs))[: _COMPARED * len(units)]
     for pair in compared:
         check_cancel(cancel)
