@@ -64,7 +64,23 @@ def test_the_rows_kept_are_of_other_owners_closest_first_with_their_cosines() ->
     assert (scores[:, 0] <= exact.max(axis=1) + 1e-5).all()  # never closer than the closest
 
 
-def test_one_sentence_written_twenty_thousand_times_is_compared_with_a_sample_not_with_every_copy() -> None:
+def test_the_groups_compared_in_threads_give_what_they_give_one_after_another() -> None:
+    rng = np.random.default_rng(7)
+    centres = _unit_rows(rng, 40)
+    vectors = centres[rng.integers(0, 40, 6000)] + 0.4 * _unit_rows(rng, 6000)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    owner = np.sort(rng.integers(0, 30, 6000))
+    rows, scores = nearest_others(vectors, owner, keep=8)
+    assert len(vectors) // 240 == 25  # groups
+    for threads in (2, 3):
+        again, near = nearest_others(vectors, owner, keep=8, threads=threads)
+        assert np.array_equal(again, rows) and np.array_equal(near, scores)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_one_sentence_written_twenty_thousand_times_is_compared_with_a_sample_not_with_every_copy(
+    threads: int,
+) -> None:
     """A hostile section: 20,000 copies of one sentence among 4 owners draw one group; each copy is
     compared with at most ``_MOST_OTHERS`` of its neighbours, in blocks of rows (every copy with every
     other: a table of 20,000 × 20,000 cosines, 1.6 GB)."""
@@ -73,7 +89,7 @@ def test_one_sentence_written_twenty_thousand_times_is_compared_with_a_sample_no
     owner = np.concatenate([np.arange(20_000) % 4, np.arange(2_000) % 4])
     tracemalloc.start()
     try:
-        rows, scores = nearest_others(vectors, owner, keep=4)
+        rows, scores = nearest_others(vectors, owner, keep=4, threads=threads)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

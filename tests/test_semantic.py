@@ -520,6 +520,17 @@ def test_character_vectors_summed_block_by_block_are_those_summed_at_once() -> N
     assert np.array_equal(char_vectors(texts[:10]), _char_vectors_at_once(texts[:10]))
 
 
+def test_character_vectors_of_texts_holding_more_distinct_characters_than_a_short_counts() -> None:
+    """Over 65,536 distinct characters (a hostile file) the characters are put in order another way:
+    numbered in a short, the character numbered n and the one numbered n + 65,536 would be one."""
+    chars = [chr(c) for c in (*range(0x3400, 0x9FFF), *range(0x20000, 0x2A6DF))]  # numbered in this order
+    over = len(chars) - (1 << 16)
+    assert over > 1000
+    texts = ["".join(chars[n : n + 50]) for n in range(0, len(chars), 50)]  # every character
+    texts += [chars[n] + chars[n + (1 << 16)] + chars[n] for n in range(over)]  # one held twice
+    assert np.array_equal(char_vectors(texts), _char_vectors_at_once(texts))
+
+
 @pytest.mark.parametrize("shape", [(1, 6), (6, 1), (255, 40), (256, 40), (257, 40), (1400, 1300)])
 def test_each_columns_best_looked_down_block_by_block_is_argmaxs(shape: tuple[int, int]) -> None:
     """The shortlist's closest unit of each column taken in blocks of rows: argmax's row (the first

@@ -144,7 +144,8 @@ def find_semantic(
     picking = sum(len(u.texts) for u in units) > settings.semantic_max_sentences
     if picking:
         budget = min(SHORTLIST, settings.semantic_max_sentences)
-        picked = shortlist(units, copied, budget, slice_progress(progress, 0.0, 0.3), cancel)
+        first = slice_progress(progress, 0.0, 0.3)
+        picked = shortlist(units, copied, budget, first, cancel, threads=settings.worker_count)
         units = [u.subset(p.tolist()) for u, p in zip(units, picked, strict=True)]
     encoding = slice_progress(progress, 0.3, 1.0)
     given = (encoded or {}, settings.worker_count)

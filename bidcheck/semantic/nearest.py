@@ -17,8 +17,11 @@ where groups of characters mean little, 60% of the pairs at 0.45 or more.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
 
@@ -43,9 +46,11 @@ def nearest_others(
     keep: int,
     progress: ProgressFn = no_progress,
     cancel: CancelFlag | None = None,
+    threads: int = 1,
 ) -> tuple[Rows, Vectors]:
     """For each row of ``vectors`` (unit length), ``keep`` close rows of other owners, closest first,
-    and their cosines: rows -1 and cosines 0 where fewer were compared."""
+    and their cosines: rows -1 and cosines 0 where fewer were compared. The groups are compared in
+    ``threads`` threads, each with one BLAS thread (each group's rows its own: the same result)."""
     groups = max(1, len(vectors) // _GROUP_SIZE)
     centres = _centres(vectors, groups)
     member = _closest_groups(vectors, centres, _SPILL)
@@ -59,14 +64,18 @@ def nearest_others(
     probes = np.argsort(-affinity, axis=1, kind="stable")[:, :_PROBE]
     rows = np.full((len(vectors), keep), -1, dtype=np.int64)
     scores = np.zeros((len(vectors), keep), dtype=np.float32)
-    for group in range(groups):
-        progress(group / groups, "语义比对：挑选候选句")
+
+    def compare(group: int) -> None:
         listed = np.concatenate([posted[posts[p] : posts[p + 1]] for p in probes[group]])
         others = _spread(np.unique(listed))
         for top in range(bounds[group], bounds[group + 1], _QUERIES):
             check_cancel(cancel)
             queries = order[top : min(top + _QUERIES, bounds[group + 1])]
             _keep_closest(vectors, owner, queries, others, rows, scores)
+
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max(1, threads)) as pool:
+        for done, _ in enumerate(pool.map(compare, range(groups))):
+            progress(done / groups, "语义比对：挑选候选句")
     return _both_ways(rows, scores)
 
 
