@@ -29,9 +29,11 @@ index did not pay: usearch (HNSW) took 15.7 CPU seconds to index 17,000 sentence
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from bidcheck.arrays import code_points
 from bidcheck.compare.passage import RawPassage
@@ -127,27 +129,46 @@ def _unit_pairs(starts: Sequence[int]) -> float:
 def _closest_exact(
     vectors: Vectors, starts: Sequence[int], progress: ProgressFn, cancel: CancelFlag | None, threads: int
 ) -> Closest:
-    """Every pair of bids compared: each unit of x's closest unit of y, for every ordered pair (each
-    product in BLAS's own threads)."""
+    """Every pair of bids compared: each unit of x's closest unit of y, for every ordered pair."""
     closest: Closest = {}
     bids = len(starts) - 1
-    for x in range(bids):
-        check_cancel(cancel)
-        progress(x / bids, "语义比对：挑选候选句")
-        for y in range(x + 1, bids):
-            _compare(vectors, starts, (x, y), closest)
+    pairs = [(x, y) for x in range(bids) for y in range(x + 1, bids)]
+    _compare_pairs(vectors, starts, pairs, closest, (threads, progress, cancel))
     return closest
 
 
-def _compare(vectors: Vectors, starts: Sequence[int], pair: Pair, closest: Closest) -> None:
-    """Into ``closest``: the pair of bids compared, each unit's closest unit of the other both ways."""
+def _compare_pairs(
+    vectors: Vectors,
+    starts: Sequence[int],
+    pairs: Sequence[Pair],
+    closest: Closest,
+    how: tuple[int, ProgressFn, CancelFlag | None],
+) -> None:
+    """Into ``closest``: the pairs of bids compared (``_compared``) in ``how``'s threads, one BLAS thread
+    each (each pair's products are those BLAS's own threads give), told on its progress, and
+    cancelled. The entries go in in the pairs' order, whichever thread is done first."""
+    threads, progress, cancel = how
+
+    def compare(pair: Pair) -> Closest:
+        check_cancel(cancel)
+        return _compared(vectors, starts, pair)
+
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max(1, threads)) as pool:
+        for done, entries in enumerate(pool.map(compare, pairs)):
+            closest.update(entries)
+            if done % 64 == 0:
+                progress(done / len(pairs), "语义比对：挑选候选句")
+
+
+def _compared(vectors: Vectors, starts: Sequence[int], pair: Pair) -> Closest:
+    """The pair of bids compared: each unit's closest unit of the other, both ways (none where a bid
+    has no units)."""
     x, y = pair
     scores = vectors[starts[x] : starts[x + 1]] @ vectors[starts[y] : starts[y + 1]].T
     if scores.size == 0:
-        return
+        return {}
     across = scores.argmax(axis=1)
-    closest[(x, y)] = (across, scores[np.arange(len(across)), across])
-    closest[(y, x)] = column_best(scores)
+    return {(x, y): (across, scores[np.arange(len(across)), across]), (y, x): column_best(scores)}
 
 
 def _closest_near(
@@ -345,9 +366,7 @@ def _ranked_runs(
     if exact:
         return closest, runs
     compared = list(dict.fromkeys((x, y) for x, y, _ in runs))[: _COMPARED * len(units)]
-    for pair in compared:
-        check_cancel(cancel)
-        _compare(vectors, starts, pair, closest)
+    _compare_pairs(vectors, starts, compared, closest, (search[1], no_progress, cancel))
     again = _pair_runs(closest, usual, units, copied, compared)
     done = set(compared)
     return closest, _standing_out([r for r in runs if (r[0], r[1]) not in done] + again)
