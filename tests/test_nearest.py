@@ -143,3 +143,14 @@ def test_the_shortlist_without_every_pair_compared_picks_the_rewrites_that_compa
     assert _planted_kept(units, drafts, near) == _planted_kept(units, drafts, exact)
     assert min(_planted_kept(units, drafts, near)) >= 0.9 * planted
     assert sum(len(p) for p in near) <= 300
+
+
+@pytest.mark.parametrize("exact_pairs", [0, 1e12])
+def test_the_shortlist_in_threads_picks_what_it_picks_in_one(exact_pairs: float) -> None:
+    """Every pair of bids compared, or the close sentences found by groups and the best runs' pairs
+    compared: in two threads the same picks (each pair's table written in the pairs' order)."""
+    units, _ = _section(5, 8)
+    one = shortlist(units, {}, budget=300, exact_pairs=exact_pairs)
+    two = shortlist(units, {}, budget=300, exact_pairs=exact_pairs, threads=2)
+    assert [p.tolist() for p in two] == [p.tolist() for p in one]
+    assert sum(len(p) for p in one) > 200
