@@ -12,7 +12,7 @@ import pytest
 
 from bench.rewrites import REWRITES, Rewrite
 from bidcheck.semantic.nearest import nearest_others
-from bidcheck.semantic.shortlist import char_vectors, shortlist
+from bidcheck.semantic.shortlist import _linked, char_vectors, shortlist
 from bidcheck.semantic.units import Units
 from tests.test_semantic import _long_bid
 
@@ -154,3 +154,21 @@ def test_the_shortlist_in_threads_picks_what_it_picks_in_one(exact_pairs: float)
     two = shortlist(units, {}, budget=300, exact_pairs=exact_pairs, threads=2)
     assert [p.tolist() for p in two] == [p.tolist() for p in one]
     assert sum(len(p) for p in one) > 200
+
+
+def test_a_match_is_linked_where_another_kept_match_lies_within_two_units_on_both_sides() -> None:
+    """The shortlist keeps a match (a, b) only where a kept match lies 1-2 units before or after it in
+    A and 1-2 units either way in B: the table's answer is the one looked up match by match."""
+    rng = np.random.default_rng(11)
+    moves = [(da, db) for da in (-2, -1, 1, 2) for db in (-2, -1, 1, 2)]
+    for size in (1, 5, 40, 300):
+        a = rng.integers(0, size, 2 * size).astype(np.int64)
+        b = rng.integers(0, size, 2 * size).astype(np.int64)
+        keep = rng.random(len(a)) < 0.7
+        kept = {(int(x), int(y)) for x, y in zip(a[keep], b[keep], strict=True)}
+        expected = [
+            any((int(x) + da, int(y) + db) in kept for da, db in moves) for x, y in zip(a, b, strict=True)
+        ]
+        assert _linked(a, b, keep).tolist() == expected
+    two = np.array([3, 4], dtype=np.int64), np.array([0, 1], dtype=np.int64)
+    assert _linked(*two, np.array([False, True])).tolist() == [True, False]

@@ -283,14 +283,15 @@ def _linked(
     a: npt.NDArray[np.int64], b: npt.NDArray[np.int64], keep: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.bool_]:
     """Which matches (a, b) another kept match follows or precedes within ``_RULES.step`` units on both
-    sides (in order in A, either way in B: a rewriter may swap neighbours)."""
+    sides (in order in A, either way in B: a rewriter may swap neighbours): the kept ones marked in a
+    table of the pair's units, each match's 16 cells around it read in one step."""
     step = _RULES.step
     grid = np.zeros((int(a.max(initial=0)) + 2 * step + 1, int(b.max(initial=0)) + 2 * step + 1), dtype=bool)
     grid[a[keep] + step, b[keep] + step] = True
-    linked = np.zeros(len(a), dtype=bool)
-    for da in (d for d in range(-step, step + 1) if d):
-        for db in (d for d in range(-step, step + 1) if d):
-            linked |= grid[a + step + da, b + step + db]
+    moves = np.array([d for d in range(-step, step + 1) if d], dtype=np.int64)
+    rows = (a + step)[:, None, None] + moves[None, :, None]
+    columns = (b + step)[:, None, None] + moves[None, None, :]
+    linked: npt.NDArray[np.bool_] = grid[rows, columns].any(axis=(1, 2))
     return linked
 
 
