@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from docx import Document
 from PIL import Image
 
 from bench.pictures import add_pictures, encoded, photo
@@ -150,6 +151,8 @@ def test_demo_runs_on_the_bundled_sample(app: Path, home: Path, tmp_path: Path) 
     assert "一级预警 1，二级观察 1" in done.stdout
     assert wrong_levels(json.loads((tmp_path / "bidcheck-demo.json").read_text(encoding="utf-8"))) == []
     assert (tmp_path / "bidcheck-demo.xlsx").stat().st_size > 0
+    report = Document(str(tmp_path / "bidcheck-demo.docx"))  # its header from python-docx's templates
+    assert report.sections[0].header.paragraphs[0].text.startswith("围标串标检查报告")
 
 
 @pytest.mark.parametrize("program", ["bidcheck", "bidcheck-gui"])
