@@ -17,7 +17,9 @@ where groups of characters mean little, 60% of the pairs at 0.45 or more.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +27,10 @@ from threadpoolctl import threadpool_limits
 
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
 
-__all__ = ["nearest_others"]
+__all__ = ["in_threads", "nearest_others"]
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 Vectors = npt.NDArray[np.float32]
 Rows = npt.NDArray[np.int64]
@@ -73,10 +78,17 @@ def nearest_others(
             queries = order[top : min(top + _QUERIES, bounds[group + 1])]
             _keep_closest(vectors, owner, queries, others, rows, scores)
 
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max(1, threads)) as pool:
-        for done, _ in enumerate(pool.map(compare, range(groups))):
-            progress(done / groups, "语义比对：挑选候选句")
+    for done, _ in enumerate(in_threads(compare, range(groups), threads)):
+        progress(done / groups, "语义比对：挑选候选句")
     return _both_ways(rows, scores)
+
+
+def in_threads(work: Callable[[Item], Result], items: Iterable[Item], threads: int) -> Iterator[Result]:
+    """``work`` done on each item in ``threads`` threads, each with one BLAS thread (a product's values
+    are those BLAS's own threads give), the results in the items' order; what ``work`` raises is
+    raised here."""
+    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max(1, threads)) as pool:
+        yield from pool.map(work, items)
 
 
 def _spread(others: Rows) -> Rows:

@@ -29,16 +29,14 @@ index did not pay: usearch (HNSW) took 15.7 CPU seconds to index 17,000 sentence
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import threadpool_limits
 
 from bidcheck.arrays import code_points
 from bidcheck.compare.passage import RawPassage
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
-from bidcheck.semantic.nearest import nearest_others
+from bidcheck.semantic.nearest import in_threads, nearest_others
 from bidcheck.semantic.neighbours import Match
 from bidcheck.semantic.runs import RunRules, aligned_runs
 from bidcheck.semantic.units import Units
@@ -153,11 +151,10 @@ def _compare_pairs(
         check_cancel(cancel)
         return _compared(vectors, starts, pair)
 
-    with threadpool_limits(1, user_api="blas"), ThreadPoolExecutor(max(1, threads)) as pool:
-        for done, entries in enumerate(pool.map(compare, pairs)):
-            closest.update(entries)
-            if done % 64 == 0:
-                progress(done / len(pairs), "语义比对：挑选候选句")
+    for done, entries in enumerate(in_threads(compare, pairs, threads)):
+        closest.update(entries)
+        if done % 64 == 0:
+            progress(done / len(pairs), "语义比对：挑选候选句")
 
 
 def _compared(vectors: Vectors, starts: Sequence[int], pair: Pair) -> Closest:
