@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pytest
 
 from bench.rewrites import REWRITES, Rewrite
-from bidcheck.semantic.nearest import nearest_others
+from bidcheck.semantic.nearest import _first_columns, nearest_others
 from bidcheck.semantic.shortlist import _linked, char_vectors, shortlist
 from bidcheck.semantic.units import Units
 from tests.test_semantic import _long_bid
@@ -172,3 +172,21 @@ def test_a_match_is_linked_where_another_kept_match_lies_within_two_units_on_bot
         assert _linked(a, b, keep).tolist() == expected
     two = np.array([3, 4], dtype=np.int64), np.array([0, 1], dtype=np.int64)
     assert _linked(*two, np.array([False, True])).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("width", [5, 31, 32, 100, 1000, 3001])
+def test_each_rows_highest_columns_are_found_by_blocks_ties_at_the_lower_column(width: int) -> None:
+    """Values of few levels (many ties, as copies of one sentence give), rows of other owners' only
+    (-inf), and widths that are and are not whole blocks: the columns ``_first_columns`` picks are each
+    row's first by value, then by column."""
+    rng = np.random.default_rng(width)
+    cosines = np.round(rng.random((64, width)), 1).astype(np.float32)
+    cosines[rng.random((64, width)) < 0.3] = -np.inf
+    cosines[5] = -np.inf
+    cosines[6] = 0.5
+    for count in sorted({1, min(4, width), min(16, width)}):
+        picked = np.sort(_first_columns(cosines, count), axis=1)
+        expected = np.sort(
+            np.lexsort((np.arange(width)[None, :].repeat(64, 0), -cosines), axis=1)[:, :count], 1
+        )
+        assert np.array_equal(picked, expected), count
