@@ -61,7 +61,7 @@ def test_two_sections_of_as_many_bids_are_estimated_by_their_length(tmp_path: Pa
 
 
 def test_the_sample_section_is_said_to_take_a_second_or_two() -> None:
-    """The sample's six short bids (about 27,000 characters): the layer takes about 1.5 CPU seconds
+    """The sample's six short bids (about 27,000 characters): the layer takes about 1.3 CPU seconds
     (0.8 the model's load), less with its sentences encoded in two threads (its stage: 1.0 s on 2
     cores), and the plan said 5 when it counted bids of real length."""
     size = section_size(sorted(SAMPLE.iterdir()))

