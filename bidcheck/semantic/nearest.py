@@ -190,8 +190,8 @@ def _first_columns(cosines: Vectors, count: int) -> Rows:
     columns = (blocks[:, :, None] * _SPAN + np.arange(_SPAN)).reshape(len(cosines), -1)
     values = np.take_along_axis(cosines, np.minimum(columns, width - 1), axis=1)
     values[columns >= width] = -np.inf  # past the last column: nothing
-    picked = np.take_along_axis(columns, _highest(values, count), axis=1)
-    return np.minimum(picked, width - 1)
+    picked: Rows = np.take_along_axis(columns, _highest(values, count), axis=1)
+    return picked
 
 
 def _highest(values: Vectors, count: int) -> Rows:
