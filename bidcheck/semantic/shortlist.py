@@ -1,6 +1,6 @@
 """Which sentences of a large section are worth encoding: a cheap pre-filter by characters.
 
-Encoding is most of the layer's cost (about 550 sentences a CPU second), and a 12-bid section of
+Encoding is most of the layer's cost (about 1,300 sentences a CPU second), and a 12-bid section of
 real-length bids holds about 17,000 sentences of its own. A rewriter changes the words but keeps most
 of the content characters (沟槽, 管线, 垫层, the figures), so a rewritten sentence's closest sentence in
 the other bid by idf-weighted characters is nearly always its draft (16 and 18 of the 20 draft sentences
