@@ -47,7 +47,7 @@ class _Weights:
     project: Floats
     project_bias: Floats
     project_norm: tuple[Floats, Floats]
-    first: tuple[Floats, ...]
+    first: tuple[Floats, ...]  # per convolution: each window place's block of weights side by side
     first_bias: tuple[Floats, ...]
     second: tuple[Floats, ...]
     second_bias: tuple[Floats, ...]
@@ -63,9 +63,19 @@ def _weights(backend: Any) -> _Weights:
     b = backend
     return _Weights(
         b.table, b.scale, b.lo, b.proj_W, b.proj_b, (b.ln_g_all, b.ln_b_all),
-        tuple(b.w1), tuple(b.b1), tuple(b.w2), tuple(b.b2), (b.ln_g, b.ln_b), b.cnn_W, b.cnn_b,
+        tuple(_side_by_side(w, n) for w, (n, _) in zip(b.w1, _ORDERS, strict=True)),
+        tuple(b.b1), tuple(b.w2), tuple(b.b2), (b.ln_g, b.ln_b), b.cnn_W, b.cnn_b,
         (b.d0, b.d1, b.d2, b.d3), (b.p1, b.p3), float(b.eps),
     )  # fmt: skip
+
+
+def _side_by_side(first: Floats, n: int) -> Floats:
+    """A first layer's weights (``n`` places' blocks of 256 rows, one under another) as the places'
+    blocks side by side: a piece's projection times it gives its product with each place's block."""
+    blocks: Floats = np.ascontiguousarray(
+        first.reshape(n, _WIDTH, _WIDTH).transpose(1, 0, 2).reshape(_WIDTH, -1)
+    )
+    return blocks
 
 
 def _normalised(x: Floats, gain: Floats, bias: Floats, eps: float) -> Floats:
@@ -101,9 +111,8 @@ def _piece_tables(w: _Weights, pieces: Ints) -> _PieceTables:
     firsts = []
     for i, (n, _) in enumerate(_ORDERS):
         own = projected[:, i * _WIDTH : (i + 1) * _WIDTH]
-        blocks = w.first[i].reshape(n, _WIDTH, _WIDTH).transpose(1, 0, 2).reshape(_WIDTH, n * _WIDTH)
         table = np.zeros((len(pieces) + 1, n, _WIDTH), dtype=np.float32)
-        table[:-1] = (own @ blocks).reshape(len(pieces), n, _WIDTH)
+        table[:-1] = (own @ w.first[i]).reshape(len(pieces), n, _WIDTH)
         firsts.append(table)
     return _PieceTables(embedding, projected, tuple(firsts))
 
