@@ -187,7 +187,8 @@ def recognize_task(task: OcrTask, engine_name: str, threads: int = 0) -> None:
 def load_engine_soon(name: str, threads: int = 0) -> None:
     """Begin loading the engine in a thread, once a process: an OCR worker renders its first pages while
     the models load. An engine that cannot load is left to the page that asks for it, which reports why."""
-    threading.Thread(target=_load_engine, args=(name, threads), name="ocr-engine", daemon=True).start()
+    # not a daemon: a process that ends while ONNX Runtime loads would abort (as ``preload_encoder``)
+    threading.Thread(target=_load_engine, args=(name, threads), name="ocr-engine").start()
 
 
 def _load_engine(name: str, threads: int) -> None:

@@ -68,9 +68,7 @@ def encode_lists(
 
     with threadpool_limits(1, user_api="blas"):
         load_encoder(encoder)
-        helpers = [
-            threading.Thread(target=work, args=(lambda n: None,), daemon=True) for _ in range(threads - 1)
-        ]
+        helpers = [threading.Thread(target=work, args=(lambda n: None,)) for _ in range(threads - 1)]
         for helper in helpers:
             helper.start()
         try:
@@ -82,7 +80,7 @@ def encode_lists(
 
 
 class EncodingAhead:
-    """Each bid's sentences encoded in daemon threads (``threads`` of them, each with one BLAS thread,
+    """Each bid's sentences encoded in threads (``threads`` of them, each with one BLAS thread,
     taking one bid's whole list at a time), begun at once; ``taken`` waits for them and gives the
     vectors by cache key. They stop between bids when ``stop`` is called or the check is cancelled, and
     encode nothing in a section of more than ``max_sentences`` sentences (the shortlist's)."""
@@ -101,7 +99,8 @@ class EncodingAhead:
         self._stopped = threading.Event()
         self._cancel = cancel
         args = (list(bids), list(masked), encoder, limits)
-        self._thread = threading.Thread(target=self._encode, args=args, name="encode-ahead", daemon=True)
+        # not a daemon: ended inside sentencepiece's tokenizer, the process would abort (``preload_encoder``)
+        self._thread = threading.Thread(target=self._encode, args=args, name="encode-ahead")
         self._thread.start()
 
     def _halted(self) -> bool:

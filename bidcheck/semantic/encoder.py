@@ -128,4 +128,6 @@ def preload_encoder(name: str) -> None:
         with contextlib.suppress(Exception):
             load_encoder(name)
 
-    threading.Thread(target=load, name="encoder-load", daemon=True).start()
+    # not a daemon: a process that ends while sentencepiece loads would abort (Python stops a daemon
+    # thread inside the C++ call, which ends the process: "terminate called without an active exception")
+    threading.Thread(target=load, name="encoder-load").start()
