@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pytest
 
 from bench.rewrites import REWRITES, Rewrite
-from bidcheck.semantic.nearest import _first_columns, nearest_others
+from bidcheck.semantic.nearest import _both_ways, _first_rows, nearest_others
 from bidcheck.semantic.shortlist import _linked, char_vectors, shortlist
 from bidcheck.semantic.units import Units
 from tests.test_semantic import _long_bid
@@ -174,19 +174,54 @@ def test_a_match_is_linked_where_another_kept_match_lies_within_two_units_on_bot
     assert _linked(*two, np.array([False, True])).tolist() == [True, False]
 
 
-@pytest.mark.parametrize("width", [5, 31, 32, 100, 1000, 3001])
-def test_each_rows_highest_columns_are_found_by_blocks_ties_at_the_lower_column(width: int) -> None:
-    """Values of few levels (many ties, as copies of one sentence give), rows of other owners' only
-    (-inf), and widths that are and are not whole blocks: the columns ``_first_columns`` picks are each
-    row's first by value, then by column."""
-    rng = np.random.default_rng(width)
-    cosines = np.round(rng.random((64, width)), 1).astype(np.float32)
-    cosines[rng.random((64, width)) < 0.3] = -np.inf
-    cosines[5] = -np.inf
-    cosines[6] = 0.5
-    for count in sorted({1, min(4, width), min(16, width)}):
-        picked = np.sort(_first_columns(cosines, count), axis=1)
-        expected = np.sort(
-            np.lexsort((np.arange(width)[None, :].repeat(64, 0), -cosines), axis=1)[:, :count], 1
-        )
-        assert np.array_equal(picked, expected), count
+@pytest.mark.parametrize("height", [5, 15, 16, 31, 100, 1000, 3001])
+def test_each_columns_highest_rows_are_found_by_blocks_closest_first_ties_at_the_lower(height: int) -> None:
+    """Values of few levels (many ties, as copies of one sentence give), columns of other owners' only
+    (-inf), and heights that are and are not whole blocks: the rows ``_first_rows`` picks are each
+    column's first by value, then by row, in that order, with their values."""
+    rng = np.random.default_rng(height)
+    cosines = np.round(rng.random((height, 64)), 1).astype(np.float32)
+    cosines[rng.random((height, 64)) < 0.3] = -np.inf
+    cosines[:, 5] = -np.inf
+    cosines[:, 6] = 0.5
+    for count in sorted({1, min(4, height), min(16, height)}):
+        top, found = _first_rows(cosines, count)
+        expected = np.lexsort((np.arange(height)[:, None].repeat(64, 1), -cosines), axis=0)[:count].T
+        assert np.array_equal(top, expected), count
+        assert np.array_equal(found, np.take_along_axis(cosines, expected.T, axis=0).T), count
+
+
+def _both_ways_one_by_one(rows: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's list with the rows that found it and it did not find added, closest first (ties: the
+    lower row), cut to its length: row by row."""
+    count, keep = rows.shape
+    lists: list[dict[int, float]] = [{} for _ in range(count)]
+    for n in range(count):
+        lists[n].update((int(o), float(s)) for o, s in zip(rows[n], scores[n], strict=True) if o >= 0)
+    for n in range(count):
+        for o, s in zip(rows[n], scores[n], strict=True):
+            if o >= 0:
+                lists[int(o)].setdefault(n, float(s))
+    both, near = np.full((count, keep), -1), np.zeros((count, keep), dtype=np.float32)
+    for n, found in enumerate(lists):
+        for place, (o, s) in enumerate(sorted(found.items(), key=lambda e: (-e[1], e[0]))[:keep]):
+            both[n, place], near[n, place] = o, s
+    return both, near
+
+
+def test_the_rows_that_found_a_row_join_its_list_at_their_place_ties_at_the_lower_row() -> None:
+    """Tables of few score levels (many ties), full lists and short ones: the lists merged both ways
+    are those built row by row."""
+    rng = np.random.default_rng(17)
+    for _ in range(60):
+        count, keep = int(rng.integers(2, 120)), int(rng.integers(1, 6))
+        rows, scores = np.full((count, keep), -1), np.zeros((count, keep), dtype=np.float32)
+        for n in range(count):
+            found = rng.choice(np.delete(np.arange(count), n), int(rng.integers(0, min(keep, count - 1) + 1)))
+            found = np.unique(found)
+            level = rng.integers(0, 4, len(found)).astype(np.float32) / 4
+            order = np.lexsort((found, -level))
+            rows[n, : len(found)], scores[n, : len(found)] = found[order], level[order]
+        both, near = _both_ways(rows, scores)
+        expected = _both_ways_one_by_one(rows, scores)
+        assert np.array_equal(both, expected[0]) and np.array_equal(near, expected[1])
