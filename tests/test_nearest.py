@@ -11,8 +11,10 @@ import numpy.typing as npt
 import pytest
 
 from bench.rewrites import REWRITES, Rewrite
+from bidcheck.compare.passage import RawPassage
+from bidcheck.semantic.matches import linked_matches
 from bidcheck.semantic.nearest import _both_ways, _first_rows, nearest_others
-from bidcheck.semantic.shortlist import _linked, char_vectors, shortlist
+from bidcheck.semantic.shortlist import char_vectors, shortlist
 from bidcheck.semantic.units import Units
 from tests.test_semantic import _long_bid
 
@@ -156,22 +158,63 @@ def test_the_shortlist_in_threads_picks_what_it_picks_in_one(exact_pairs: float)
     assert sum(len(p) for p in one) > 200
 
 
-def test_a_match_is_linked_where_another_kept_match_lies_within_two_units_on_both_sides() -> None:
-    """The shortlist keeps a match (a, b) only where a kept match lies 1-2 units before or after it in
-    A and 1-2 units either way in B: the table's answer is the one looked up match by match."""
-    rng = np.random.default_rng(11)
+def _random_tables(
+    rng: np.random.Generator, sizes: list[int]
+) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    """For each ordered pair of bids, each unit's closest unit in the other (a few at cosine 0: none),
+    random, then from a random unit on nearly in order."""
+    closest = {}
+    for x, nx in enumerate(sizes):
+        for y, ny in enumerate(sizes):
+            if x != y:
+                best = rng.integers(0, ny, nx)
+                run = int(rng.integers(0, nx))  # a run from there: units in order, a few swapped or apart
+                best[run:] = np.minimum(np.arange(nx - run) + rng.integers(-1, 2, nx - run) + nx // 3, ny - 1)
+                score = np.where(rng.random(nx) < 0.2, 0.0, rng.random(nx)).astype(np.float32)
+                closest[(x, y)] = (best.astype(np.int64), score)
+    return closest
+
+
+def _linked_one_by_one(closest, usual, units, copied, x, y):  # type: ignore[no-untyped-def]
+    """The pair's matches that count, linked to another within two units on both sides, match by match."""
+    found = [(a, int(closest[(x, y)][0][a]), closest[(x, y)][1][a]) for a in range(len(units[x].spans))]
+    found += [(int(closest[(y, x)][0][b]), b, closest[(y, x)][1][b]) for b in range(len(units[y].spans))]
+
+    def copied_at(side: int, unit: int) -> bool:
+        lo, hi = (units[x] if side == 0 else units[y]).spans[unit]
+        return any(p.a[0] < hi and lo < p.a[1] if side == 0 else p.b[0] < hi and lo < p.b[1] for p in copied)
+
+    counted = [(a, b, s) for a, b, s in found if s > 0 and not copied_at(0, a) and not copied_at(1, b)]
+    points = {(a, b) for a, b, _ in counted}
     moves = [(da, db) for da in (-2, -1, 1, 2) for db in (-2, -1, 1, 2)]
-    for size in (1, 5, 40, 300):
-        a = rng.integers(0, size, 2 * size).astype(np.int64)
-        b = rng.integers(0, size, 2 * size).astype(np.int64)
-        keep = rng.random(len(a)) < 0.7
-        kept = {(int(x), int(y)) for x, y in zip(a[keep], b[keep], strict=True)}
-        expected = [
-            any((int(x) + da, int(y) + db) in kept for da, db in moves) for x, y in zip(a, b, strict=True)
+    return sorted(
+        {
+            (a, b, float(s), float(s / ((usual[x][a] + usual[y][b]) / 2)))
+            for a, b, s in counted
+            if any((a + da, b + db) in points for da, db in moves)
+        }
+    )
+
+
+def test_a_match_counts_where_another_counted_match_lies_within_two_units_on_both_sides() -> None:
+    """Random tables of bids of 1 to 60 units, some pairs with copied passages: the matches kept for
+    every pair at once are those looked up match by match (in order in A, either way in B)."""
+    rng, linked = np.random.default_rng(11), 0
+    for sizes in ([1, 5, 40], [60, 2, 33, 17], [3, 3]):
+        closest = _random_tables(rng, sizes)
+        units = [
+            Units(tuple((10 * n, 10 * n + 8) for n in range(size)), ("",) * size, ("",) * size)
+            for size in sizes
         ]
-        assert _linked(a, b, keep).tolist() == expected
-    two = np.array([3, 4], dtype=np.int64), np.array([0, 1], dtype=np.int64)
-    assert _linked(*two, np.array([False, True])).tolist() == [True, False]
+        usual = [(0.2 + rng.random(size)).astype(np.float32) for size in sizes]
+        pairs = [(x, y) for x in range(len(sizes)) for y in range(x + 1, len(sizes))]
+        copied = {pairs[0]: [RawPassage((0, 45), (100, 140), 40, ())]}
+        found = linked_matches(closest, usual, units, copied, pairs[::-1], 2)
+        for x, y in pairs:
+            expected = _linked_one_by_one(closest, usual, units, copied.get((x, y), []), x, y)
+            assert found.get((x, y), []) == expected, (sizes, x, y)
+        linked += sum(map(len, found.values()))
+    assert linked > 20  # the planted runs' matches
 
 
 @pytest.mark.parametrize("height", [5, 15, 16, 31, 100, 1000, 3001])

@@ -36,6 +36,7 @@ import numpy.typing as npt
 from bidcheck.arrays import code_points
 from bidcheck.compare.passage import RawPassage
 from bidcheck.progress import CancelFlag, ProgressFn, check_cancel, no_progress
+from bidcheck.semantic.matches import Closest, linked_matches
 from bidcheck.semantic.nearest import in_threads, nearest_others
 from bidcheck.semantic.neighbours import Match
 from bidcheck.semantic.runs import RunRules, aligned_runs
@@ -45,7 +46,6 @@ __all__ = ["EXACT_PAIRS", "char_vectors", "column_best", "shortlist"]
 
 Vectors = npt.NDArray[np.float32]
 Pair = tuple[int, int]
-Closest = dict[Pair, tuple[npt.NDArray[np.int64], Vectors]]  # (x, y): for each unit of x, y's closest
 Run = tuple[int, int, list[Match]]  # a pair of bids and its matched units in order
 _DIMS = 256
 _RULES = RunRules(min_units=2, min_mean=0.0)  # looser than the layer's runs: a filter must not miss
@@ -242,56 +242,6 @@ def _usual(closest: Closest, units: Sequence[Units]) -> list[Vectors]:
     return usual
 
 
-def _in_spans(
-    units: Units, indexes: npt.NDArray[np.int64], spans: Sequence[tuple[int, int]]
-) -> npt.NDArray[np.bool_]:
-    """Which of the units at ``indexes`` lie (partly) in the given spans: the pair's copied passages,
-    compared already."""
-    inside = np.zeros(len(indexes), dtype=bool)
-    if not spans or not len(indexes):
-        return inside
-    bounds = np.asarray(units.spans, dtype=np.int64)[indexes]
-    passages = np.asarray(spans, dtype=np.int64)
-    for lo, hi in passages:  # a pair's passages are few; its matched units many
-        inside |= (bounds[:, 0] < hi) & (lo < bounds[:, 1])
-    return inside
-
-
-def _pair_matches(
-    closest: Closest, usual: list[Vectors], pair: Pair, copied: Sequence[RawPassage], units: Sequence[Units]
-) -> list[Match]:
-    """Each unit's closest unit in the other bid, both ways, with its cosine and its margin (the cosine
-    over the two units' usual closeness, as ``neighbours`` scores sentence vectors), outside the pair's
-    copied passages, and only those that another such match follows or precedes as in a run."""
-    x, y = pair
-    forward, backward = closest[(x, y)], closest[(y, x)]
-    a = np.concatenate([np.arange(len(forward[0])), backward[0]])
-    b = np.concatenate([forward[0], np.arange(len(backward[0]))])
-    score = np.concatenate([forward[1], backward[1]])
-    a, b, score = a[score > 0], b[score > 0], score[score > 0]
-    margin = score / ((usual[x][a] + usual[y][b]) / 2)
-    keep = ~_in_spans(units[x], a, [p.a for p in copied]) & ~_in_spans(units[y], b, [p.b for p in copied])
-    keep &= _linked(a, b, keep)
-    kept = zip(a[keep].tolist(), b[keep].tolist(), score[keep].tolist(), margin[keep].tolist(), strict=True)
-    return sorted(set(kept))
-
-
-def _linked(
-    a: npt.NDArray[np.int64], b: npt.NDArray[np.int64], keep: npt.NDArray[np.bool_]
-) -> npt.NDArray[np.bool_]:
-    """Which matches (a, b) another kept match follows or precedes within ``_RULES.step`` units on both
-    sides (in order in A, either way in B: a rewriter may swap neighbours): the kept ones marked in a
-    table of the pair's units, each match's 16 cells around it read in one step."""
-    step = _RULES.step
-    grid = np.zeros((int(a.max(initial=0)) + 2 * step + 1, int(b.max(initial=0)) + 2 * step + 1), dtype=bool)
-    grid[a[keep] + step, b[keep] + step] = True
-    moves = np.array([d for d in range(-step, step + 1) if d], dtype=np.int64)
-    rows = (a + step)[:, None, None] + moves[None, :, None]
-    columns = (b + step)[:, None, None] + moves[None, None, :]
-    linked: npt.NDArray[np.bool_] = grid[rows, columns].any(axis=(1, 2))
-    return linked
-
-
 def shortlist(
     units: Sequence[Units],
     copied: Mapping[Pair, Sequence[RawPassage]],
@@ -329,11 +279,13 @@ def _pair_runs(
     copied: Mapping[Pair, Sequence[RawPassage]],
     pairs: Iterable[Pair],
 ) -> list[Run]:
-    """The given pairs' runs by characters."""
+    """The given pairs' runs by characters, pair by pair in the order given."""
+    pairs = list(pairs)
+    matches = linked_matches(closest, usual, units, copied, pairs, _RULES.step)
     runs = []
     for x, y in pairs:
-        matches = _pair_matches(closest, usual, (x, y), copied.get((x, y), ()), units)
-        runs += [(x, y, run) for run in aligned_runs(matches, units[x].spans, units[y].spans, _RULES)]
+        found = aligned_runs(matches.get((x, y), []), units[x].spans, units[y].spans, _RULES)
+        runs += [(x, y, run) for run in found]
     return runs
 
 
