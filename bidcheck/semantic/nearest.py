@@ -10,9 +10,10 @@ Each keeps its ``keep`` closest in other bids, and is kept by those it is closes
 
 It finds close sentences, not every sentence's closest, and the shortlist compares the pairs of bids
 its best runs are in again in full. Measured against every product (``nearest_others`` on that 100-bid
-section: 4.0 s): a sentence's closest was found for all of those whose closest lies at a cosine of 0.6
-or more, 90% at 0.5-0.6, 66% at 0.4-0.5; in prose of random words (``bench.semantic --long``, 30 bids),
-where groups of characters mean little, 60% of the pairs at 0.45 or more.
+section: 3.7 s on 2 cores, most of it the groups' products): a sentence's closest was found for all
+of those whose closest lies at a cosine of 0.6 or more, 90% at 0.5-0.6, 66% at 0.4-0.5; in prose of
+random words (``bench.semantic --long``, 30 bids), where groups of characters mean little, 60% of the
+pairs at 0.45 or more.
 """
 
 from __future__ import annotations

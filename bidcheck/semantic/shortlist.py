@@ -20,7 +20,8 @@ matrix product (numpy: 0.8 CPU seconds for the 66 pairs of 17,000 sentences); th
 square of the sentences, and 100 real-length bids took 33.6 s. Above it each sentence's closest in the
 other bids are those ``nearest`` finds by groups of sentences, in time about linear, and a sentence's
 closest in a bid none of whose are among them is no match; the pairs of bids of the best runs so found
-are then compared in full (that section: 4.0 s to find the close sentences, the whole shortlist 7.5 s;
+are then compared in full (that section on 2 cores: 3.7 s to find the close sentences, 1.3 s to compare
+those pairs, the whole shortlist 6.3-6.9 s;
 what it picks finds the rewrites that comparing every pair finds, ``bench.semantic --long``). An ANN
 index did not pay: usearch (HNSW) took 15.7 CPU seconds to index 17,000 sentences and find each one's
 32 nearest, and found the exact closest sentence of another bid in 89% of them.
