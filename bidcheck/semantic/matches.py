@@ -3,7 +3,7 @@
 
 Of the 100-bid section's 4,950 pairs and their 2.3 million matches, 4,064 are so kept: the work is
 nearly all in telling the rest apart, so it is done for all the pairs of one bid at once (their tables
-side by side), not pair by pair (0.7 s of numpy calls on small arrays, a table of the pair's units
+end to end), not pair by pair (0.7 s of numpy calls on small arrays, a table of the pair's units
 marked for each).
 """
 
@@ -58,8 +58,8 @@ def _first_bid_matches(
     ys: list[int],
     step: int,
 ) -> dict[Pair, list[Match]]:
-    """``linked_matches`` for the pairs (x, y) of the ``ys``: x's tables for them as the rows of one
-    table, theirs for x end to end, each padded with ``step`` empty units either side."""
+    """``linked_matches`` for the pairs (x, y) of the ``ys``: x's tables for them end to end, and theirs
+    for x, each padded with ``step`` empty units either side (``_Side``)."""
     usual, units, copied = section
     forward = _Side([closest[(x, y)] for y in ys], step)
     backward = _Side([closest[(y, x)] for y in ys], step)
