@@ -12,7 +12,7 @@ import pytest
 
 from bench.rewrites import REWRITES, Rewrite
 from bidcheck.compare.passage import RawPassage
-from bidcheck.semantic.matches import linked_matches
+from bidcheck.semantic.matches import Closest, linked_matches
 from bidcheck.semantic.nearest import _both_ways, _first_rows, nearest_others
 from bidcheck.semantic.shortlist import char_vectors, shortlist
 from bidcheck.semantic.units import Units
@@ -175,7 +175,9 @@ def _random_tables(
     return closest
 
 
-def _linked_one_by_one(closest, usual, units, copied, x, y):  # type: ignore[no-untyped-def]
+def _linked_one_by_one(
+    closest: Closest, usual: list[np.ndarray], units: list[Units], copied: list[RawPassage], x: int, y: int
+) -> list[tuple[int, int, float, float]]:
     """The pair's matches that count, linked to another within two units on both sides, match by match."""
     found = [(a, int(closest[(x, y)][0][a]), closest[(x, y)][1][a]) for a in range(len(units[x].spans))]
     found += [(int(closest[(y, x)][0][b]), b, closest[(y, x)][1][b]) for b in range(len(units[y].spans))]

@@ -122,7 +122,7 @@ def _both_ways(rows: Rows, scores: Vectors) -> tuple[Rows, Vectors]:
     before = np.zeros((count, keep + 1), dtype=np.int64)  # added ones of each row before its own at a place
     np.add.at(before, (row, place), 1)
     own = np.arange(keep) + np.cumsum(before, axis=1)[:, :keep]  # each own entry's place, those added in
-    place += np.arange(len(row)) - np.searchsorted(row, row)  # after those of its row added before it
+    place += _places_in_runs(row)  # after those of its row added before it
     both, near = np.full((count, keep), -1, dtype=np.int64), np.zeros((count, keep), dtype=np.float32)
     line, column = np.nonzero((own < keep) & (rows >= 0))
     both[line, own[line, column]], near[line, own[line, column]] = rows[line, column], scores[line, column]
@@ -205,18 +205,17 @@ def _first_rows(cosines: Vectors, count: int) -> tuple[Rows, Vectors]:
     of those holds a value ranked before any value of a block left out; and each is at least the lowest
     of those maxima (the floor). So only those blocks' values that reach the floor are ranked (about 17
     a column on the 100-bid section), not the column's thousands: at most ``count`` blocks' worth,
-    however many tie. Where a column has ``count`` blocks or fewer, all of its values are ranked."""
+    however many tie. Where a column has fewer than ``count`` blocks, all of its values are ranked."""
     height, width = cosines.shape
     whole = height // _SPAN * _SPAN
     maxima = cosines[:whole].reshape(-1, _SPAN, width).max(axis=1)
     if whole < height:
         maxima = np.concatenate([maxima, cosines[whole:].max(axis=0, keepdims=True)])
-    if len(maxima) <= count:
+    if len(maxima) < count:  # every block, every value
         floor = np.full(width, -np.inf, dtype=cosines.dtype)
-        block, column = np.nonzero(np.ones_like(maxima, dtype=bool))
     else:
         floor = -np.partition(-maxima, count - 1, axis=0)[count - 1]
-        block, column = np.nonzero(_first_blocks(maxima, floor, count))
+    block, column = np.nonzero(_first_blocks(maxima, floor, count))
     row = (block[:, None] * _SPAN + np.arange(_SPAN)).ravel()
     column = np.repeat(column, _SPAN)
     row, column = row[row < height], column[row < height]
@@ -225,7 +224,7 @@ def _first_rows(cosines: Vectors, count: int) -> tuple[Rows, Vectors]:
     row, column, value = row[high], column[high], value[high]
     order = np.lexsort((row, -value, column))  # by column, the highest first, ties the lower row
     row, column, value = row[order], column[order], value[order]
-    place = np.arange(len(column)) - np.searchsorted(column, column)  # each row's place in its column's list
+    place = _places_in_runs(column)  # each row's place in its column's list
     first = place < count
     top = np.empty((width, count), dtype=np.int64)
     found = np.empty((width, count), dtype=cosines.dtype)
@@ -237,9 +236,16 @@ def _first_rows(cosines: Vectors, count: int) -> tuple[Rows, Vectors]:
 def _first_blocks(maxima: Vectors, floor: Vectors, count: int) -> npt.NDArray[np.bool_]:
     """Each column's ``count`` blocks of the highest maxima, ties at the lower block: those above the
     column's floor (its ``count``-th highest maximum), then the lowest of those at it. Exactly
-    ``count``, however many tie (20,000 copies of one sentence: every block)."""
+    ``count``, however many tie (20,000 copies of one sentence: every block); every block where there
+    are fewer (the floor then -inf)."""
     above = maxima > floor
     at = maxima == floor
     wanted = count - above.sum(axis=0)
     first: npt.NDArray[np.bool_] = above | (at & (np.cumsum(at, axis=0) <= wanted))
     return first
+
+
+def _places_in_runs(keys: Rows) -> Rows:
+    """Each entry's place among the entries of its key, ``keys`` sorted: 0 for the first of each."""
+    places: Rows = np.arange(len(keys)) - np.searchsorted(keys, keys)
+    return places
