@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from dataclasses import dataclass
+from typing import NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,7 @@ from bidcheck.config import Settings
 __all__ = ["align_pair"]
 
 Span = tuple[int, int]
+_Opcode = tuple[str, int, int, int, int]  # tag, A's start and end, B's start and end
 _SEGMENT_CHARS = 120
 _SEGMENT_MIN_RATIO = 0.5  # a sentence this well aligned belongs to a passage ...
 _EDGE_MIN_RATIO = 0.7  # ... and one this well aligned may begin or end it
@@ -37,12 +38,9 @@ _MIN_OPEN_SEEDS = 3  # a chain of masked text or stock phrases alone is not alig
 _JOIN_KEEPS = 0.85  # joining two neighbouring passages may cost at most 15% of the better one's similarity
 
 
-def _segments(lo: int, hi: int, sentence_starts: npt.NDArray[np.int32]) -> list[Span]:
+def _segments(lo: int, hi: int, starts: list[int]) -> list[Span]:
     """A's span cut at sentence starts, long sentences cut further, tiny pieces merged forward."""
-    inner = sentence_starts[
-        np.searchsorted(sentence_starts, lo, "right") : np.searchsorted(sentence_starts, hi)
-    ]
-    cuts = [lo, *inner.tolist(), hi]
+    cuts = [lo, *starts[bisect.bisect_right(starts, lo) : bisect.bisect_left(starts, hi)], hi]
     spans: list[Span] = []
     for s, e in itertools.pairwise(cuts):
         pieces = max(1, round((e - s) / _SEGMENT_CHARS))
@@ -57,8 +55,7 @@ def _segments(lo: int, hi: int, sentence_starts: npt.NDArray[np.int32]) -> list[
     return merged
 
 
-@dataclass(frozen=True)
-class _SegmentMatch:
+class _SegmentMatch(NamedTuple):  # tens of thousands a pair: a tuple is made fastest
     a: Span
     matched: int
     marks: tuple[tuple[Span, Span], ...]
@@ -87,13 +84,11 @@ def _align_in(seg: Span, a: AlignInput, b: AlignInput, window: Span) -> _Segment
     found = fuzz.partial_ratio_alignment(text_a, b.norm[lo:hi])
     if found is None:
         return _SegmentMatch(seg, 0, ())
-    dest = (lo + found.dest_start, lo + found.dest_end)
-    marks = tuple(
-        ((seg[0] + op.src_start, seg[0] + op.src_end), (dest[0] + op.dest_start, dest[0] + op.dest_end))
-        for op in Indel.opcodes(text_a, b.norm[dest[0] : dest[1]])
-        if op.tag == "equal"
-    )
-    return _SegmentMatch(seg, sum(a[1] - a[0] for a, _ in marks), marks)
+    at, to = seg[0], lo + found.dest_start
+    ops = cast(list[_Opcode], Indel.opcodes(text_a, b.norm[to : lo + found.dest_end]).as_list())
+    equal = [op for op in ops if op[0] == "equal"]
+    marks = tuple(((at + a0, at + a1), (to + b0, to + b1)) for _, a0, a1, b0, b1 in equal)
+    return _SegmentMatch(seg, sum(op[2] - op[1] for op in equal), marks)
 
 
 def _segment_runs(matches: list[_SegmentMatch], max_gap: int) -> list[list[_SegmentMatch]]:
@@ -123,6 +118,8 @@ def _chain_passages(
 ) -> list[tuple[RawPassage, RawPassage | None]]:
     """The chain's passages, each with its seeded core: the part inside the span its seeds reach."""
     matches = _sentence_matches(chain, a, b, settings)
+    if all(m.ratio < _EDGE_MIN_RATIO for m in matches):
+        return []  # no passage can begin or end here (``_trim_edges``): most chains, of stock phrases
     groups = [
         _trim_edges(group)
         for run in _segment_runs(matches, settings.max_gap_chars)
@@ -151,7 +148,7 @@ def _sentence_matches(chain: Chain, a: AlignInput, b: AlignInput, settings: Sett
         lo, hi = bisect.bisect_left(seeds_a, seg[0]), bisect.bisect_left(seeds_a, seg[1])
         return _align_segment(seg, a, b, seeds_b[lo:hi], settings.seed_chars)
 
-    segments = _segments(*_whole_sentences(chain.a_lo, chain.a_hi, a), a.sentence_starts)
+    segments = _segments(*_whole_sentences(chain.a_lo, chain.a_hi, a), a.starts)
     matches = [aligned(seg) for seg in segments]
     reached = [i for i, seg in enumerate(segments) if seg[0] < chain.a_hi and chain.a_lo < seg[1]]
     for edge in {reached[0], reached[-1]} if reached else set():
@@ -194,10 +191,10 @@ def _whole_sentences(lo: int, hi: int, a: AlignInput) -> Span:
     Seeds stop where a sentence ends in a stock phrase or an edited word; the sentence still belongs
     to the passage as far as it aligns.
     """
-    starts = a.sentence_starts
-    first = int(starts[max(int(np.searchsorted(starts, lo, "right")) - 1, 0)]) if len(starts) else lo
-    after = int(np.searchsorted(starts, hi, "left"))
-    last = int(starts[after]) if after < len(starts) else len(a.norm)
+    starts = a.starts
+    first = starts[max(bisect.bisect_right(starts, lo) - 1, 0)] if starts else lo
+    after = bisect.bisect_left(starts, hi)
+    last = starts[after] if after < len(starts) else len(a.norm)
     return (first if lo - first <= _SEGMENT_CHARS else lo, last if last - hi <= _SEGMENT_CHARS else hi)
 
 
@@ -256,9 +253,9 @@ def align_pair(
     seeds = find_seeds(a, b, window_pairs, settings)
     usable = a.open[seeds[:, 0]] & b.open[seeds[:, 1]]
     found: list[tuple[RawPassage, RawPassage | None]] = []
+    in_a = seeds[:, 0].tolist()  # seeds are in A's order
     for lo, hi in _evidence_regions(seeds[usable], settings):
-        first, last = np.searchsorted(seeds[:, 0], (lo[0], hi[0]), "left").tolist()  # seeds are in A's order
-        near = seeds[first:last]
+        near = seeds[bisect.bisect_left(in_a, lo[0]) : bisect.bisect_left(in_a, hi[0])]
         for chain in chain_seeds(near[(near[:, 1] >= lo[1]) & (near[:, 1] < hi[1])], settings):
             if chain.a_hi - chain.a_lo >= settings.min_passage_chars // 2:
                 found.extend(_chain_passages(chain, a, b, settings))

@@ -35,6 +35,11 @@ class AlignInput:
         return _open(len(self.kgrams), self.masked, self.stock, self.k)
 
     @functools.cached_property
+    def starts(self) -> list[int]:
+        """``sentence_starts`` as a list: looked up by bisection for each chain, thousands a pair."""
+        return [int(x) for x in self.sentence_starts.tolist()]
+
+    @functools.cached_property
     def unmasked(self) -> npt.NDArray[np.bool_]:
         """Which k-grams lie wholly outside the masked text (stock phrases or not)."""
         return _open(len(self.kgrams), self.masked, None, self.k)
