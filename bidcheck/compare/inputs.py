@@ -37,7 +37,8 @@ class AlignInput:
     @functools.cached_property
     def starts(self) -> list[int]:
         """``sentence_starts`` as a list: looked up by bisection for each chain, thousands a pair."""
-        return [int(x) for x in self.sentence_starts.tolist()]
+        starts: list[int] = self.sentence_starts.tolist()
+        return starts
 
     @functools.cached_property
     def unmasked(self) -> npt.NDArray[np.bool_]:
