@@ -65,14 +65,17 @@ def verification_inputs(section: Path) -> Given:
 
     tenders = sorted((section / "tender").iterdir())
     settings = Settings.from_dict({**Settings().to_dict(), "workers": 1})
+    before = os.environ.get(CACHE_ENV)
     with tempfile.TemporaryDirectory() as cache:
-        os.environ[CACHE_ENV] = cache
+        os.environ[CACHE_ENV] = cache  # an empty cache: every pair is aligned, none read back
         compare_package.compare_pairs = kept
         try:
             check(CheckInputs(sorted((section / "bids").iterdir()), tenders), settings)
         finally:
             compare_package.compare_pairs = compare_pairs
-            del os.environ[CACHE_ENV]
+            os.environ.pop(CACHE_ENV)
+            if before is not None:
+                os.environ[CACHE_ENV] = before
     if not given:
         raise RuntimeError("the check verified nothing: no pair had candidates")
     return given[0]
