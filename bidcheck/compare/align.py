@@ -65,6 +65,11 @@ class _SegmentMatch(NamedTuple):  # tens of thousands a pair: a tuple is made fa
         return self.ratio >= _SEGMENT_MIN_RATIO
 
     @property
+    def edge(self) -> bool:
+        """Aligned well enough to begin or end a passage."""
+        return self.ratio >= _EDGE_MIN_RATIO
+
+    @property
     def ratio(self) -> float:
         return self.matched / max(self.a[1] - self.a[0], 1)
 
@@ -118,7 +123,7 @@ def _chain_passages(
 ) -> list[tuple[RawPassage, RawPassage | None]]:
     """The chain's passages, each with its seeded core: the part inside the span its seeds reach."""
     matches = _sentence_matches(chain, a, b, settings)
-    if all(m.ratio < _EDGE_MIN_RATIO for m in matches):
+    if not any(m.edge for m in matches):
         return []  # no passage can begin or end here (``_trim_edges``): most chains, of stock phrases
     groups = [
         _trim_edges(group)
@@ -154,11 +159,7 @@ def _sentence_matches(chain: Chain, a: AlignInput, b: AlignInput, settings: Sett
     for edge in {reached[0], reached[-1]} if reached else set():
         whole = segments[edge]
         seeded = (max(whole[0], chain.a_lo), min(whole[1], chain.a_hi))
-        if (
-            seeded != whole
-            and matches[edge].ratio < _EDGE_MIN_RATIO
-            and 2 * (seeded[1] - seeded[0]) >= whole[1] - whole[0]
-        ):
+        if seeded != whole and not matches[edge].edge and 2 * (seeded[1] - seeded[0]) >= whole[1] - whole[0]:
             matches[edge] = aligned(seeded)
     return _unseeded_between(matches, a, b, settings.seed_chars)
 
@@ -204,9 +205,9 @@ def _trim_edges(group: list[_SegmentMatch]) -> list[_SegmentMatch]:
     The best-aligned sentences claim their text of B first (see ``passage_from_marks``).
     """
     start, end = 0, len(group)
-    while start < end and group[start].ratio < _EDGE_MIN_RATIO:
+    while start < end and not group[start].edge:
         start += 1
-    while end > start and group[end - 1].ratio < _EDGE_MIN_RATIO:
+    while end > start and not group[end - 1].edge:
         end -= 1
     return group[start:end]
 
